@@ -1,0 +1,45 @@
+# Every entry point of the project. The first target that needs Python creates
+# .venv from pyproject's extras, pinned by constraints.txt (the versions that
+# produced the recorded outputs).
+
+PYTHON ?= python3
+VENV   := .venv
+BIN    := $(VENV)/bin
+STAMP  := $(VENV)/.installed
+BOOK_FLAGS := --config book/_config.yml --toc book/_toc.yml -W -n --keep-going
+
+.DEFAULT_GOAL := help
+.PHONY: help env test book reproduce bench lab lock clean
+
+help:  ## list the targets
+	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-10s %s\n", $$1, $$2}'
+
+$(STAMP): pyproject.toml constraints.txt
+	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --constraint constraints.txt --editable ".[book,test]"
+	touch $@
+
+env: $(STAMP)  ## create .venv and install sigeval with the book and test extras
+
+test: $(STAMP)  ## unit tests, doctests, reproduction and notebook execution
+	$(BIN)/python -m pytest
+
+book: $(STAMP)  ## execute every chapter and build the HTML book in _build/html
+	$(BIN)/jupyter-book build . $(BOOK_FLAGS)
+
+reproduce: $(STAMP)  ## print the seed article's example output
+	$(BIN)/python -m sigeval.reproduce
+
+bench: $(STAMP)  ## speed comparisons against scipy and the seed script
+	@for f in benchmarks/bench_*.py; do echo "== $$f"; $(BIN)/python $$f || exit 1; done
+
+lab: $(STAMP)  ## open the chapters as notebooks in JupyterLab (installs it on first use)
+	test -x $(BIN)/jupyter-lab || $(BIN)/python -m pip install --quiet jupyterlab
+	$(BIN)/jupyter lab notebooks/
+
+lock: $(STAMP)  ## rewrite constraints.txt from the current .venv
+	echo "# Exact versions that produced the recorded outputs (make lock rewrites this file)." > constraints.txt
+	$(BIN)/python -m pip freeze --exclude-editable | grep -v '^sigeval' >> constraints.txt
+
+clean:  ## remove the built book and caches (keeps .venv)
+	rm -rf _build .pytest_cache .jupyter_cache

@@ -1,0 +1,97 @@
+"""Input checks shared by the public functions.
+
+Each helper returns the normalised value or raises an error that names the
+argument in backticks, says what was expected and shows what was given.
+"""
+
+from __future__ import annotations
+
+import numbers
+
+import numpy as np
+from numpy.typing import ArrayLike
+
+RngLike = np.random.Generator | int | None
+
+
+def check_unit_interval(value: float, name: str) -> float:
+    """A probability-like level strictly between 0 and 1."""
+    if isinstance(value, bool) or not isinstance(value, numbers.Real):
+        raise TypeError(f"`{name}` must be a real number in (0, 1); got {value!r}.")
+    value = float(value)
+    if not 0.0 < value < 1.0:
+        raise ValueError(f"`{name}` must be strictly between 0 and 1; got {value!r}.")
+    return value
+
+
+def check_counts(k: ArrayLike, n: ArrayLike) -> tuple[np.ndarray, np.ndarray]:
+    """Successes ``k`` and trials ``n`` as broadcast int64 arrays with 0 <= k <= n, n >= 1."""
+    k_arr = _integer_array(k, "k")
+    n_arr = check_sizes(n)
+    if np.any(k_arr < 0):
+        raise ValueError(f"`k` must be non-negative; got {_show(k_arr[k_arr < 0])}.")
+    try:
+        k_arr, n_arr = np.broadcast_arrays(k_arr, n_arr)
+    except ValueError:
+        raise ValueError(
+            f"`k` and `n` must broadcast to a common shape; got shapes {k_arr.shape} and {n_arr.shape}."
+        ) from None
+    bad = k_arr > n_arr
+    if np.any(bad):
+        raise ValueError(
+            f"`k` must not exceed `n`; got k={_show(k_arr[bad])} with n={_show(n_arr[bad])}."
+        )
+    return k_arr, n_arr
+
+
+def check_sizes(n: ArrayLike, name: str = "n") -> np.ndarray:
+    """Sample sizes as an int64 array, each at least 1."""
+    arr = _integer_array(n, name)
+    if np.any(arr < 1):
+        raise ValueError(f"`{name}` must be at least 1; got {_show(arr[arr < 1])}.")
+    return arr
+
+
+def check_probability(p: ArrayLike, name: str = "p") -> np.ndarray:
+    """An array of probabilities in [0, 1] (no NaN)."""
+    arr = np.asarray(p, dtype=float)
+    if arr.size == 0:
+        raise ValueError(f"`{name}` must not be empty.")
+    bad = ~((arr >= 0) & (arr <= 1))
+    if np.any(bad):
+        raise ValueError(f"`{name}` must lie in [0, 1]; got {_show(arr[bad])}.")
+    return arr
+
+
+def check_choice(value: str, name: str, valid: tuple[str, ...]) -> str:
+    """One of a fixed set of option strings, compared case-insensitively."""
+    if not isinstance(value, str) or value.lower() not in valid:
+        raise ValueError(f"`{name}` must be one of {', '.join(map(repr, valid))}; got {value!r}.")
+    return value.lower()
+
+
+def _integer_array(x: ArrayLike, name: str) -> np.ndarray:
+    arr = np.asarray(x)
+    if arr.size == 0:
+        raise ValueError(f"`{name}` must not be empty.")
+    if arr.dtype == bool or not (
+        np.issubdtype(arr.dtype, np.integer) or np.issubdtype(arr.dtype, np.floating)
+    ):
+        raise TypeError(f"`{name}` must hold integer counts; got dtype {arr.dtype}.")
+    if np.issubdtype(arr.dtype, np.floating):
+        bad = ~np.isfinite(arr) | (arr != np.round(arr))
+        if np.any(bad):
+            raise ValueError(f"`{name}` must hold whole numbers; got {_show(arr[bad])}.")
+    return arr.astype(np.int64)
+
+
+def _show(values: np.ndarray, limit: int = 3) -> str:
+    """The first few offending values, for an error message."""
+    flat = np.ravel(values)
+    shown = ", ".join(repr(v.item()) for v in flat[:limit])
+    return shown if flat.size <= limit else f"{shown}, ... ({flat.size} values)"
+
+
+def scalar_or_array(x: np.ndarray) -> float | np.ndarray:
+    """Plain Python floats for 0-d results so they print without the NumPy wrapper."""
+    return float(x) if np.ndim(x) == 0 else x
