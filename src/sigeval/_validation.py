@@ -95,3 +95,74 @@ def _show(values: np.ndarray, limit: int = 3) -> str:
 def scalar_or_array(x: np.ndarray) -> float | np.ndarray:
     """Plain Python floats for 0-d results so they print without the NumPy wrapper."""
     return float(x) if np.ndim(x) == 0 else x
+
+
+def check_rng(rng: RngLike) -> np.random.Generator:
+    """A Generator from a Generator, an integer seed or None (fresh OS entropy)."""
+    if isinstance(rng, np.random.Generator):
+        return rng
+    if rng is None or (isinstance(rng, numbers.Integral) and not isinstance(rng, bool)):
+        return np.random.default_rng(rng)
+    raise TypeError(
+        f"`rng` must be a numpy.random.Generator, an integer seed or None; got {type(rng).__name__}."
+    )
+
+
+def check_positive_int(value: int, name: str, minimum: int = 1) -> int:
+    """A whole number no smaller than ``minimum``."""
+    if isinstance(value, bool) or not isinstance(value, numbers.Integral):
+        raise TypeError(f"`{name}` must be an integer >= {minimum}; got {value!r}.")
+    if value < minimum:
+        raise ValueError(f"`{name}` must be an integer >= {minimum}; got {value!r}.")
+    return int(value)
+
+
+def check_scores(x: ArrayLike, name: str, *, min_size: int = 1) -> np.ndarray:
+    """A 1-D float array of finite scores with at least ``min_size`` entries.
+
+    NaN marks a failed run or item; it is refused here with its positions so
+    that it is never silently averaged away.
+    """
+    arr = np.asarray(x)
+    if arr.dtype == object or not (
+        np.issubdtype(arr.dtype, np.number) or arr.dtype == bool
+    ):
+        raise TypeError(f"`{name}` must hold numbers; got dtype {arr.dtype}.")
+    arr = arr.astype(float)
+    if arr.ndim != 1:
+        raise ValueError(f"`{name}` must be one-dimensional; got shape {arr.shape}.")
+    if arr.size < min_size:
+        raise ValueError(f"`{name}` must hold at least {min_size} value(s); got {arr.size}.")
+    bad = ~np.isfinite(arr)
+    if np.any(bad):
+        where = np.flatnonzero(bad)
+        raise ValueError(
+            f"`{name}` holds {where.size} NaN or infinite value(s) (a failed run or item?) "
+            f"at position(s) {_show(where)}; remove or handle them explicitly."
+        )
+    return arr
+
+
+def check_paired(
+    a: ArrayLike, b: ArrayLike, names: tuple[str, str], *, min_size: int = 1
+) -> tuple[np.ndarray, np.ndarray]:
+    """Two score arrays measured on the same items (or seeds), in the same order."""
+    a_arr = check_scores(a, names[0], min_size=min_size)
+    b_arr = check_scores(b, names[1], min_size=min_size)
+    if a_arr.shape != b_arr.shape:
+        raise ValueError(
+            f"`{names[0]}` and `{names[1]}` must be paired, with the same length; "
+            f"got {a_arr.size} and {b_arr.size}."
+        )
+    return a_arr, b_arr
+
+
+def check_binary(x: ArrayLike, name: str) -> np.ndarray:
+    """A 1-D boolean correctness vector from booleans or 0/1 numbers."""
+    arr = check_scores(x, name)
+    bad = (arr != 0) & (arr != 1)
+    if np.any(bad):
+        raise ValueError(
+            f"`{name}` must be binary correctness (0/1 or bool); got {_show(arr[bad])}."
+        )
+    return arr.astype(bool)
