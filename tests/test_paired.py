@@ -1,0 +1,274 @@
+"""sigeval.paired against scipy, closed forms, published values and simulation."""
+
+import warnings
+
+import numpy as np
+import pytest
+from scipy import stats
+
+from sigeval.paired import difference_se, mcnemar, wilcoxon_signed_rank
+
+
+def _vectors(n11, n01, n10, n00):
+    """Correctness vectors of A and B with the given 2x2 table (A right/B wrong = n01)."""
+    a = np.repeat([1, 1, 0, 0], [n11, n01, n10, n00]).astype(bool)
+    b = np.repeat([1, 0, 1, 0], [n11, n01, n10, n00]).astype(bool)
+    return a, b
+
+
+# The article's Part 1: 1,000 images, A 0.845, B 0.829, 44 only A right, 28 only B right.
+ARTICLE = _vectors(801, 44, 28, 127)
+
+# --------------------------------------------------------------------------- McNemar
+
+
+def test_mcnemar_exact_matches_scipy_binomtest():
+    for n01 in range(0, 26):
+        for n10 in range(0, 26):
+            if n01 + n10 == 0:
+                continue
+            res = mcnemar(*_vectors(5, n01, n10, 3))
+            ref = stats.binomtest(n01, n01 + n10, 0.5).pvalue
+            assert (res.n01, res.n10) == (n01, n10)
+            assert res.pvalue == pytest.approx(ref, rel=1e-12, abs=1e-15)
+            assert res.statistic == min(n01, n10)
+
+
+def test_mcnemar_exact_is_the_article_formula():
+    res = mcnemar(*ARTICLE)
+    assert (res.n01, res.n10, res.method) == (44, 28, "exact")
+    hand = min(1.0, 2 * stats.binom.cdf(28, 72, 0.5))
+    assert res.pvalue == pytest.approx(hand, rel=1e-13)
+    assert f"{res.pvalue:.4f}" == "0.0764"  # printed by the article
+    assert isinstance(res.pvalue, float) and isinstance(res.statistic, float)
+
+
+@pytest.mark.parametrize(("n01", "n10"), [(44, 28), (10, 3), (3, 10), (7, 8), (5, 5), (0, 9), (120, 80)])
+def test_mcnemar_chi_square_by_hand(n01, n10):
+    a, b = _vectors(50, n01, n10, 20)
+    m = n01 + n10
+    plain = mcnemar(a, b, exact=False, correction=False)
+    assert plain.statistic == pytest.approx((n01 - n10) ** 2 / m, rel=1e-14)
+    assert plain.pvalue == pytest.approx(stats.chi2.sf((n01 - n10) ** 2 / m, 1), rel=1e-12)
+    assert plain.method == "chi-square"
+    corrected = mcnemar(a, b, exact=False)
+    expected = max(abs(n01 - n10) - 1, 0) ** 2 / m
+    assert corrected.statistic == pytest.approx(expected, rel=1e-14)
+    assert corrected.pvalue == pytest.approx(stats.chi2.sf(expected, 1), rel=1e-12)
+    assert corrected.method == "chi-square (continuity corrected)"
+
+
+def test_mcnemar_article_chi_square_value():
+    assert mcnemar(*ARTICLE, exact=False).statistic == pytest.approx(15**2 / 72, rel=1e-14)
+
+
+def test_continuity_correction_never_produces_evidence_from_a_tie():
+    # Like R's mcnemar.test: |n01 - n10| <= 1 gives chi2 = 0, p = 1 with the correction.
+    for n01, n10 in [(5, 5), (6, 5), (5, 6)]:
+        res = mcnemar(*_vectors(3, n01, n10, 3), exact=False)
+        assert res.statistic == 0.0 and res.pvalue == 1.0
+
+
+def test_chi_square_approaches_exact_for_many_disagreements():
+    a, b = _vectors(100, 440, 360, 100)
+    exact = mcnemar(a, b).pvalue
+    approx = mcnemar(a, b, exact=False).pvalue
+    assert approx == pytest.approx(exact, rel=0.02)
+
+
+def test_mcnemar_is_symmetric_in_the_models():
+    a, b = ARTICLE
+    ab, ba = mcnemar(a, b), mcnemar(b, a)
+    assert (ab.n01, ab.n10) == (ba.n10, ba.n01)
+    assert ab.pvalue == ba.pvalue
+
+
+@pytest.mark.parametrize("kwargs", [dict(), dict(exact=False), dict(exact=False, correction=False)])
+def test_mcnemar_without_disagreements_warns_and_gives_p_one(kwargs):
+    a = np.array([1, 1, 0, 1, 0], dtype=bool)
+    with pytest.warns(UserWarning, match="agree on every item"):
+        res = mcnemar(a, a, **kwargs)
+    assert res.pvalue == 1.0 and res.statistic == 0.0
+    assert (res.n01, res.n10) == (0, 0)
+
+
+def test_mcnemar_accepts_bool_int_and_float_correctness():
+    a, b = ARTICLE
+    ref = mcnemar(a, b)
+    assert mcnemar(a.astype(int), b.astype(int)) == ref
+    assert mcnemar(a.astype(float), list(b)) == ref
+
+
+def test_mcnemar_exact_size_under_the_null():
+    # 2,000 simulated test sets of 150 items where the models have equal
+    # accuracy: each disagreement favours either model with probability 1/2.
+    rng = np.random.default_rng(20240601)
+    n_sets, n, alpha = 2000, 150, 0.05
+    outcome = rng.choice(4, p=[0.6, 0.1, 0.1, 0.2], size=(n_sets, n))  # both, A only, B only, neither
+    correct_a = (outcome == 0) | (outcome == 1)
+    correct_b = (outcome == 0) | (outcome == 2)
+    rejected = np.array([mcnemar(a, b).pvalue < alpha for a, b in zip(correct_a, correct_b)])
+    mc_se = np.sqrt(alpha * (1 - alpha) / n_sets)
+    assert rejected.mean() <= alpha + 3 * mc_se
+    # The exact test is conservative, but not absurdly so at about 30 disagreements.
+    assert rejected.mean() >= 0.02
+
+
+@pytest.mark.parametrize(
+    ("a", "b", "error", "match"),
+    [
+        ([1, 0, 1], [1, 0], ValueError, r"`correct_a` and `correct_b` must be paired, with the same length; got 3 and 2"),
+        ([1, 2, 0], [1, 0, 0], ValueError, r"`correct_a` must be binary correctness \(0/1 or bool\); got 2.0"),
+        ([1, 0, 0], [0.5, 1, 0], ValueError, r"`correct_b` must be binary correctness.*got 0.5"),
+        ([], [], ValueError, r"`correct_a` must hold at least 1 value\(s\); got 0"),
+        ([1, np.nan, 0], [1, 0, 0], ValueError, r"`correct_a` holds 1 NaN or infinite value\(s\).*position\(s\) 1"),
+        ([[1, 0]], [[1, 0]], ValueError, r"`correct_a` must be one-dimensional"),
+        (["right", "wrong"], [1, 0], TypeError, r"`correct_a` must hold numbers"),
+    ],
+)
+def test_mcnemar_rejects_bad_input(a, b, error, match):
+    with pytest.raises(error, match=match):
+        mcnemar(a, b)
+
+
+# --------------------------------------------------------------------------- standard errors
+
+
+def test_difference_se_reproduces_the_article():
+    se = difference_se(*ARTICLE)
+    assert f"{se.unpaired:.4f}" == "0.0165"
+    assert f"{se.paired:.4f}" == "0.0085"
+    assert se.estimate == pytest.approx(0.016, abs=1e-15)
+    assert se.n == 1000
+    assert se.paired < se.unpaired / 1.9  # "pairing halves the standard error"
+
+
+def test_difference_se_formulas_and_correlation():
+    rng = np.random.default_rng(7)
+    a = rng.random(500) < 0.8
+    b = np.where(rng.random(500) < 0.7, a, rng.random(500) < 0.75)
+    se = difference_se(a, b)
+    d = a.astype(float) - b
+    n = a.size
+    assert se.paired == pytest.approx(d.std(ddof=1) / np.sqrt(n), rel=1e-13)
+    pa, pb = a.mean(), b.mean()
+    assert se.unpaired == pytest.approx(np.sqrt(pa * (1 - pa) / n + pb * (1 - pb) / n), rel=1e-13)
+    assert se.correlation == pytest.approx(np.corrcoef(a, b)[0, 1], rel=1e-12)
+    # Var(a - b) = Var(a) + Var(b) - 2 rho sd(a) sd(b), with population (ddof=0) moments.
+    var_d = se.paired**2 * n * (n - 1) / n
+    assert var_d == pytest.approx(
+        se.unpaired**2 * n - 2 * se.correlation * np.sqrt(pa * (1 - pa) * pb * (1 - pb)), rel=1e-12
+    )
+
+
+def test_difference_se_of_a_perfect_model_has_undefined_correlation():
+    a = np.ones(20, dtype=bool)
+    b = np.array([1, 0] * 10, dtype=bool)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        se = difference_se(a, b)
+    assert np.isnan(se.correlation)
+    assert se.unpaired == pytest.approx(np.sqrt(0.25 / 20))
+    assert np.isfinite(se.paired)
+
+
+@pytest.mark.parametrize(
+    ("a", "b", "match"),
+    [
+        ([1], [0], r"must hold at least 2 items; got 1"),
+        ([1, 0, 1], [1, 0], r"same length; got 3 and 2"),
+        ([1, 0, 3], [1, 0, 1], r"`correct_a` must be binary"),
+        ([1, 0, 1], [1, np.nan, 1], r"`correct_b` holds 1 NaN"),
+    ],
+)
+def test_difference_se_rejects_bad_input(a, b, match):
+    with pytest.raises(ValueError, match=match):
+        difference_se(a, b)
+
+
+# --------------------------------------------------------------------------- Wilcoxon
+
+# Demšar (2006), Table 2: AUC of C4.5 with tuned m (first) and with m = 0, in thousandths.
+DEMSAR_TUNED = [768, 591, 971, 661, 888, 931, 668, 583, 838, 1000, 962, 666, 981, 978]
+DEMSAR_PLAIN = [763, 599, 954, 628, 882, 936, 661, 583, 775, 1000, 940, 619, 972, 957]
+
+
+def test_wilcoxon_demsar_worked_example():
+    res = wilcoxon_signed_rank(DEMSAR_TUNED, DEMSAR_PLAIN)
+    # Demšar: R+ = 93, R- = 12, T = min(R+, R-) = 12 (critical value 21 for N = 14).
+    assert (res.r_plus, res.r_minus, res.statistic) == (93.0, 12.0, 12.0)
+    assert (res.n, res.n_zero, res.zero_method) == (14, 2, "zsplit")
+    assert res.pvalue < 0.05
+    assert isinstance(res.pvalue, float)
+
+
+def _integer_pairs(seed, n):
+    rng = np.random.default_rng(seed)
+    a = rng.integers(0, 6, n)
+    b = rng.integers(0, 6, n)
+    return a, b  # many ties and some zero differences
+
+
+@pytest.mark.parametrize("zero_method", ["zsplit", "wilcox", "pratt"])
+@pytest.mark.parametrize("alternative", ["two-sided", "greater", "less"])
+def test_wilcoxon_matches_scipy(zero_method, alternative):
+    for seed, n in [(1, 9), (2, 14), (3, 30), (4, 60)]:
+        a, b = _integer_pairs(seed, n)
+        ours = wilcoxon_signed_rank(a, b, zero_method=zero_method, alternative=alternative)
+        ref = stats.wilcoxon(a, b, zero_method=zero_method, alternative=alternative)
+        assert ours.statistic == pytest.approx(ref.statistic, abs=1e-12)
+        assert ours.pvalue == pytest.approx(ref.pvalue, rel=1e-12)
+
+
+def test_wilcoxon_rank_sums_add_up():
+    a, b = _integer_pairs(5, 25)
+    d = a - b
+    n, n_zero = d.size, int(np.sum(d == 0))
+    assert n_zero > 0
+    zsplit = wilcoxon_signed_rank(a, b)
+    assert zsplit.r_plus + zsplit.r_minus == n * (n + 1) / 2
+    wilcox = wilcoxon_signed_rank(a, b, zero_method="wilcox")
+    kept = n - n_zero
+    assert wilcox.r_plus + wilcox.r_minus == kept * (kept + 1) / 2
+    pratt = wilcoxon_signed_rank(a, b, zero_method="pratt")
+    # Zeros take the smallest ranks 1..n_zero (tied at their mean), which pratt discards.
+    assert pratt.r_plus + pratt.r_minus == n * (n + 1) / 2 - n_zero * (n_zero + 1) / 2
+
+
+def test_wilcoxon_r_plus_by_walsh_averages():
+    # Without ties or zeros, R+ counts the pairs i <= j with d_i + d_j > 0.
+    rng = np.random.default_rng(11)
+    a, b = rng.normal(size=20), rng.normal(size=20)
+    d = a - b
+    walsh = sum(d[i] + d[j] > 0 for i in range(d.size) for j in range(i, d.size))
+    res = wilcoxon_signed_rank(a, b)
+    assert res.r_plus == walsh
+    assert res.r_minus == d.size * (d.size + 1) / 2 - walsh
+
+
+def test_wilcoxon_one_sided_statistic_is_r_plus():
+    res = wilcoxon_signed_rank(DEMSAR_TUNED, DEMSAR_PLAIN, alternative="greater")
+    assert res.statistic == res.r_plus == 93.0
+    assert res.pvalue < wilcoxon_signed_rank(DEMSAR_TUNED, DEMSAR_PLAIN).pvalue
+
+
+def test_wilcoxon_all_ties_warns_and_gives_p_one():
+    with pytest.warns(UserWarning, match="Every difference .* is zero"):
+        res = wilcoxon_signed_rank([0.7, 0.8, 0.9], [0.7, 0.8, 0.9])
+    assert res.pvalue == 1.0 and res.n_zero == 3
+    assert res.r_plus == res.r_minus == 3.0
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "match"),
+    [
+        (dict(scores_a=[1.0, 2.0], scores_b=[1.0]), r"`scores_a` and `scores_b` must be paired, with the same length"),
+        (dict(scores_a=[1.0, np.nan], scores_b=[1.0, 2.0]), r"`scores_a` holds 1 NaN"),
+        (dict(scores_a=[], scores_b=[]), r"`scores_a` must hold at least 1 value"),
+        (dict(scores_a=[1.0, 2.0], scores_b=[2.0, 1.0], zero_method="drop"), r"`zero_method` must be one of 'zsplit', 'wilcox', 'pratt'; got 'drop'"),
+        (dict(scores_a=[1.0, 2.0], scores_b=[2.0, 1.0], alternative="bigger"), r"`alternative` must be one of 'two-sided', 'greater', 'less'; got 'bigger'"),
+    ],
+)
+def test_wilcoxon_rejects_bad_input(kwargs, match):
+    with pytest.raises(ValueError, match=match):
+        wilcoxon_signed_rank(**kwargs)
