@@ -1,0 +1,480 @@
+"""The synthetic shape benchmark: images, two template matchers and a small NumPy MLP.
+
+Sixteen-by-sixteen grayscale images of four shapes (disc, square, cross,
+triangle) on a zero background, each shifted by up to two pixels, scaled by a
+random contrast in [0.5, 1] and covered with Gaussian noise of standard
+deviation 0.8. Because the generator is ours, the *population* accuracy of a
+model can be measured on as many fresh images as we like, which no real
+benchmark allows.
+
+Everything here follows the source article's reference script operation for
+operation and draws random numbers in the same order, so the article's seeds
+give the article's numbers; it is faster because it works on arrays (and on
+chunks of images, so that memory stays bounded) instead of looping in Python.
+
+Explained in the chapters *A benchmark you can regenerate*
+(``notebooks/02_benchmark``) and *Training randomness*
+(``notebooks/06_training_randomness``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from dataclasses import dataclass, field
+
+import numpy as np
+import pandas as pd
+from scipy.ndimage import gaussian_filter
+
+from ._validation import RngLike, check_positive_int, check_rng
+
+__all__ = [
+    "SHAPE_NAMES",
+    "SHAPES",
+    "SHIFTS",
+    "IMAGE_SIZE",
+    "NOISE_SD",
+    "iter_images",
+    "make_images",
+    "blur",
+    "TemplateMatcher",
+    "template_matcher",
+    "correctness",
+    "MLP",
+    "train_mlp",
+    "SeedSweep",
+    "seed_sweep",
+]
+
+SHAPE_NAMES = ("disc", "square", "cross", "triangle")
+IMAGE_SIZE = 16
+NOISE_SD = 0.8
+N_CLASSES = len(SHAPE_NAMES)
+
+_yy, _xx = np.mgrid[:IMAGE_SIZE, :IMAGE_SIZE] - (IMAGE_SIZE - 1) / 2
+#: The four noiseless shapes, centred, as an array of shape (4, 16, 16).
+SHAPES = np.stack(
+    [
+        (_xx**2 + _yy**2 < 20),
+        (np.abs(_xx) < 4) & (np.abs(_yy) < 4),
+        (np.abs(_xx) < 1.5) | (np.abs(_yy) < 1.5),
+        (_yy > -4) & (_yy < 5) & (np.abs(_xx) < (_yy + 4) / 2),
+    ]
+).astype(float)
+#: The 25 (row, column) shifts of up to two pixels, in the order the generator codes them.
+SHIFTS = tuple((a, b) for a in range(-2, 3) for b in range(-2, 3))
+# Every shifted shape as a flat row, indexed by label * 25 + shift index: an
+# image's clean content becomes a row lookup instead of a per-image np.roll.
+_SHIFTED = np.stack(
+    [np.roll(shape, shift, axis=(0, 1)) for shape in SHAPES for shift in SHIFTS]
+).reshape(N_CLASSES * len(SHIFTS), IMAGE_SIZE * IMAGE_SIZE)
+
+# Images per chunk when streaming. Even, because OpenBLAS computes the last row
+# of an odd-sized block with a different kernel, whose rounding could flip a
+# near-tied prediction relative to the article's single large product.
+_CHUNK = 512
+
+
+# --------------------------------------------------------------------------- images
+
+
+def iter_images(
+    n: int, rng: RngLike = None, *, chunk_size: int = _CHUNK
+) -> Iterator[tuple[np.ndarray, np.ndarray]]:
+    """Generate ``n`` labelled shape images in chunks of bounded memory.
+
+    The draws are those of the article's generator, in its order: all ``n``
+    labels, then all shifts, then all contrasts (these happen immediately, when
+    the function is called), then the pixel noise, chunk by chunk as the images
+    are consumed. Chunked draws from a NumPy ``Generator`` give the same numbers
+    as one large draw, so the images are identical to :func:`make_images`
+    whatever the chunk size; draw nothing else from ``rng`` until the iterator is
+    exhausted.
+
+    Parameters
+    ----------
+    n : int
+        Number of images.
+    rng : numpy.random.Generator, int or None
+        Source of randomness.
+    chunk_size : int
+        Images per chunk.
+
+    Yields
+    ------
+    images : ndarray, shape (m, 16, 16)
+        A fresh array for each chunk (``m <= chunk_size``).
+    labels : ndarray of int, shape (m,)
+        Class indices into :data:`SHAPE_NAMES`.
+
+    Examples
+    --------
+    >>> from sigeval.shapes import iter_images, make_images
+    >>> chunks = list(iter_images(5, rng=0, chunk_size=2))
+    >>> [x.shape[0] for x, _ in chunks]
+    [2, 2, 1]
+    >>> X, y = make_images(5, rng=0)
+    >>> bool(np.array_equal(np.concatenate([x for x, _ in chunks]), X))
+    True
+    """
+    n = check_positive_int(n, "n")
+    chunk_size = check_positive_int(chunk_size, "chunk_size")
+    rng = check_rng(rng)
+    labels = rng.integers(0, N_CLASSES, n)
+    shifts = rng.integers(-2, 3, size=(n, 2))  # the same stream as n draws of size 2
+    rows = labels * len(SHIFTS) + (shifts[:, 0] + 2) * 5 + (shifts[:, 1] + 2)
+    contrast = rng.uniform(0.5, 1.0, (n, 1))
+    return _noisy_chunks(rng, labels, rows, contrast, chunk_size)
+
+
+def _noisy_chunks(rng, labels, rows, contrast, chunk_size):
+    for start in range(0, labels.size, chunk_size):
+        stop = min(start + chunk_size, labels.size)
+        # contrast * shape + noise, the article's order of operations.
+        images = contrast[start:stop] * _SHIFTED[rows[start:stop]]
+        images += rng.normal(scale=NOISE_SD, size=images.shape)
+        yield images.reshape(-1, IMAGE_SIZE, IMAGE_SIZE), labels[start:stop]
+
+
+def make_images(n: int, rng: RngLike = None) -> tuple[np.ndarray, np.ndarray]:
+    """``n`` labelled shape images at once (see :func:`iter_images`).
+
+    Returns
+    -------
+    images : ndarray, shape (n, 16, 16)
+    labels : ndarray of int, shape (n,)
+
+    Examples
+    --------
+    >>> from sigeval.shapes import make_images, SHAPE_NAMES
+    >>> X, y = make_images(3, rng=1)
+    >>> X.shape, [SHAPE_NAMES[c] for c in y]
+    ((3, 16, 16), ['square', 'cross', 'triangle'])
+    """
+    (images, labels), = iter_images(n, rng, chunk_size=n)
+    return images, labels
+
+
+def blur(images: np.ndarray, sigma: float = 1.0) -> np.ndarray:
+    """Gaussian-blurred images flattened to feature rows, shape (n, 256).
+
+    The MLP of the chapter *Training randomness* takes these as its input.
+
+    Examples
+    --------
+    >>> from sigeval.shapes import blur, make_images
+    >>> blur(make_images(4, rng=0)[0]).shape
+    (4, 256)
+    """
+    images = np.asarray(images, dtype=float)
+    return gaussian_filter(images, (0, sigma, sigma)).reshape(len(images), -1)
+
+
+# --------------------------------------------------------------------------- template matchers
+
+
+@dataclass(frozen=True)
+class TemplateMatcher:
+    """Nearest-template classifier: blur, then correlate with every shifted template.
+
+    The class score is the best normalised correlation over the 25 shifts of a
+    class's template; the prediction is the class with the highest score.
+    Built by :func:`template_matcher`; call it on images to get labels.
+
+    Attributes
+    ----------
+    sigma : float
+        Standard deviation (pixels) of the Gaussian blur of image and templates.
+    templates : ndarray, shape (100, 256)
+        Blurred shifted templates, centred and scaled to unit norm.
+    """
+
+    sigma: float
+    templates: np.ndarray = field(repr=False)
+
+    def scores(self, images: np.ndarray) -> np.ndarray:
+        """Class scores, shape (n, 4): the best correlation over shifts per class."""
+        images = np.asarray(images, dtype=float)
+        return np.concatenate(
+            [self._chunk_scores(images[s : s + _CHUNK]) for s in range(0, len(images), _CHUNK)]
+        )
+
+    def __call__(self, images: np.ndarray) -> np.ndarray:
+        """Predicted class of each image, shape (n,)."""
+        return self.scores(images).argmax(axis=1)
+
+    def _chunk_scores(self, images: np.ndarray) -> np.ndarray:
+        # With sigma 0 gaussian_filter returns a copy, as in the article.
+        features = gaussian_filter(images, (0, self.sigma, self.sigma)).reshape(len(images), -1)
+        features -= features.mean(axis=1, keepdims=True)
+        correlation = features @ self.templates.T
+        return correlation.reshape(len(images), N_CLASSES, len(SHIFTS)).max(axis=2)
+
+
+def template_matcher(sigma: float) -> TemplateMatcher:
+    """A template matcher that blurs image and templates by ``sigma`` pixels.
+
+    The source article's two fixed models are ``template_matcher(0.0)`` (A) and
+    ``template_matcher(0.5)`` (B).
+
+    Examples
+    --------
+    >>> from sigeval.shapes import make_images, template_matcher
+    >>> X, y = make_images(1000, rng=0)
+    >>> A = template_matcher(0.0)
+    >>> float(np.mean(A(X) == y))
+    0.869
+    """
+    sigma = float(sigma)
+    if not sigma >= 0:
+        raise ValueError(f"`sigma` must be a non-negative number of pixels; got {sigma!r}.")
+    shifted = np.stack([np.roll(shape, shift, axis=(0, 1)) for shape in SHAPES for shift in SHIFTS])
+    templates = gaussian_filter(shifted, (0, sigma, sigma)).reshape(len(shifted), -1)
+    templates -= templates.mean(axis=1, keepdims=True)
+    templates /= np.linalg.norm(templates, axis=1, keepdims=True)
+    return TemplateMatcher(sigma=sigma, templates=templates)
+
+
+def correctness(
+    predictors: Sequence[Callable[[np.ndarray], np.ndarray]],
+    n: int,
+    rng: RngLike = None,
+    *,
+    chunk_size: int = _CHUNK,
+) -> np.ndarray:
+    """Per-image correctness of several predictors on ``n`` fresh images.
+
+    The images are streamed (see :func:`iter_images`) and never held all at
+    once, so ``n`` can be in the hundreds of thousands: the population of the
+    chapter *A benchmark you can regenerate*.
+
+    Returns
+    -------
+    ndarray of bool, shape (len(predictors), n)
+        ``True`` where a predictor labels an image correctly.
+
+    Examples
+    --------
+    >>> from sigeval.shapes import correctness, template_matcher
+    >>> right = correctness([template_matcher(0.0), template_matcher(0.5)], 2000, rng=0)
+    >>> right.shape, right.mean(axis=1).round(3).tolist()
+    ((2, 2000), [0.843, 0.836])
+    """
+    out = np.empty((len(predictors), check_positive_int(n, "n")), dtype=bool)
+    start = 0
+    for images, labels in iter_images(n, rng, chunk_size=chunk_size):
+        stop = start + len(labels)
+        for row, predict in enumerate(predictors):
+            out[row, start:stop] = predict(images) == labels
+        start = stop
+    return out
+
+
+# --------------------------------------------------------------------------- the MLP
+
+
+@dataclass(frozen=True)
+class MLP:
+    """One or more one-hidden-layer ReLU networks of the same width, stacked.
+
+    Attributes
+    ----------
+    seeds : tuple of int
+        The seed of each network, in the order of the stack.
+    W1 : ndarray, shape (networks, features, hidden)
+    b1 : ndarray, shape (networks, hidden)
+    W2 : ndarray, shape (networks, hidden, 4)
+    b2 : ndarray, shape (networks, 4)
+    """
+
+    seeds: tuple[int, ...]
+    W1: np.ndarray = field(repr=False)
+    b1: np.ndarray = field(repr=False)
+    W2: np.ndarray = field(repr=False)
+    b2: np.ndarray = field(repr=False)
+
+    @property
+    def hidden(self) -> int:
+        """Number of hidden units."""
+        return self.W1.shape[2]
+
+    def predict(self, features: np.ndarray) -> np.ndarray:
+        """Predicted classes of every network, shape (networks, n)."""
+        features = np.asarray(features, dtype=float)
+        nets, dims, hidden = self.W1.shape
+        # One wide product for the first layer of all networks: each column of a
+        # matrix product is computed on its own, so network j's block equals
+        # features @ W1[j] exactly, and BLAS runs far faster on one wide matrix.
+        wide = self.W1.transpose(1, 0, 2).reshape(dims, nets * hidden)
+        out = np.empty((nets, len(features)), dtype=np.int64)
+        for s in range(0, len(features), _CHUNK):
+            h = features[s : s + _CHUNK] @ wide
+            h += self.b1.reshape(-1)
+            np.maximum(h, 0, out=h)
+            h = h.reshape(len(h), nets, hidden).transpose(1, 0, 2)
+            logits = h @ self.W2 + self.b2[:, None, :]
+            out[:, s : s + _CHUNK] = logits.argmax(axis=2)
+        return out
+
+    def accuracy(self, features: np.ndarray, labels: np.ndarray) -> np.ndarray:
+        """Accuracy of every network on labelled features, shape (networks,)."""
+        return np.mean(self.predict(features) == np.asarray(labels), axis=1)
+
+
+def train_mlp(
+    features: np.ndarray,
+    labels: np.ndarray,
+    seeds: int | Iterable[int],
+    hidden: int,
+    *,
+    epochs: int = 10,
+    lr: float = 0.05,
+    batch: int = 20,
+) -> MLP:
+    """Train the article's one-hidden-layer ReLU network, once per seed.
+
+    Plain minibatch SGD on the mean cross-entropy of a softmax output. The seed
+    sets everything random about a run: the He-scaled normal initial weights
+    (first ``W1``, then ``W2``, biases zero) and, in every epoch, the order of
+    the minibatches (a permutation split into ``len(features) // batch``
+    nearly equal parts). All seeds are trained together as a stack of arrays,
+    which computes each network exactly as a separate run would.
+
+    Parameters
+    ----------
+    features : ndarray, shape (n, d)
+        Training inputs, e.g. ``blur(images)``.
+    labels : ndarray of int, shape (n,)
+    seeds : int or iterable of int
+        One network per seed.
+    hidden : int
+        Hidden units.
+    epochs, lr, batch
+        Passes over the data, learning rate, minibatch size.
+
+    Returns
+    -------
+    MLP
+        The trained networks, stacked in the order of ``seeds``.
+
+    Examples
+    --------
+    >>> from sigeval.shapes import blur, make_images, train_mlp
+    >>> X, y = make_images(400, rng=0)
+    >>> nets = train_mlp(blur(X), y, seeds=[0, 1], hidden=8, epochs=2)
+    >>> nets.predict(blur(X)).shape
+    (2, 400)
+    """
+    features = np.asarray(features, dtype=float)
+    labels = np.asarray(labels)
+    if features.ndim != 2 or labels.shape != (len(features),):
+        raise ValueError(
+            "`features` must have shape (n, d) and `labels` shape (n,); "
+            f"got {features.shape} and {labels.shape}."
+        )
+    seeds = (seeds,) if isinstance(seeds, int | np.integer) else tuple(int(s) for s in seeds)
+    hidden = check_positive_int(hidden, "hidden")
+    epochs = check_positive_int(epochs, "epochs", minimum=0)
+    batch = check_positive_int(batch, "batch")
+    n, dims = features.shape
+    if n < batch:
+        raise ValueError(f"`batch` must not exceed the number of examples {n}; got {batch}.")
+
+    generators = [np.random.default_rng(seed) for seed in seeds]
+    # Each seed's generator draws its W1, then its W2, as a separate run would.
+    W1 = np.stack([g.normal(scale=np.sqrt(2 / dims), size=(dims, hidden)) for g in generators])
+    W2 = np.stack([g.normal(scale=np.sqrt(1 / hidden), size=(hidden, N_CLASSES)) for g in generators])
+    b1 = np.zeros((len(seeds), 1, hidden))
+    b2 = np.zeros((len(seeds), 1, N_CLASSES))
+    onehot = np.eye(N_CLASSES)[labels]
+    sizes = [len(part) for part in np.array_split(np.arange(n), n // batch)]
+    bounds = np.cumsum([0, *sizes])
+    for _ in range(epochs):
+        order = np.stack([g.permutation(n) for g in generators])
+        for start, stop in zip(bounds[:-1], bounds[1:]):
+            idx = order[:, start:stop]
+            x = features[idx]
+            h = np.maximum(x @ W1 + b1, 0)
+            z = h @ W2 + b2
+            p = np.exp(z - z.max(axis=2, keepdims=True))
+            p /= p.sum(axis=2, keepdims=True)
+            g = (p - onehot[idx]) / (stop - start)  # d(mean cross-entropy)/dz
+            gh = (g @ W2.transpose(0, 2, 1)) * (h > 0)
+            W2 -= lr * h.transpose(0, 2, 1) @ g
+            b2 -= lr * g.sum(axis=1, keepdims=True)
+            W1 -= lr * x.transpose(0, 2, 1) @ gh
+            b1 -= lr * gh.sum(axis=1, keepdims=True)
+    return MLP(seeds=seeds, W1=W1, b1=b1[:, 0], W2=W2, b2=b2[:, 0])
+
+
+# --------------------------------------------------------------------------- the seed sweep
+
+
+@dataclass(frozen=True)
+class SeedSweep:
+    """A seed sweep: several widths, several seeds, one training set, one test set.
+
+    Attributes
+    ----------
+    runs : pandas.DataFrame
+        One row per network: ``hidden``, ``seed``, ``test_acc`` (on the fixed
+        test set) and ``fresh_acc`` (on fresh images, close to the network's
+        population accuracy).
+    test_correct : ndarray of bool, shape (networks, n_test)
+        Per-image correctness on the test set, rows in the order of ``runs``.
+    n_test, n_fresh : int
+        Sizes of the test set and of the fresh-image evaluation.
+    """
+
+    runs: pd.DataFrame
+    test_correct: np.ndarray = field(repr=False)
+    n_test: int
+    n_fresh: int
+
+
+def seed_sweep(
+    hidden: Sequence[int] = (32, 64),
+    seeds: Iterable[int] = range(20),
+    *,
+    rng: RngLike = None,
+    n_train: int = 2000,
+    n_test: int = 1000,
+    n_fresh: int = 100_000,
+) -> SeedSweep:
+    """Train one MLP per (width, seed) on fixed data; score on a test set and fresh images.
+
+    The article's Part 2: with ``rng=1`` and the defaults it draws the training
+    set, the test set and the fresh images from ``numpy.random.default_rng(1)``,
+    trains 20 networks per width on blurred pixels (:func:`blur`, sigma 1) and
+    reproduces the article's numbers. Fresh images are streamed in chunks.
+
+    Examples
+    --------
+    >>> from sigeval.shapes import seed_sweep
+    >>> sweep = seed_sweep(hidden=(8,), seeds=range(3), rng=0, n_train=200, n_test=100, n_fresh=500)
+    >>> list(sweep.runs.columns)
+    ['hidden', 'seed', 'test_acc', 'fresh_acc']
+    """
+    seeds = tuple(int(s) for s in seeds)
+    rng = check_rng(rng)
+    train_x, train_y = make_images(n_train, rng)
+    test_x, test_y = make_images(n_test, rng)
+    fresh = iter_images(n_fresh, rng)
+    train_f, test_f = blur(train_x), blur(test_x)
+    nets = [train_mlp(train_f, train_y, seeds, h) for h in hidden]
+    test_correct = np.concatenate([net.predict(test_f) == test_y for net in nets])
+    fresh_hits = np.zeros(len(test_correct), dtype=np.int64)
+    for images, labels in fresh:
+        features = blur(images)
+        fresh_hits += np.concatenate(
+            [np.count_nonzero(net.predict(features) == labels, axis=1) for net in nets]
+        )
+    runs = pd.DataFrame(
+        {
+            "hidden": np.repeat(np.asarray(hidden), len(seeds)),
+            "seed": np.tile(seeds, len(hidden)),
+            "test_acc": test_correct.mean(axis=1),
+            "fresh_acc": fresh_hits / n_fresh,
+        }
+    )
+    return SeedSweep(runs=runs, test_correct=test_correct, n_test=n_test, n_fresh=n_fresh)
