@@ -25,7 +25,7 @@ from .intervals import coverage, proportion_ci
 from .paired import difference_se, mcnemar
 from .resampling import bootstrap_ci, paired_permutation_test
 from .runs import seed_summary, welch_test
-from .shapes import correctness, make_images, seed_sweep, template_matcher
+from .shapes import matcher_experiment, seed_sweep
 
 __all__ = ["part1_two_fixed_models", "part2_training_randomness", "article_output", "main"]
 
@@ -36,12 +36,11 @@ def _row_means(x: np.ndarray) -> np.ndarray:
 
 def part1_two_fixed_models() -> list[str]:
     """Part 1: template matchers A (no blur) and B (blur 0.5) on one test set of 1,000 images."""
-    A, B = template_matcher(0.0), template_matcher(0.5)
     rng = np.random.default_rng(0)
-    pa, pb = correctness([A, B], 200_000, rng).mean(axis=1)  # the population stand-in
-    X, y = make_images(1000, rng)  # the test set
-    ca, cb = A(X) == y, B(X) == y
-    n, ka = len(y), int(ca.sum())
+    experiment = matcher_experiment(rng)  # 200,000 population images, then the test set
+    pa, pb = experiment.population_accuracy
+    ca, cb = experiment.test_correct
+    n, ka = ca.size, int(ca.sum())
     lines = [
         f"population accuracy  A {pa:.4f}  B {pb:.4f}  difference {pa - pb:+.4f}",
         f"test accuracy (n={n})  A {ca.mean():.3f}  B {cb.mean():.3f}  "

@@ -40,6 +40,8 @@ __all__ = [
     "TemplateMatcher",
     "template_matcher",
     "correctness",
+    "MatcherExperiment",
+    "matcher_experiment",
     "MLP",
     "train_mlp",
     "SeedSweep",
@@ -268,6 +270,63 @@ def correctness(
             out[row, start:stop] = predict(images) == labels
         start = stop
     return out
+
+
+@dataclass(frozen=True)
+class MatcherExperiment:
+    """The article's Part 1 data: two fixed matchers, a population and one test set.
+
+    Attributes
+    ----------
+    matchers : tuple of TemplateMatcher
+        Matcher A (no blur) and matcher B (blur 0.5).
+    population_correct : ndarray of bool, shape (2, n_population)
+        Per-image correctness of A and B on the population stand-in.
+    test_images : ndarray, shape (n_test, 16, 16)
+    test_labels : ndarray of int, shape (n_test,)
+    test_correct : ndarray of bool, shape (2, n_test)
+        Per-image correctness of A and B on the test set.
+    """
+
+    matchers: tuple[TemplateMatcher, TemplateMatcher]
+    population_correct: np.ndarray = field(repr=False)
+    test_images: np.ndarray = field(repr=False)
+    test_labels: np.ndarray = field(repr=False)
+    test_correct: np.ndarray = field(repr=False)
+
+    @property
+    def population_accuracy(self) -> np.ndarray:
+        """Population accuracy of A and B."""
+        return self.population_correct.mean(axis=1)
+
+    @property
+    def test_accuracy(self) -> np.ndarray:
+        """Test-set accuracy of A and B."""
+        return self.test_correct.mean(axis=1)
+
+
+def matcher_experiment(
+    rng: RngLike = 0, *, n_population: int = 200_000, n_test: int = 1000
+) -> MatcherExperiment:
+    """Score matchers A and B on a large population sample and on one test set.
+
+    With the defaults this is the article's Part 1 (``default_rng(0)``: first
+    200,000 population images, then the 1,000 test images). Pass a Generator to
+    keep drawing from it afterwards, as the article does for its bootstrap.
+
+    Examples
+    --------
+    >>> from sigeval.shapes import matcher_experiment
+    >>> exp = matcher_experiment(rng=0, n_population=2000, n_test=500)
+    >>> exp.test_correct.shape
+    (2, 500)
+    """
+    rng = check_rng(rng)
+    matchers = (template_matcher(0.0), template_matcher(0.5))
+    population_correct = correctness(matchers, n_population, rng)
+    images, labels = make_images(n_test, rng)
+    test_correct = np.stack([matcher(images) == labels for matcher in matchers])
+    return MatcherExperiment(matchers, population_correct, images, labels, test_correct)
 
 
 # --------------------------------------------------------------------------- the MLP
