@@ -8,7 +8,7 @@ import pytest
 
 HERE = Path(__file__).parent
 EXPECTED = (HERE / "data" / "article_output.txt").read_text()
-ARTICLE = HERE.parents[1].parent / "shared" / "seeds" / "000_f04883485e57c7e4.txt"
+ARTICLE = HERE.parents[1] / "shared" / "seeds" / "000_f04883485e57c7e4.txt"
 
 
 @pytest.fixture(scope="module")

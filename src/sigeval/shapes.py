@@ -483,12 +483,15 @@ class SeedSweep:
         Per-image correctness on the test set, rows in the order of ``runs``.
     n_test, n_fresh : int
         Sizes of the test set and of the fresh-image evaluation.
+    networks : dict of int to MLP
+        The trained networks of each width, stacked in the order of the seeds.
     """
 
     runs: pd.DataFrame
     test_correct: np.ndarray = field(repr=False)
     n_test: int
     n_fresh: int
+    networks: dict[int, MLP] = field(repr=False)
 
 
 def seed_sweep(
@@ -536,4 +539,10 @@ def seed_sweep(
             "fresh_acc": fresh_hits / n_fresh,
         }
     )
-    return SeedSweep(runs=runs, test_correct=test_correct, n_test=n_test, n_fresh=n_fresh)
+    return SeedSweep(
+        runs=runs,
+        test_correct=test_correct,
+        n_test=n_test,
+        n_fresh=n_fresh,
+        networks=dict(zip(hidden, nets)),
+    )
