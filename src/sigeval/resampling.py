@@ -197,8 +197,8 @@ def bootstrap_ci(
     of the index bootstrap at a cost independent of ``n``. Otherwise items are
     drawn with ``rng.integers(0, n, size=(chunk, n))``.
 
-    **Groups.** Test items are often correlated (frames of one video, crops of
-    one photograph, scans of one patient). ``groups`` gives each item a group
+    **Groups.** Test items are often correlated: video frames from the same
+    clip, several crops cut from one picture, images of the same patient. ``groups`` gives each item a group
     label, and each resample draws the ``G`` groups with replacement, keeping all
     items of a drawn group (the cluster bootstrap). For the mean,
     :math:`\hat\theta^* = \sum_g m_g S_g / \sum_g m_g N_g` with :math:`m_g` the

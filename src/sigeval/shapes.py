@@ -1,9 +1,9 @@
 """The synthetic shape benchmark: images, two template matchers and a small NumPy MLP.
 
-Sixteen-by-sixteen grayscale images of four shapes (disc, square, cross,
-triangle) on a zero background, each shifted by up to two pixels, scaled by a
-random contrast in [0.5, 1] and covered with Gaussian noise of standard
-deviation 0.8. Because the generator is ours, the *population* accuracy of a
+Each image is 16 by 16 pixels and shows one of four classes (a disc, a
+square, a cross or a triangle): the shape is moved by at most two pixels in
+each direction, multiplied by a contrast drawn uniformly from [0.5, 1], and
+buried in Gaussian pixel noise with standard deviation 0.8. Because the generator is ours, the *population* accuracy of a
 model can be measured on as many fresh images as we like, which no real
 benchmark allows.
 
