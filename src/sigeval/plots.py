@@ -746,20 +746,64 @@ def _interval_color(name: str, default: str = "black") -> str:
 
 
 def _histogram_edges(values: np.ndarray, max_bins: int = 60) -> np.ndarray:
-    """Bin edges; values on a lattice (accuracies k/n) get whole lattice steps per bin."""
+    """Bin edges; values on a lattice (accuracies k/n) get whole lattice steps per bin.
+
+    Each bin holds the same number of lattice points, with the points well
+    inside the bins, so the histogram has no aliasing spikes; other values get
+    NumPy's "auto" bins, at most ``max_bins`` of them.
+    """
     distinct = np.unique(values)
-    if distinct.size == 1:
-        return np.array([distinct[0] - 0.5, distinct[0] + 0.5])
-    gaps = np.diff(distinct)
-    step = gaps.min()
-    ratio = gaps / step
-    if distinct.size <= 10_000 and np.allclose(ratio, np.round(ratio), atol=1e-6):
-        points = int(round((distinct[-1] - distinct[0]) / step)) + 1
+    lattice = _lattice(distinct)
+    if lattice is not None:
+        step, origin = lattice
+        points = int(round((distinct[-1] - origin) / step)) + 1
         per_bin = -(-points // max_bins)  # ceiling division
         n_bins = -(-points // per_bin)
-        return distinct[0] - step / 2 + step * per_bin * np.arange(n_bins + 1)
+        return origin - step / 2 + step * per_bin * np.arange(n_bins + 1)
+    if np.ptp(distinct) <= _LATTICE_RTOL * np.abs(distinct).max():
+        # One value, up to rounding.
+        return np.array([distinct[0] - 0.5, distinct[0] + 0.5])
     edges = np.histogram_bin_edges(values, bins="auto")
     return edges if edges.size <= max_bins + 1 else np.histogram_bin_edges(values, bins=max_bins)
+
+
+# Values closer than this fraction of their magnitude are one value, differing
+# by float rounding only (far above the rounding of a mean of a million items).
+_LATTICE_RTOL = 1e-9
+
+
+def _lattice(distinct: np.ndarray, max_points: int = 10_000) -> tuple[float, float] | None:
+    """Step and origin of an evenly spaced grid holding every value, or None.
+
+    ``distinct`` is sorted. A statistic computed by a callable carries float
+    noise (0.016 and 0.016000000000000014 are one lattice point 16/1000), so
+    values within ``_LATTICE_RTOL`` of their magnitude are merged, points
+    need only lie within a millionth of a step of the grid, and the step and
+    origin are rounded to ``1/m`` and to a multiple of the step when they are
+    that close to one.
+    """
+    if distinct.size < 2 or not np.all(np.isfinite(distinct[[0, -1]])):
+        return None
+    noise = _LATTICE_RTOL * float(np.abs(distinct).max())
+    points = distinct[np.r_[True, np.diff(distinct) > noise]]
+    if not 2 <= points.size <= max_points:
+        return None
+    step = float(np.diff(points).min())
+    if step <= 1e3 * noise:  # a "step" within rounding of the values cannot be told from noise
+        return None
+    k = np.rint((points - points[0]) / step)
+    step = float(points[-1] - points[0]) / float(k[-1])  # the widest span gives the sharpest step
+    tolerance = 1e-6 * step + noise
+    if np.any(np.abs(points - points[0] - k * step) > tolerance):
+        return None
+    m = round(1 / step)
+    if m >= 1 and abs(1 / m - step) * k[-1] <= tolerance:  # a lattice k/m, e.g. accuracies
+        step = 1 / m
+    origin = float(points[0])
+    j = round(origin / step)
+    if abs(origin - j * step) <= tolerance:  # anchor the grid at 0
+        origin = j * step
+    return step, origin
 
 
 def bootstrap_distribution(
@@ -776,12 +820,14 @@ def bootstrap_distribution(
 
     Draws the ``bootstrap_distribution`` of a
     :class:`~sigeval.resampling.BootstrapResult` as a density histogram. When
-    the values lie on a lattice, as the accuracies ``k/n`` of resamples do,
-    every bin holds the same number of lattice points, so the histogram has no
-    aliasing spikes. A vertical line marks the estimate. Each interval of
-    ``intervals`` (a mapping from a name to a ``(low, high)`` pair or a
-    confidence interval) is drawn as a horizontal bar above the histogram, one
-    row per interval, in the order given; by default the result's own interval.
+    the values lie on a lattice, as the accuracies ``k/n`` of resamples do
+    (even with the float rounding of a callable statistic, which puts 0.016
+    next to 0.016000000000000014), every bin holds the same number of lattice
+    points, so the histogram has no aliasing spikes. A vertical line marks
+    the estimate. Each interval of ``intervals`` (a mapping from a name to a
+    ``(low, high)`` pair or a confidence interval) is drawn as a horizontal bar
+    above the histogram, one row per interval, in the order given; by default
+    the result's own interval.
     Pass ``intervals={}`` to draw none, for instance to overlay several
     distributions on one ``ax`` (give each a ``color`` and a ``label``).
 

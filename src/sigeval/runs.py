@@ -923,7 +923,8 @@ def seeds_needed(
     Examples
     --------
     Paired differences whose spread gives 10 seeds an MDE of 0.014 (1.4
-    accuracy points): resolving half a point (0.005) takes about 60 seeds, not ten.
+    accuracy points): resolving half a point (0.005) takes 65 seeds, not ten (the
+    normal approximation says 62).
 
     >>> from sigeval.runs import power_paired, seeds_needed
     >>> round(power_paired(0.0141, 10).mde, 4)

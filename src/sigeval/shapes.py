@@ -20,6 +20,7 @@ Explained in the chapters *A benchmark you can regenerate*
 from __future__ import annotations
 
 import functools
+import numbers
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from concurrent.futures import Executor, Future
@@ -40,6 +41,8 @@ __all__ = [
     "NOISE_SD",
     "iter_images",
     "make_images",
+    "Scenes",
+    "make_scenes",
     "blur",
     "TemplateMatcher",
     "template_matcher",
@@ -120,7 +123,8 @@ def iter_images(
     are consumed. Chunked draws from a NumPy ``Generator`` give the same numbers
     as one large draw, so the images are identical to :func:`make_images`
     whatever the chunk size; draw nothing else from ``rng`` until the iterator is
-    exhausted.
+    exhausted. ``make_scenes`` makes the same draws and also returns the
+    labels, shifts and contrasts behind the images, and their true masks.
 
     Parameters
     ----------
@@ -151,14 +155,32 @@ def iter_images(
     n = check_positive_int(n, "n")
     chunk_size = check_positive_int(chunk_size, "chunk_size")
     rng = check_rng(rng)
+    labels, shifts, contrasts = _draw_layout(n, rng)
+    return _noisy_chunks(rng, labels, shifts, contrasts, chunk_size)
+
+
+def _draw_layout(n: int, rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The draws that lay out ``n`` scenes, in the article's order.
+
+    All labels, then all (row, column) shifts, then all contrasts. The only
+    place that draws them: :func:`iter_images`, :func:`make_images` and
+    :func:`make_scenes` all come through here, so they agree by construction.
+    """
     labels = rng.integers(0, N_CLASSES, n)
     shifts = rng.integers(-2, 3, size=(n, 2))  # the same stream as n draws of size 2
-    rows = labels * len(SHIFTS) + (shifts[:, 0] + 2) * 5 + (shifts[:, 1] + 2)
-    contrast = rng.uniform(0.5, 1.0, (n, 1))
-    return _noisy_chunks(rng, labels, rows, contrast, chunk_size)
+    contrasts = rng.uniform(0.5, 1.0, n)  # the same stream as the article's size (n, 1)
+    return labels, shifts, contrasts
 
 
-def _noisy_chunks(rng, labels, rows, contrast, chunk_size):
+def _shifted_rows(labels: np.ndarray, shifts: np.ndarray) -> np.ndarray:
+    """Row of ``_SHIFTED`` holding each scene's clean shape."""
+    return labels * len(SHIFTS) + (shifts[:, 0] + 2) * 5 + (shifts[:, 1] + 2)
+
+
+def _noisy_chunks(rng, labels, shifts, contrasts, chunk_size):
+    """Draw the pixel noise chunk by chunk and yield (images, labels)."""
+    rows = _shifted_rows(labels, shifts)
+    contrast = contrasts[:, None]
     for start in range(0, labels.size, chunk_size):
         stop = min(start + chunk_size, labels.size)
         # The article's normal(scale=0.8) is 0.0 + 0.8 * z; standard_normal draws
@@ -190,10 +212,101 @@ def make_images(n: int, rng: RngLike = None) -> tuple[np.ndarray, np.ndarray]:
     return images, labels
 
 
+@dataclass(frozen=True, eq=False)
+class Scenes:
+    """Shape images together with the draws that made them.
+
+    Built by :func:`make_scenes`. Image ``i`` is
+    ``contrasts[i] * masks[i] + noise``: the shape of class ``labels[i]``,
+    rolled by ``shifts[i]``, scaled by ``contrasts[i]``, plus Gaussian pixel
+    noise of standard deviation :data:`NOISE_SD`.
+
+    Attributes
+    ----------
+    images : ndarray, shape (n, 16, 16)
+        The noisy images, identical to ``make_images(n, rng)[0]``.
+    labels : ndarray of int, shape (n,)
+        Class indices into :data:`SHAPE_NAMES`.
+    shifts : ndarray of int, shape (n, 2)
+        (row, column) shift of each shape, each in -2..2 (see :data:`SHIFTS`).
+    contrasts : ndarray, shape (n,)
+        Contrast of each shape, in [0.5, 1].
+    """
+
+    images: np.ndarray = field(repr=False)
+    labels: np.ndarray = field(repr=False)
+    shifts: np.ndarray = field(repr=False)
+    contrasts: np.ndarray = field(repr=False)
+
+    def __len__(self) -> int:
+        return len(self.labels)
+
+    def __repr__(self) -> str:
+        return f"Scenes(n={len(self)})"
+
+    @property
+    def masks(self) -> np.ndarray:
+        """Ground-truth segmentation: the pixels of each shifted shape, bool (n, 16, 16)."""
+        rows = _shifted_rows(self.labels, self.shifts)
+        return _SHIFTED[rows].reshape(-1, IMAGE_SIZE, IMAGE_SIZE).astype(bool)
+
+    @property
+    def clean(self) -> np.ndarray:
+        """The noiseless images, ``contrasts * masks``, shape (n, 16, 16)."""
+        rows = _shifted_rows(self.labels, self.shifts)
+        clean = self.contrasts[:, None] * _SHIFTED[rows]
+        return clean.reshape(-1, IMAGE_SIZE, IMAGE_SIZE)
+
+
+def make_scenes(n: int, rng: RngLike = None) -> Scenes:
+    """``n`` labelled shape images with their shifts, contrasts and true masks.
+
+    The same random draws as :func:`make_images` (and :func:`iter_images`),
+    made by the same code, so for the same ``rng`` the images and labels are
+    identical, and the generator is left in the same state. Use it when the
+    ground truth behind each image is needed, for instance the shape's pixels
+    as a segmentation mask (the chapter *The bootstrap*) or the contrast to
+    study which images a model gets wrong.
+
+    Parameters
+    ----------
+    n : int
+        Number of images.
+    rng : numpy.random.Generator, int or None
+        Source of randomness.
+
+    Returns
+    -------
+    Scenes
+        ``images``, ``labels``, ``shifts``, ``contrasts`` and the ``masks``
+        and ``clean`` images derived from them.
+
+    Examples
+    --------
+    >>> from sigeval.shapes import make_images, make_scenes
+    >>> scenes = make_scenes(3, rng=1)
+    >>> scenes.labels.tolist(), scenes.masks.shape, scenes.masks.dtype
+    ([1, 2, 3], (3, 16, 16), dtype('bool'))
+    >>> bool(np.array_equal(scenes.images, make_images(3, rng=1)[0]))
+    True
+    """
+    n = check_positive_int(n, "n")
+    rng = check_rng(rng)
+    labels, shifts, contrasts = _draw_layout(n, rng)
+    (images, _), = _noisy_chunks(rng, labels, shifts, contrasts, chunk_size=n)
+    return Scenes(images=images, labels=labels, shifts=shifts, contrasts=contrasts)
+
+
 def blur(images: np.ndarray, sigma: float = 1.0) -> np.ndarray:
     """Gaussian-blurred images flattened to feature rows, shape (n, 256).
 
     The MLP of the chapter *Training randomness* takes these as its input.
+
+    Parameters
+    ----------
+    images : array_like, shape (n, height, width)
+    sigma : float
+        Standard deviation of the blur, in pixels (0 for none).
 
     Examples
     --------
@@ -202,7 +315,22 @@ def blur(images: np.ndarray, sigma: float = 1.0) -> np.ndarray:
     (4, 256)
     """
     images = np.asarray(images, dtype=float)
+    if images.ndim != 3:
+        raise ValueError(
+            f"`images` must have shape (n, height, width); got shape {images.shape}."
+        )
+    sigma = _check_sigma(sigma)
     return gaussian_filter(images, (0, sigma, sigma)).reshape(len(images), -1)
+
+
+def _check_sigma(sigma: float) -> float:
+    """A blur width: a non-negative number of pixels."""
+    if isinstance(sigma, bool) or not isinstance(sigma, numbers.Real):
+        raise TypeError(f"`sigma` must be a non-negative number of pixels; got {sigma!r}.")
+    sigma = float(sigma)
+    if not sigma >= 0:  # also refuses NaN
+        raise ValueError(f"`sigma` must be a non-negative number of pixels; got {sigma!r}.")
+    return sigma
 
 
 # --------------------------------------------------------------------------- template matchers
@@ -261,9 +389,7 @@ def template_matcher(sigma: float) -> TemplateMatcher:
     >>> float(np.mean(A(X) == y))
     0.869
     """
-    sigma = float(sigma)
-    if not sigma >= 0:
-        raise ValueError(f"`sigma` must be a non-negative number of pixels; got {sigma!r}.")
+    sigma = _check_sigma(sigma)
     shifted = np.stack([np.roll(shape, shift, axis=(0, 1)) for shape in SHAPES for shift in SHIFTS])
     templates = gaussian_filter(shifted, (0, sigma, sigma)).reshape(len(shifted), -1)
     templates -= templates.mean(axis=1, keepdims=True)
@@ -468,7 +594,14 @@ def train_mlp(
             "`features` must have shape (n, d) and `labels` shape (n,); "
             f"got {features.shape} and {labels.shape}."
         )
+    if not np.issubdtype(labels.dtype, np.integer) or np.any((labels < 0) | (labels >= N_CLASSES)):
+        raise ValueError(
+            f"`labels` must be integer class indices in 0..{N_CLASSES - 1}; "
+            f"got dtype {labels.dtype} with values {np.unique(labels)[:8].tolist()}."
+        )
     seeds = (seeds,) if isinstance(seeds, int | np.integer) else tuple(int(s) for s in seeds)
+    if not seeds:
+        raise ValueError("`seeds` must hold at least one seed; got none.")
     hidden = check_positive_int(hidden, "hidden")
     epochs = check_positive_int(epochs, "epochs", minimum=0)
     batch = check_positive_int(batch, "batch")

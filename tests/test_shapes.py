@@ -1,0 +1,143 @@
+"""sigeval.shapes: the generator's draws, the matchers, the stacked MLP and the seed sweep."""
+
+from concurrent.futures import ThreadPoolExecutor
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from sigeval.shapes import (
+    IMAGE_SIZE,
+    NOISE_SD,
+    SHAPES,
+    SHIFTS,
+    blur,
+    iter_images,
+    make_images,
+    make_scenes,
+    seed_sweep,
+    template_matcher,
+    train_mlp,
+)
+
+# --------------------------------------------------------------------------- images and scenes
+
+
+@pytest.mark.parametrize(("n", "seed"), [(1, 0), (500, 4), (1300, 5)])
+def test_scenes_have_the_images_and_labels_of_make_images(n, seed):
+    scenes = make_scenes(n, rng=seed)
+    images, labels = make_images(n, rng=seed)
+    np.testing.assert_array_equal(scenes.images, images)
+    np.testing.assert_array_equal(scenes.labels, labels)
+    assert len(scenes) == n
+    assert repr(scenes) == f"Scenes(n={n})"
+
+
+def test_scenes_leave_the_generator_where_make_images_does():
+    a, b = np.random.default_rng(9), np.random.default_rng(9)
+    make_scenes(50, a)
+    make_images(50, b)
+    assert a.random() == b.random()
+
+
+def test_masks_are_the_shifted_clean_shapes():
+    scenes = make_scenes(2000, rng=3)
+    expected = np.stack(
+        [np.roll(SHAPES[c], tuple(s), axis=(0, 1)) for c, s in zip(scenes.labels, scenes.shifts)]
+    )
+    assert scenes.masks.dtype == bool
+    np.testing.assert_array_equal(scenes.masks, expected.astype(bool))
+    np.testing.assert_array_equal(scenes.clean, scenes.contrasts[:, None, None] * expected)
+    # The draws cover their ranges, and what is left of an image is the pixel noise.
+    assert set(scenes.labels.tolist()) == {0, 1, 2, 3}
+    assert {tuple(s) for s in scenes.shifts.tolist()} == set(SHIFTS)
+    assert 0.5 <= scenes.contrasts.min() and scenes.contrasts.max() < 1.0
+    residual = scenes.images - scenes.clean
+    assert residual.std() == pytest.approx(NOISE_SD, abs=0.005)
+    assert abs(residual.mean()) < 0.005
+
+
+@pytest.mark.parametrize("chunk_size", [1, 7, 512, 1000, 5000])
+def test_chunked_iter_images_equals_make_images(chunk_size):
+    images, labels = make_images(1000, rng=2)
+    chunks = list(iter_images(1000, rng=2, chunk_size=chunk_size))
+    assert all(len(x) == len(y) <= chunk_size for x, y in chunks)
+    assert [x.shape[1:] for x, _ in chunks] == [(IMAGE_SIZE, IMAGE_SIZE)] * len(chunks)
+    np.testing.assert_array_equal(np.concatenate([x for x, _ in chunks]), images)
+    np.testing.assert_array_equal(np.concatenate([y for _, y in chunks]), labels)
+
+
+# --------------------------------------------------------------------------- template matchers
+
+
+@pytest.mark.parametrize("sigma", [0.0, 0.5])
+def test_matcher_labels_every_noiseless_shape(sigma):
+    clean = np.stack([np.roll(shape, shift, axis=(0, 1)) for shape in SHAPES for shift in SHIFTS])
+    classes = np.repeat(np.arange(len(SHAPES)), len(SHIFTS))
+    np.testing.assert_array_equal(template_matcher(sigma)(clean), classes)
+    scenes = make_scenes(300, rng=1)  # the contrast does not change a correlation
+    np.testing.assert_array_equal(template_matcher(sigma)(scenes.clean), scenes.labels)
+
+
+# --------------------------------------------------------------------------- the MLP and the sweep
+
+
+def test_stacked_training_equals_separate_runs():
+    images, labels = make_images(300, rng=0)
+    features = blur(images)
+    seeds = [3, 0, 7]
+    together = train_mlp(features, labels, seeds, hidden=8, epochs=2)
+    assert together.seeds == tuple(seeds)
+    for j, seed in enumerate(seeds):
+        alone = train_mlp(features, labels, seed, hidden=8, epochs=2)
+        for name in ("W1", "b1", "W2", "b2"):
+            np.testing.assert_array_equal(getattr(together, name)[j], getattr(alone, name)[0])
+    alone = train_mlp(features, labels, [0], hidden=8, epochs=2)
+    np.testing.assert_array_equal(together.predict(features)[1], alone.predict(features)[0])
+
+
+def test_seed_sweep_in_threads_equals_serial():
+    kwargs = dict(hidden=(8, 16), seeds=range(3), rng=0, n_train=200, n_test=100, n_fresh=1500)
+    serial = seed_sweep(**kwargs)
+    with ThreadPoolExecutor(2) as pool:
+        threaded = seed_sweep(**kwargs, executor=pool)
+    pd.testing.assert_frame_equal(threaded.runs, serial.runs, check_exact=True)
+    np.testing.assert_array_equal(threaded.test_correct, serial.test_correct)
+    for h in (8, 16):
+        np.testing.assert_array_equal(threaded.networks[h].W1, serial.networks[h].W1)
+    assert len(serial.runs) == 6 and (serial.n_test, serial.n_fresh) == (100, 1500)
+
+
+# --------------------------------------------------------------------------- bad input
+
+_X = np.zeros((30, 256))
+_Y = np.zeros(30, dtype=int)
+
+
+@pytest.mark.parametrize(
+    ("call", "error", "match"),
+    [
+        (lambda: make_images(0), ValueError, "`n` must be an integer >= 1; got 0"),
+        (lambda: make_scenes(-3), ValueError, "`n` must be an integer >= 1; got -3"),
+        (lambda: make_scenes(2.5), TypeError, "`n` must be an integer"),
+        (lambda: iter_images(10, chunk_size=0), ValueError, "`chunk_size` must be an integer >= 1"),
+        (lambda: iter_images(True), TypeError, "`n` must be an integer"),
+        (lambda: make_images(3, rng="seed"), TypeError, "`rng` must be a numpy.random.Generator"),
+        (lambda: template_matcher(-0.5), ValueError, "`sigma` must be a non-negative number"),
+        (lambda: template_matcher(float("nan")), ValueError, "`sigma` must be a non-negative"),
+        (lambda: blur(np.zeros((2, 16, 16)), sigma=-1), ValueError, "`sigma` must be a non-negative"),
+        (lambda: blur(np.zeros((16, 16))), ValueError, r"`images` must have shape \(n, height, width\)"),
+        (lambda: train_mlp(_X, _Y, 0, hidden=0), ValueError, "`hidden` must be an integer >= 1; got 0"),
+        (lambda: train_mlp(_X, _Y, 0, hidden=4, batch=0), ValueError, "`batch` must be an integer >= 1"),
+        (lambda: train_mlp(_X, _Y, 0, hidden=4, batch=31), ValueError, "`batch` must not exceed"),
+        (lambda: train_mlp(_X, _Y, 0, hidden=4, epochs=-1), ValueError, "`epochs` must be an integer >= 0"),
+        (lambda: train_mlp(_X, _Y[:-1], 0, hidden=4), ValueError, r"`features` must have shape \(n, d\)"),
+        (lambda: train_mlp(_X[0], _Y, 0, hidden=4), ValueError, r"`features` must have shape \(n, d\)"),
+        (lambda: train_mlp(_X, _Y + 4, 0, hidden=4), ValueError, "`labels` must be integer class indices"),
+        (lambda: train_mlp(_X, _Y * 1.0, 0, hidden=4), ValueError, "`labels` must be integer class indices"),
+        (lambda: train_mlp(_X, _Y, [], hidden=4), ValueError, "`seeds` must hold at least one seed"),
+    ],
+)
+def test_bad_input_names_the_argument(call, error, match):
+    with pytest.raises(error, match=match):
+        call()
