@@ -15,7 +15,7 @@ The most used functions are importable from the package itself.
 
 from ._results import ConfidenceInterval
 from .intervals import coverage, proportion_ci
-from .paired import difference_se, mcnemar
+from .paired import difference_se, mcnemar, mcnemar_power
 from .resampling import bootstrap_ci, paired_bootstrap_ci, paired_permutation_test
 from .runs import (
     paired_difference,
@@ -35,6 +35,7 @@ __all__ = [
     "coverage",
     "difference_se",
     "mcnemar",
+    "mcnemar_power",
     "paired_bootstrap_ci",
     "paired_difference",
     "paired_permutation_test",
