@@ -28,7 +28,7 @@ book: $(STAMP)  ## execute every chapter and build the HTML book in _build/html
 	$(BIN)/jupyter-book build . $(BOOK_FLAGS)
 
 reproduce: $(STAMP)  ## print the seed article's example output
-	$(BIN)/python -m sigeval.reproduce
+	$(BIN)/python -m sigeval.course.reproduce
 
 bench: $(STAMP)  ## speed comparisons against scipy and the seed script
 	@for f in benchmarks/bench_*.py; do echo "== $$f"; $(BIN)/python $$f || exit 1; done

@@ -20,7 +20,7 @@ import tracemalloc
 import numpy as np
 from scipy import stats
 
-from sigeval.resampling import paired_bootstrap_ci
+from sigeval import paired_bootstrap_ci
 
 N_RESAMPLES = 10_000
 SCIPY_RESAMPLES = 500   # at one million items; extrapolated to N_RESAMPLES

@@ -1,6 +1,6 @@
 """`make reproduce` against the seed article's own script, side by side.
 
-Runs the article's reference script and ``python -m sigeval.reproduce`` in
+Runs the article's reference script and ``python -m sigeval.course.reproduce`` in
 fresh interpreters on the same machine, alternating between the two, checks
 that both print the same text, and reports the wall times and their ratio
 (goal: sigeval at most a quarter of the script's time).
@@ -46,7 +46,7 @@ def main() -> int:
         script.write_text(reference_script(ARTICLE))
         commands = {
             "article script": [sys.executable, str(script)],
-            "sigeval.reproduce": [sys.executable, "-m", "sigeval.reproduce"],
+            "sigeval.course.reproduce": [sys.executable, "-m", "sigeval.course.reproduce"],
         }
         times: dict[str, list[float]] = {name: [] for name in commands}
         outputs: dict[str, str] = {}
@@ -55,14 +55,14 @@ def main() -> int:
                 seconds, outputs[name] = timed_run(command)
                 times[name].append(seconds)
 
-    same = outputs["article script"] == outputs["sigeval.reproduce"]
+    same = outputs["article script"] == outputs["sigeval.course.reproduce"]
     print(f"identical output: {'yes' if same else 'NO'}")
     for name, values in times.items():
         print(
             f"{name:18s} median {statistics.median(values):6.2f} s   "
             f"min {min(values):6.2f} s   ({REPEATS} runs)"
         )
-    ratio = statistics.median(times["sigeval.reproduce"]) / statistics.median(times["article script"])
+    ratio = statistics.median(times["sigeval.course.reproduce"]) / statistics.median(times["article script"])
     print(f"ratio sigeval / article (medians): {ratio:.3f}   (goal <= 0.25)")
     return 0 if same else 1
 

@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 from scipy import stats
 
-from sigeval.intervals import METHODS, coverage, proportion_ci
+from sigeval import METHODS, coverage, proportion_ci
 
 # Every (k, n) with n <= 30, plus a few large ones: boundaries included.
 SMALL = [(k, n) for n in range(1, 31) for k in range(n + 1)]

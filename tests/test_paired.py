@@ -6,8 +6,8 @@ import numpy as np
 import pytest
 from scipy import stats
 
-from sigeval.paired import (
-    _critical_count,
+from sigeval.power import _critical_count
+from sigeval import (
     difference_se,
     mcnemar,
     mcnemar_counts,

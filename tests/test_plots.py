@@ -12,7 +12,8 @@ import pandas as pd  # noqa: E402
 import pytest  # noqa: E402
 
 from sigeval import plots  # noqa: E402
-from sigeval.resampling import bootstrap_ci, paired_bootstrap_ci  # noqa: E402
+from sigeval.course import figures  # noqa: E402
+from sigeval import bootstrap_ci, paired_bootstrap_ci  # noqa: E402
 
 
 @pytest.fixture
@@ -72,19 +73,19 @@ def _smoke_calls():
         "coverage_vs_p": lambda ax: plots.coverage_vs_p(ax, 10, p=[0.2, 0.5, 0.8]),
         "coverage_vs_n": lambda ax: plots.coverage_vs_n(ax, 0.9, n=[10, 20, 30]),
         "coverage_curves": lambda ax: plots.coverage_curves(ax, [0.5, 0.9], {"bca": [0.94, 0.9]}),
-        "correctness_grid": lambda ax: plots.correctness_grid(ax, [[1, 0, 1], [1, 1, 0]]),
-        "variance_components": lambda ax: plots.variance_components(ax, [10, 100], [0.1, 0.03], 0.01,
+        "correctness_grid": lambda ax: figures.correctness_grid(ax, [[1, 0, 1], [1, 1, 0]]),
+        "variance_components": lambda ax: figures.variance_components(ax, [10, 100], [0.1, 0.03], 0.01,
                                                                     observed_sd=[0.1, 0.04]),
-        "scatter_test_vs_true": lambda ax: plots.scatter_test_vs_true(ax, [0.8, 0.81], [0.79, 0.83]),
-        "image_grid": lambda ax: plots.image_grid(np.array([[ax]]), np.zeros((1, 1, 4, 4)),
+        "scatter_test_vs_true": lambda ax: figures.scatter_test_vs_true(ax, [0.8, 0.81], [0.79, 0.83]),
+        "image_grid": lambda ax: figures.image_grid(np.array([[ax]]), np.zeros((1, 1, 4, 4)),
                                                   row_labels=["r"], col_labels=["c"])[0, 0],
-        "accuracy_histogram": lambda ax: plots.accuracy_histogram(ax, [0.8, 0.9, 0.9], 10, 0.85),
-        "difference_histogram": lambda ax: plots.difference_histogram(ax, [-0.1, 0.0, 0.1], 10, 0.05),
+        "accuracy_histogram": lambda ax: figures.accuracy_histogram(ax, [0.8, 0.9, 0.9], 10, 0.85),
+        "difference_histogram": lambda ax: figures.difference_histogram(ax, [-0.1, 0.0, 0.1], 10, 0.05),
         "bootstrap_distribution": lambda ax: plots.bootstrap_distribution(ax, res),
         "disagreement_table": lambda ax: plots.disagreement_table(ax, [1, 0, 1], [1, 1, 0]),
         "interval_forest": lambda ax: plots.interval_forest(ax, [0.1], [[0.0, 0.2]], ["x"], reference=0),
         "power_vs_test_size": lambda ax: plots.power_vs_test_size(ax, [100, 200], [0.3, 0.6]),
-        "seed_spread": lambda ax: plots.seed_spread(ax, runs),
+        "seed_spread": lambda ax: figures.seed_spread(ax, runs),
         "paired_scores": lambda ax: plots.paired_scores(ax, [1.0, 2.0, 3.0], [1.5, 2.0, 3.5]),
         "power_curve": lambda ax: plots.power_curve(ax, 1.0, [1.0], [2, 5, 10]),
         "verdict_intervals": lambda ax: plots.verdict_intervals(ax, [0.0], [[-0.2, 0.2]], [[-0.1, 0.1]],
@@ -92,12 +93,17 @@ def _smoke_calls():
     }
 
 
-PUBLIC_FUNCTIONS = sorted(name for name in plots.__all__ if callable(getattr(plots, name)))
+PUBLIC_FUNCTIONS = sorted(
+    name
+    for module in (plots, figures)
+    for name in module.__all__
+    if callable(getattr(module, name))
+)
 
 
 @pytest.mark.parametrize("name", PUBLIC_FUNCTIONS)
 def test_every_plot_function_runs_on_small_inputs(name, ax):
     calls = _smoke_calls()
-    assert name in calls, f"add a small call of plots.{name} to _smoke_calls()"
+    assert name in calls, f"add a small call of {name} to _smoke_calls()"
     assert calls[name](ax) is ax
     ax.figure.canvas.draw()

@@ -14,7 +14,7 @@ ARTICLE = HERE.parents[1] / "shared" / "seeds" / "000_f04883485e57c7e4.txt"
 @pytest.fixture(scope="module")
 def printed() -> str:
     result = subprocess.run(
-        [sys.executable, "-m", "sigeval.reproduce"], capture_output=True, text=True, check=True
+        [sys.executable, "-m", "sigeval.course.reproduce"], capture_output=True, text=True, check=True
     )
     return result.stdout
 

@@ -8,8 +8,8 @@ import pytest
 from scipy import stats
 
 from sigeval import resampling
-from sigeval.intervals import proportion_ci
-from sigeval.resampling import (
+from sigeval import proportion_ci
+from sigeval import (
     average_precision,
     bootstrap_ci,
     paired_bootstrap_ci,

@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 from scipy import stats
 
-from sigeval.runs import (
+from sigeval import (
     DECISIONS,
     VERDICTS,
     corrected_resampled_t,

@@ -1,4 +1,4 @@
-"""sigeval.shapes: the generator's draws, the matchers, the stacked MLP and the seed sweep."""
+"""sigeval.course.shapes: the generator's draws, the matchers, the stacked MLP and the seed sweep."""
 
 from concurrent.futures import ThreadPoolExecutor
 
@@ -6,7 +6,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from sigeval.shapes import (
+from sigeval.course.shapes import (
     IMAGE_SIZE,
     NOISE_SD,
     SHAPES,

@@ -6,6 +6,7 @@ argument in backticks, says what was expected and shows what was given.
 
 from __future__ import annotations
 
+import math
 import numbers
 
 import numpy as np
@@ -166,3 +167,77 @@ def check_binary(x: ArrayLike, name: str) -> np.ndarray:
             f"`{name}` must be binary correctness (0/1 or bool); got {_show(arr[bad])}."
         )
     return arr.astype(bool)
+
+
+def check_real(value: float, name: str) -> float:
+    """A finite real scalar."""
+    if isinstance(value, bool) or not isinstance(value, numbers.Real):
+        raise TypeError(f"`{name}` must be a real number; got {value!r}.")
+    value = float(value)
+    if not math.isfinite(value):
+        raise ValueError(f"`{name}` must be finite; got {value!r}.")
+    return value
+
+
+def check_positive_real(value: float, name: str) -> float:
+    value = check_real(value, name)
+    if value <= 0:
+        raise ValueError(f"`{name}` must be positive; got {value!r}.")
+    return value
+
+
+def check_finite_array(x: ArrayLike, name: str) -> np.ndarray:
+    """A non-empty float array of finite numbers, any shape (for vectorized inputs)."""
+    arr = np.asarray(x)
+    if arr.dtype == bool or not np.issubdtype(arr.dtype, np.number):
+        raise TypeError(f"`{name}` must hold real numbers; got dtype {arr.dtype}.")
+    arr = arr.astype(float)
+    if arr.size == 0:
+        raise ValueError(f"`{name}` must not be empty.")
+    bad = ~np.isfinite(arr)
+    if np.any(bad):
+        raise ValueError(f"`{name}` must be finite; got {_show(arr[bad])}.")
+    return arr
+
+
+def check_scores_allowing_nan(x: ArrayLike, name: str) -> np.ndarray:
+    """A 1-D float array in which NaN (a failed run) is kept for the caller to handle."""
+    arr = np.asarray(x)
+    if arr.dtype == object or not (np.issubdtype(arr.dtype, np.number) or arr.dtype == bool):
+        raise TypeError(f"`{name}` must hold numbers; got dtype {arr.dtype}.")
+    arr = arr.astype(float)
+    if arr.ndim != 1:
+        raise ValueError(f"`{name}` must be one-dimensional; got shape {arr.shape}.")
+    infinite = np.flatnonzero(np.isinf(arr))
+    if infinite.size:
+        raise ValueError(
+            f"`{name}` holds infinite value(s) at position(s) {_show(infinite)}; "
+            "a score must be finite (use NaN to mark a failed run)."
+        )
+    return arr
+
+
+def check_accuracies(x: ArrayLike, name: str) -> np.ndarray:
+    arr = check_scores(x, name, min_size=2)
+    bad = (arr < 0) | (arr > 1)
+    if np.any(bad):
+        raise ValueError(f"`{name}` must hold accuracies in [0, 1]; got {_show(arr[bad])}.")
+    return arr
+
+
+def check_alpha_tost(alpha: float) -> float:
+    alpha = check_unit_interval(alpha, "alpha")
+    if alpha >= 0.5:
+        raise ValueError(
+            "`alpha` must be below 0.5 for TOST (its interval has level 1 - 2 alpha); "
+            f"got {alpha!r}."
+        )
+    return alpha
+
+
+def check_batched(x: np.ndarray, name: str) -> None:
+    if x.ndim < 2:
+        raise ValueError(
+            f"`{name}` must have a leading resample axis, shape (batch, n_items, ...); "
+            f"got shape {x.shape}. To evaluate the data itself, pass `x[None]`."
+        )

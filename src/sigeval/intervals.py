@@ -109,7 +109,7 @@ def proportion_ci(
 
     Examples
     --------
-    >>> from sigeval.intervals import proportion_ci
+    >>> from sigeval import proportion_ci
     >>> ci = proportion_ci(845, 1000, method="wilson")
     >>> round(ci.low, 4), round(ci.high, 4)
     (0.8214, 0.8661)
@@ -222,7 +222,7 @@ def coverage(
     --------
     The oscillation of the Wald interval at ``n = 100`` (Brown et al., 2001):
 
-    >>> from sigeval.intervals import coverage
+    >>> from sigeval import coverage
     >>> coverage(100, [0.106, 0.107], method="wald").round(3)
     array([0.952, 0.911])
     """

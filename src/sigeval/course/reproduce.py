@@ -1,6 +1,6 @@
 """Rerun the source article's worked example through ``sigeval`` and print its output.
 
-``python -m sigeval.reproduce`` (or ``make reproduce``) prints the article's
+``python -m sigeval.course.reproduce`` (or ``make reproduce``) prints the article's
 example output line for line, in its format: Part 1 compares two fixed template
 matchers on one test set, Part 2 sweeps the seeds of a small MLP. Every number
 is computed by the library (the SciPy cross-checks the article prints are
@@ -24,10 +24,11 @@ import numpy as np
 from scipy import stats
 from threadpoolctl import threadpool_limits
 
-from .intervals import coverage, proportion_ci
-from .paired import difference_se, mcnemar
-from .resampling import bootstrap_ci, paired_permutation_test
-from .runs import seed_summary, welch_test
+from ..intervals import coverage, proportion_ci
+from ..paired import difference_se, mcnemar
+from ..permutation import paired_permutation_test
+from ..resampling import bootstrap_ci
+from ..seeds import seed_summary, welch_test
 from .shapes import matcher_experiment, seed_sweep
 
 __all__ = ["part1_two_fixed_models", "part2_training_randomness", "article_output", "main"]

@@ -31,7 +31,7 @@ import pandas as pd
 from scipy.ndimage import gaussian_filter
 from threadpoolctl import ThreadpoolController
 
-from ._validation import RngLike, check_positive_int, check_rng
+from .._validation import RngLike, check_positive_int, check_rng
 
 __all__ = [
     "SHAPE_NAMES",
@@ -144,7 +144,7 @@ def iter_images(
 
     Examples
     --------
-    >>> from sigeval.shapes import iter_images, make_images
+    >>> from sigeval.course.shapes import iter_images, make_images
     >>> chunks = list(iter_images(5, rng=0, chunk_size=2))
     >>> [x.shape[0] for x, _ in chunks]
     [2, 2, 1]
@@ -203,7 +203,7 @@ def make_images(n: int, rng: RngLike = None) -> tuple[np.ndarray, np.ndarray]:
 
     Examples
     --------
-    >>> from sigeval.shapes import make_images, SHAPE_NAMES
+    >>> from sigeval.course.shapes import make_images, SHAPE_NAMES
     >>> X, y = make_images(3, rng=1)
     >>> X.shape, [SHAPE_NAMES[c] for c in y]
     ((3, 16, 16), ['square', 'cross', 'triangle'])
@@ -283,7 +283,7 @@ def make_scenes(n: int, rng: RngLike = None) -> Scenes:
 
     Examples
     --------
-    >>> from sigeval.shapes import make_images, make_scenes
+    >>> from sigeval.course.shapes import make_images, make_scenes
     >>> scenes = make_scenes(3, rng=1)
     >>> scenes.labels.tolist(), scenes.masks.shape, scenes.masks.dtype
     ([1, 2, 3], (3, 16, 16), dtype('bool'))
@@ -310,7 +310,7 @@ def blur(images: np.ndarray, sigma: float = 1.0) -> np.ndarray:
 
     Examples
     --------
-    >>> from sigeval.shapes import blur, make_images
+    >>> from sigeval.course.shapes import blur, make_images
     >>> blur(make_images(4, rng=0)[0]).shape
     (4, 256)
     """
@@ -383,7 +383,7 @@ def template_matcher(sigma: float) -> TemplateMatcher:
 
     Examples
     --------
-    >>> from sigeval.shapes import make_images, template_matcher
+    >>> from sigeval.course.shapes import make_images, template_matcher
     >>> X, y = make_images(1000, rng=0)
     >>> A = template_matcher(0.0)
     >>> float(np.mean(A(X) == y))
@@ -418,7 +418,7 @@ def correctness(
 
     Examples
     --------
-    >>> from sigeval.shapes import correctness, template_matcher
+    >>> from sigeval.course.shapes import correctness, template_matcher
     >>> right = correctness([template_matcher(0.0), template_matcher(0.5)], 2000, rng=0)
     >>> right.shape, right.mean(axis=1).round(3).tolist()
     ((2, 2000), [0.843, 0.836])
@@ -477,7 +477,7 @@ def matcher_experiment(
 
     Examples
     --------
-    >>> from sigeval.shapes import matcher_experiment
+    >>> from sigeval.course.shapes import matcher_experiment
     >>> exp = matcher_experiment(rng=0, n_population=2000, n_test=500)
     >>> exp.test_correct.shape
     (2, 500)
@@ -581,7 +581,7 @@ def train_mlp(
 
     Examples
     --------
-    >>> from sigeval.shapes import blur, make_images, train_mlp
+    >>> from sigeval.course.shapes import blur, make_images, train_mlp
     >>> X, y = make_images(400, rng=0)
     >>> nets = train_mlp(blur(X), y, seeds=[0, 1], hidden=8, epochs=2)
     >>> nets.predict(blur(X)).shape
@@ -698,7 +698,7 @@ def seed_sweep(
 
     Examples
     --------
-    >>> from sigeval.shapes import seed_sweep
+    >>> from sigeval.course.shapes import seed_sweep
     >>> sweep = seed_sweep(hidden=(8,), seeds=range(3), rng=0, n_train=200, n_test=100, n_fresh=500)
     >>> list(sweep.runs.columns)
     ['hidden', 'seed', 'test_acc', 'fresh_acc']
