@@ -31,8 +31,8 @@ def test_seed_summary_matches_numpy():
     assert (s.n, s.min, s.max) == (20, x.min(), x.max())
     assert s.mean == pytest.approx(x.mean(), rel=1e-15)
     assert s.sd == pytest.approx(x.std(ddof=1), rel=1e-14)
-    assert s.sem == pytest.approx(x.std(ddof=1) / np.sqrt(20), rel=1e-14)
-    assert all(isinstance(v, float) for v in (s.mean, s.sd, s.min, s.max, s.sem))
+    assert s.standard_error == pytest.approx(x.std(ddof=1) / np.sqrt(20), rel=1e-14)
+    assert all(isinstance(v, float) for v in (s.mean, s.sd, s.min, s.max, s.standard_error))
 
 
 def test_seed_summary_standard_error_example_of_the_article():
@@ -40,7 +40,7 @@ def test_seed_summary_standard_error_example_of_the_article():
     z = np.array([-2.0, -1.0, 0.0, 1.0, 2.0])
     s = seed_summary(75.0 + 0.1 * z / z.std(ddof=1))
     assert s.sd == pytest.approx(0.1, rel=1e-12)
-    assert f"{s.sem:.3f}" == "0.045"
+    assert f"{s.standard_error:.3f}" == "0.045"
 
 
 @pytest.mark.parametrize(
@@ -173,8 +173,8 @@ def test_failed_runs_raise_by_default_and_name_the_pairs():
         paired_difference(cand, ref)
     message = str(info.value)
     assert "2 pair(s) hold a NaN score" in message
-    assert "pair 2 (candidate=nan, reference=0.61)" in message
-    assert "pair 4 (candidate=0.69, reference=nan)" in message
+    assert "pair 2 (scores_a=nan, scores_b=0.61)" in message
+    assert "pair 4 (scores_a=0.69, scores_b=nan)" in message
     assert "nan_policy='omit'" in message
 
 
@@ -211,18 +211,18 @@ def test_results_print_as_plain_floats():
 @pytest.mark.parametrize(
     ("kwargs", "error", "match"),
     [
-        (dict(candidate=[0.7, 0.8, 0.9], reference=[0.6, 0.7]), ValueError, r"`candidate` and `reference` must be paired, with the same length; got 3 and 2"),
-        (dict(candidate=[0.7, np.inf], reference=[0.6, 0.7]), ValueError, r"`candidate` holds infinite value\(s\) at position\(s\) 1"),
-        (dict(candidate=[0.7, 0.8], reference=[0.6, -np.inf], nan_policy="omit"), ValueError, r"`reference` holds infinite value"),
-        (dict(candidate=[1.5, 2.5, 3.5], reference=[1.0, 2.0, 3.0]), ValueError, r"zero spread \(all equal to 0.5\)"),
-        (dict(candidate=[0.7], reference=[0.6]), ValueError, r"at least 2 complete pairs; got 1\."),
-        (dict(candidate=[[0.7, 0.8]], reference=[[0.6, 0.7]]), ValueError, r"`candidate` must be one-dimensional"),
-        (dict(candidate=[0.7, 0.8], reference=[0.6, 0.75], threshold=-0.1), ValueError, r"`threshold` must be a useful gain >= 0.*got -0.1"),
-        (dict(candidate=[0.7, 0.8], reference=[0.6, 0.75], threshold=np.nan), ValueError, r"`threshold` must be finite"),
-        (dict(candidate=[0.7, 0.8], reference=[0.6, 0.75], threshold="0.3"), TypeError, r"`threshold` must be a real number; got '0.3'"),
-        (dict(candidate=[0.7, 0.8], reference=[0.6, 0.75], nan_policy="propagate"), ValueError, r"`nan_policy` must be one of 'raise', 'omit'; got 'propagate'"),
-        (dict(candidate=[0.7, 0.8], reference=[0.6, 0.75], confidence_level=1.5), ValueError, r"`confidence_level` must be strictly between 0 and 1"),
-        (dict(candidate=["a", "b"], reference=[0.6, 0.75]), TypeError, r"`candidate` must hold numbers"),
+        (dict(scores_a=[0.7, 0.8, 0.9], scores_b=[0.6, 0.7]), ValueError, r"`scores_a` and `scores_b` must be paired, with the same length; got 3 and 2"),
+        (dict(scores_a=[0.7, np.inf], scores_b=[0.6, 0.7]), ValueError, r"`scores_a` holds infinite value\(s\) at position\(s\) 1"),
+        (dict(scores_a=[0.7, 0.8], scores_b=[0.6, -np.inf], nan_policy="omit"), ValueError, r"`scores_b` holds infinite value"),
+        (dict(scores_a=[1.5, 2.5, 3.5], scores_b=[1.0, 2.0, 3.0]), ValueError, r"zero spread \(all equal to 0.5\)"),
+        (dict(scores_a=[0.7], scores_b=[0.6]), ValueError, r"at least 2 complete pairs; got 1\."),
+        (dict(scores_a=[[0.7, 0.8]], scores_b=[[0.6, 0.7]]), ValueError, r"`scores_a` must be one-dimensional"),
+        (dict(scores_a=[0.7, 0.8], scores_b=[0.6, 0.75], threshold=-0.1), ValueError, r"`threshold` must be a useful gain >= 0.*got -0.1"),
+        (dict(scores_a=[0.7, 0.8], scores_b=[0.6, 0.75], threshold=np.nan), ValueError, r"`threshold` must be finite"),
+        (dict(scores_a=[0.7, 0.8], scores_b=[0.6, 0.75], threshold="0.3"), TypeError, r"`threshold` must be a real number; got '0.3'"),
+        (dict(scores_a=[0.7, 0.8], scores_b=[0.6, 0.75], nan_policy="propagate"), ValueError, r"`nan_policy` must be one of 'raise', 'omit'; got 'propagate'"),
+        (dict(scores_a=[0.7, 0.8], scores_b=[0.6, 0.75], confidence_level=1.5), ValueError, r"`confidence_level` must be strictly between 0 and 1"),
+        (dict(scores_a=["a", "b"], scores_b=[0.6, 0.75]), TypeError, r"`scores_a` must hold numbers"),
     ],
 )
 def test_paired_difference_rejects_bad_input(kwargs, error, match):
@@ -347,7 +347,7 @@ def test_prob_improvement_rejects_bad_input(kwargs, error, match):
 
 def test_mde_and_power_by_hand():
     sigma, n, alpha, target = 0.012, 10, 0.05, 0.8
-    res = power_paired(sigma, n, alpha=alpha, target_power=target, effect=0.01)
+    res = power_paired(sigma, n, alpha=alpha, target_power=target, delta=0.01)
     t_crit, t_pow = stats.t.ppf(1 - alpha / 2, n - 1), stats.t.ppf(target, n - 1)
     assert res.mde == pytest.approx((t_crit + t_pow) * sigma / np.sqrt(n), rel=1e-13)
     nc = 0.01 * np.sqrt(n) / sigma
@@ -357,10 +357,10 @@ def test_mde_and_power_by_hand():
 
 
 def test_power_at_zero_effect_is_alpha_and_symmetric():
-    res = power_paired(1.0, [3, 10, 50], alpha=0.05, effect=0.0)
+    res = power_paired(1.0, [3, 10, 50], alpha=0.05, delta=0.0)
     np.testing.assert_allclose(res.power, 0.05, rtol=1e-10)
-    up = power_paired(1.0, 12, effect=0.4).power
-    down = power_paired(1.0, 12, effect=-0.4).power
+    up = power_paired(1.0, 12, delta=0.4).power
+    down = power_paired(1.0, 12, delta=-0.4).power
     assert up == pytest.approx(down, rel=1e-12)
 
 
@@ -399,13 +399,13 @@ def test_power_matches_monte_carlo(n, effect):
     n_sims = 20_000
     d = rng.normal(effect, 1.0, (n_sims, n))
     simulated = np.mean(stats.ttest_1samp(d, 0.0, axis=1).pvalue < 0.05)
-    exact = power_paired(1.0, n, effect=effect).power
+    exact = power_paired(1.0, n, delta=effect).power
     assert abs(simulated - exact) < 3.5 * np.sqrt(exact * (1 - exact) / n_sims)
 
 
 def test_power_far_in_the_tails_is_finite():
     # scipy's nct.cdf is NaN far in the lower tail (df=19, nc=8.9); the power must not be.
-    res = power_paired(0.5, [2, 20, 200], effect=[1.0, 1.0, 3.0])
+    res = power_paired(0.5, [2, 20, 200], delta=[1.0, 1.0, 3.0])
     assert np.all(np.isfinite(res.power)) and res.power[1] > 0.999
     t_crit = stats.t.isf(0.025, 4)
     for nc in (0.5, 1.0, 3.0):  # where nct.cdf is reliable, both forms of the lower tail agree
@@ -413,10 +413,10 @@ def test_power_far_in_the_tails_is_finite():
 
 
 def test_power_broadcasts_over_n_and_effect():
-    res = power_paired(0.5, np.array([5, 10, 20])[:, None], effect=np.array([0.1, 0.3, 0.5, 1.0]))
+    res = power_paired(0.5, np.array([5, 10, 20])[:, None], delta=np.array([0.1, 0.3, 0.5, 1.0]))
     assert res.power.shape == (3, 4) and res.mde.shape == (3, 4)
     assert np.all(np.diff(res.power, axis=0) > 0) and np.all(np.diff(res.power, axis=1) > 0)
-    one = power_paired(0.5, 10, effect=0.3)
+    one = power_paired(0.5, 10, delta=0.3)
     assert res.power[1, 1] == pytest.approx(one.power, rel=1e-14)
     assert power_paired(0.5, 10).power is None
 
@@ -431,8 +431,8 @@ def test_power_broadcasts_over_n_and_effect():
         ((1.0, 2.5), {}, ValueError, r"`n` must hold whole numbers"),
         ((1.0, 10), dict(alpha=0.0), ValueError, r"`alpha` must be strictly between 0 and 1"),
         ((1.0, 10), dict(target_power=0.04), ValueError, r"`target_power` must exceed `alpha`.*got 0.04 with alpha=0.05"),
-        ((1.0, 10), dict(effect=np.nan), ValueError, r"`effect` must be finite"),
-        ((1.0, [5, 10]), dict(effect=[0.1, 0.2, 0.3]), ValueError, r"`sigma_d`, `n` and `effect` must broadcast"),
+        ((1.0, 10), dict(delta=np.nan), ValueError, r"`delta` must be finite"),
+        ((1.0, [5, 10]), dict(delta=[0.1, 0.2, 0.3]), ValueError, r"`sigma_d`, `n` and `delta` must broadcast"),
         (("1", 10), {}, TypeError, r"`sigma_d` must hold real numbers"),
     ],
 )
@@ -443,7 +443,7 @@ def test_power_paired_rejects_bad_input(args, kwargs, error, match):
 
 def _brute_force_seeds(sigma, delta, alpha, power, n_max=5000):
     n = np.arange(2, n_max)
-    p = power_paired(sigma, n, alpha=alpha, effect=delta).power
+    p = power_paired(sigma, n, alpha=alpha, delta=delta).power
     return int(n[np.argmax(p >= power)])
 
 
@@ -453,7 +453,7 @@ def _brute_force_seeds(sigma, delta, alpha, power, n_max=5000):
      (1.0, 0.1, 0.1, 0.5), (2.0, -0.7, 0.05, 0.95), (1.0, 3.0, 0.001, 0.99)],
 )
 def test_seeds_needed_matches_brute_force(sigma, delta, alpha, power):
-    n = seeds_needed(sigma, delta, alpha=alpha, power=power)
+    n = seeds_needed(sigma, delta, alpha=alpha, target_power=power)
     assert isinstance(n, int)
     assert n == _brute_force_seeds(sigma, delta, alpha, power)
 
@@ -462,7 +462,7 @@ def test_seeds_needed_edge_cases():
     assert seeds_needed(1.0, 30.0) == 2  # a huge effect: two pairs are enough
     assert seeds_needed(1.0, 10.0) == 3  # at 2 pairs (1 df) the power is only 0.73
     n = seeds_needed(1.0, 0.01)  # a tiny effect: tens of thousands of seeds
-    at = power_paired(1.0, [n - 1, n], effect=0.01).power
+    at = power_paired(1.0, [n - 1, n], delta=0.01).power
     assert at[0] < 0.8 <= at[1]
     assert 70_000 < n < 90_000
     assert seeds_needed(1.0, -0.5) == seeds_needed(1.0, 0.5)
@@ -473,7 +473,7 @@ def test_seeds_needed_edge_cases():
     [
         ((1.0, 0.0), {}, ValueError, r"`delta` must be a non-zero difference"),
         ((0.0, 0.5), {}, ValueError, r"`sigma_d` must be positive; got 0.0"),
-        ((1.0, 0.5), dict(power=0.05), ValueError, r"`power` must exceed `alpha`"),
+        ((1.0, 0.5), dict(target_power=0.05), ValueError, r"`target_power` must exceed `alpha`"),
         ((1.0, 0.5), dict(alpha=1.0), ValueError, r"`alpha` must be strictly between 0 and 1"),
         ((1.0, np.inf), {}, ValueError, r"`delta` must be finite"),
         ((True, 0.5), {}, TypeError, r"`sigma_d` must be a real number; got True"),
@@ -572,7 +572,7 @@ def test_tost_and_verdict_reject_bad_input(func, kwargs, error, match):
 
 @pytest.mark.parametrize("func", [tost_paired, verdict])
 def test_tost_and_verdict_refuse_nan_and_constant_differences(func):
-    with pytest.raises(ValueError, match=r"`candidate` holds 1 NaN"):
+    with pytest.raises(ValueError, match=r"`scores_a` holds 1 NaN"):
         func([0.7, np.nan, 0.71], [0.69, 0.7, 0.705], margin=0.01)
     with pytest.raises(ValueError, match=r"zero spread"):
         func([0.7, 0.8, 0.9], [0.7, 0.8, 0.9], margin=0.01)
@@ -624,9 +624,9 @@ def test_five_by_two_cv_by_hand():
 
 def test_five_by_two_cv_small_example():
     # p11 = 0.02; s_i^2 = 5e-5, 4.5e-4, 5e-5, 2e-4, 5e-5 (sum 8e-4); sum of squares 52e-4.
-    diffs = [[0.02, 0.03], [0.01, 0.04], [0.03, 0.02], [0.00, 0.02], [0.02, 0.01]]
-    assert five_by_two_cv_t(diffs).statistic == pytest.approx(0.02 / np.sqrt(8e-4 / 5), rel=1e-12)
-    assert five_by_two_cv_f(diffs).statistic == pytest.approx(52e-4 / 16e-4, rel=1e-12)
+    differences = [[0.02, 0.03], [0.01, 0.04], [0.03, 0.02], [0.00, 0.02], [0.02, 0.01]]
+    assert five_by_two_cv_t(differences).statistic == pytest.approx(0.02 / np.sqrt(8e-4 / 5), rel=1e-12)
+    assert five_by_two_cv_f(differences).statistic == pytest.approx(52e-4 / 16e-4, rel=1e-12)
 
 
 def test_five_by_two_f_uses_every_fold():
@@ -640,18 +640,18 @@ def test_five_by_two_f_uses_every_fold():
 
 @pytest.mark.parametrize("func", [five_by_two_cv_t, five_by_two_cv_f])
 @pytest.mark.parametrize(
-    ("diffs", "error", "match"),
+    ("differences", "error", "match"),
     [
-        (np.zeros((5, 3)), ValueError, r"`diffs` must have shape \(5, 2\).*got shape \(5, 3\)"),
-        (np.zeros(10), ValueError, r"`diffs` must have shape \(5, 2\)"),
+        (np.zeros((5, 3)), ValueError, r"`differences` must have shape \(5, 2\).*got shape \(5, 3\)"),
+        (np.zeros(10), ValueError, r"`differences` must have shape \(5, 2\)"),
         (np.full((5, 2), 0.01), ValueError, r"variance estimate is zero"),
-        (np.where(np.eye(5, 2) > 0, np.nan, 0.01), ValueError, r"`diffs` must be finite; got nan"),
-        (np.array([["a", "b"]] * 5), TypeError, r"`diffs` must hold real numbers"),
+        (np.where(np.eye(5, 2) > 0, np.nan, 0.01), ValueError, r"`differences` must be finite; got nan"),
+        (np.array([["a", "b"]] * 5), TypeError, r"`differences` must hold real numbers"),
     ],
 )
-def test_five_by_two_cv_rejects_bad_input(func, diffs, error, match):
+def test_five_by_two_cv_rejects_bad_input(func, differences, error, match):
     with pytest.raises(error, match=match):
-        func(diffs)
+        func(differences)
 
 
 def test_corrected_resampled_t_by_hand_and_against_the_naive_test():
@@ -672,12 +672,12 @@ def test_corrected_resampled_t_by_hand_and_against_the_naive_test():
 @pytest.mark.parametrize(
     ("args", "kwargs", "error", "match"),
     [
-        (([0.01],), dict(n_train=90, n_test=10), ValueError, r"`diffs` must hold at least 2 value"),
+        (([0.01],), dict(n_train=90, n_test=10), ValueError, r"`differences` must hold at least 2 value"),
         (([0.01, 0.01],), dict(n_train=90, n_test=10), ValueError, r"zero spread"),
-        (([0.01, np.nan],), dict(n_train=90, n_test=10), ValueError, r"`diffs` holds 1 NaN"),
+        (([0.01, np.nan],), dict(n_train=90, n_test=10), ValueError, r"`differences` holds 1 NaN"),
         (([0.01, 0.02],), dict(n_train=0, n_test=10), ValueError, r"`n_train` must be an integer >= 1; got 0"),
         (([0.01, 0.02],), dict(n_train=90, n_test=2.5), TypeError, r"`n_test` must be an integer"),
-        (([[0.01, 0.02]],), dict(n_train=90, n_test=10), ValueError, r"`diffs` must be one-dimensional"),
+        (([[0.01, 0.02]],), dict(n_train=90, n_test=10), ValueError, r"`differences` must be one-dimensional"),
     ],
 )
 def test_corrected_resampled_t_rejects_bad_input(args, kwargs, error, match):
