@@ -11,9 +11,12 @@ import numpy as np  # noqa: E402
 import pandas as pd  # noqa: E402
 import pytest  # noqa: E402
 
-from sigeval import plots  # noqa: E402
+from sigeval import (  # noqa: E402
+    bootstrap_ci,
+    paired_bootstrap_ci,
+    plots,  # noqa: E402
+)
 from sigeval.course import figures  # noqa: E402
-from sigeval import bootstrap_ci, paired_bootstrap_ci  # noqa: E402
 
 
 @pytest.fixture

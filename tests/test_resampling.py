@@ -7,14 +7,14 @@ import numpy as np
 import pytest
 from scipy import stats
 
-from sigeval import resampling
-from sigeval import proportion_ci
 from sigeval import (
     average_precision,
     bootstrap_ci,
     paired_bootstrap_ci,
     paired_permutation_test,
+    proportion_ci,
     ratio_of_sums,
+    resampling,
 )
 
 # Monte Carlo tolerance for comparing two independent bootstraps of B = 20,000

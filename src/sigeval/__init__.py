@@ -23,8 +23,18 @@ from the package itself: ``from sigeval import proportion_ci``. Importing
 ``sigeval`` needs only numpy and scipy.
 """
 
-from . import crossval, equivalence, intervals, metrics, paired, permutation, power, procedures
-from . import resampling, seeds
+from . import (
+    crossval,
+    equivalence,
+    intervals,
+    metrics,
+    paired,
+    permutation,
+    power,
+    procedures,
+    resampling,
+    seeds,
+)
 from ._results import ConfidenceInterval
 from .crossval import *  # noqa: F403
 from .equivalence import *  # noqa: F403
