@@ -92,7 +92,7 @@ def main() -> None:
     print(f"\n{n:,} paired 0/1 items, {N_RESAMPLES:,} resamples, both run in full")
     fast, t_fast = timed(lambda: paired_bootstrap_ci(a, b, n_resamples=N_RESAMPLES, rng=0))
     index, t_index = timed(lambda: paired_bootstrap_ci(
-        a, b, statistic=lambda x: x.mean(axis=1), n_resamples=N_RESAMPLES, rng=0))
+        a, b, statistic=lambda x, axis: x.mean(axis=axis), n_resamples=N_RESAMPLES, rng=0))
     ref, t_ref = timed(lambda: run_scipy(a, b, N_RESAMPLES, batch=500))
     print(f"  sigeval fast path:                      {t_fast:7.3f} s  CI {show(fast)}")
     print(f"  sigeval index resampling (callable):    {t_index:7.3f} s  CI {show(index)}")

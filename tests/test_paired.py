@@ -6,13 +6,10 @@ import numpy as np
 import pytest
 from scipy import stats
 
-from sigeval.power import _critical_count
 from sigeval import (
     difference_se,
     mcnemar,
     mcnemar_counts,
-    mcnemar_power,
-    mcnemar_sample_size,
     wilcoxon_signed_rank,
 )
 
@@ -125,13 +122,13 @@ def test_mcnemar_exact_size_under_the_null():
 @pytest.mark.parametrize(
     ("a", "b", "error", "match"),
     [
-        ([1, 0, 1], [1, 0], ValueError, r"`correct_a` and `correct_b` must be paired, with the same length; got 3 and 2"),
-        ([1, 2, 0], [1, 0, 0], ValueError, r"`correct_a` must be binary correctness \(0/1 or bool\); got 2.0"),
-        ([1, 0, 0], [0.5, 1, 0], ValueError, r"`correct_b` must be binary correctness.*got 0.5"),
-        ([], [], ValueError, r"`correct_a` must hold at least 1 value\(s\); got 0"),
-        ([1, np.nan, 0], [1, 0, 0], ValueError, r"`correct_a` holds 1 NaN or infinite value\(s\).*position\(s\) 1"),
-        ([[1, 0]], [[1, 0]], ValueError, r"`correct_a` must be one-dimensional"),
-        (["right", "wrong"], [1, 0], TypeError, r"`correct_a` must hold numbers"),
+        ([1, 0, 1], [1, 0], ValueError, r"`scores_a` and `scores_b` must be paired, with the same length; got 3 and 2"),
+        ([1, 2, 0], [1, 0, 0], ValueError, r"`scores_a` must be binary correctness \(0/1 or bool\); got 2.0"),
+        ([1, 0, 0], [0.5, 1, 0], ValueError, r"`scores_b` must be binary correctness.*got 0.5"),
+        ([], [], ValueError, r"`scores_a` must hold at least 1 value\(s\); got 0"),
+        ([1, np.nan, 0], [1, 0, 0], ValueError, r"`scores_a` holds 1 NaN or infinite value\(s\).*position\(s\) 1"),
+        ([[1, 0]], [[1, 0]], ValueError, r"`scores_a` must be one-dimensional"),
+        (["right", "wrong"], [1, 0], TypeError, r"`scores_a` must hold numbers"),
     ],
 )
 def test_mcnemar_rejects_bad_input(a, b, error, match):
@@ -212,203 +209,16 @@ def test_mcnemar_checks_its_flags_too():
         mcnemar(*ARTICLE, exact=None)
 
 
-# --------------------------------------------------------------------------- McNemar power
-
-FORMS = [dict(), dict(exact=False), dict(exact=False, correction=False)]
-
-
-def _power_by_enumeration(n, p01, p10, alpha=0.05, **kwargs):
-    """Sum the multinomial probabilities of every table on which the test rejects."""
-    n01, n10 = np.meshgrid(np.arange(n + 1), np.arange(n + 1), indexing="ij")
-    keep = n01 + n10 <= n
-    n01, n10 = n01[keep], n10[keep]
-    prob = stats.multinomial.pmf(np.stack([n01, n10, n - n01 - n10], axis=1), n, [p01, p10, 1 - p01 - p10])
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")  # the table with no disagreement
-        pvalues = mcnemar_counts(n01, n10, **kwargs).pvalue
-    return prob[pvalues <= alpha].sum()
-
-
-@pytest.mark.parametrize("kwargs", FORMS)
-@pytest.mark.parametrize(("n", "p01", "p10"), [(30, 0.2, 0.1), (57, 0.05, 0.15), (40, 0.3, 0.3), (25, 0.6, 0.4), (12, 0.0, 0.5)])
-def test_power_equals_the_sum_over_all_tables(kwargs, n, p01, p10):
-    assert mcnemar_power(n, p01, p10, **kwargs) == pytest.approx(_power_by_enumeration(n, p01, p10, **kwargs), rel=1e-11, abs=1e-14)
-
-
-@pytest.mark.parametrize("kwargs", FORMS)
-@pytest.mark.parametrize("alpha", [0.01, 0.05, 0.2])
-def test_critical_counts_are_the_tests_own_rejection_region(kwargs, alpha):
-    exact, correction = kwargs.get("exact", True), kwargs.get("correction", True)
-    m = np.arange(0, 400)
-    c = _critical_count(m, alpha, exact, correction)
-    for size in [0, 1, 2, 5, 6, 7, 17, 100, 257, 399]:
-        k = np.arange(size + 1)
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")
-            rejects = mcnemar_counts(k, size - k, **kwargs).pvalue <= alpha
-        np.testing.assert_array_equal(rejects, (k <= c[size]) | (k >= size - c[size]))
-
-
-@pytest.mark.parametrize("kwargs", FORMS)
-def test_power_agrees_with_simulation(kwargs):
-    rng = np.random.default_rng(20240602)
-    n, p01, p10, reps = 600, 0.06, 0.035, 20_000
-    counts = rng.multinomial(n, [p01, p10, 1 - p01 - p10], size=reps)
-    simulated = np.mean(mcnemar_counts(counts[:, 0], counts[:, 1], **kwargs).pvalue <= 0.05)
-    exact = mcnemar_power(n, p01, p10, **kwargs)
-    assert abs(simulated - exact) < 3 * np.sqrt(exact * (1 - exact) / reps)
-
-
-def test_power_at_equal_rates_is_the_size():
-    for n in [20, 99, 500, 1000]:
-        for rate in [0.02, 0.1, 0.3, 0.5]:
-            size = mcnemar_power(n, rate, rate)
-            assert 0 <= size <= 0.05
-    assert mcnemar_power(40, 0.3, 0.3) == pytest.approx(_power_by_enumeration(40, 0.3, 0.3), rel=1e-11)
-    # The uncorrected chi-square form does not hold its level everywhere.
-    assert mcnemar_power(40, 0.3, 0.3, exact=False, correction=False) > 0.05
-
-
-def test_power_approaches_connors_approximation_for_large_n():
-    p01, p10 = 0.0515, 0.0485  # a small difference: power is moderate only at large n
-    n = np.array([20_000, 60_000])
-    normal = mcnemar_power(n, p01, p10, method="normal")
-    np.testing.assert_allclose(mcnemar_power(n, p01, p10, exact=False, correction=False), normal, atol=0.002)
-    np.testing.assert_allclose(mcnemar_power(n, p01, p10), normal, atol=0.01)
-    assert 0.2 < normal[0] < normal[1] < 0.7
-
-
-def test_connors_power_by_hand():
-    p01, p10, n = 0.048, 0.032, 1000
-    psi, delta = p01 + p10, p01 - p10
-    z = 1.959963984540054
-    hand = stats.norm.cdf((delta * np.sqrt(n) - z * np.sqrt(psi)) / np.sqrt(psi - delta**2))
-    assert mcnemar_power(n, p01, p10, method="normal") == pytest.approx(hand, rel=1e-12)
-    assert mcnemar_power(n, p10, p01, method="normal") == pytest.approx(hand, rel=1e-12)
-
-
-def test_power_is_vectorized_and_symmetric():
-    n = np.array([[200], [1000]])
-    p01 = np.array([0.05, 0.1, 0.02])
-    power = mcnemar_power(n, p01, 0.03)
-    assert power.shape == (2, 3)
-    for i in range(2):
-        for j in range(3):
-            assert power[i, j] == pytest.approx(mcnemar_power(int(n[i, 0]), float(p01[j]), 0.03), rel=1e-12)
-    assert mcnemar_power(1000, 0.03, 0.05) == pytest.approx(mcnemar_power(1000, 0.05, 0.03), rel=1e-12)
-    assert isinstance(mcnemar_power(1000, 0.05, 0.03), float)
-
-
-def test_power_at_the_edges():
-    assert mcnemar_power(100, 0.0, 0.0) == 0.0  # the models never disagree
-    assert mcnemar_power(100, 0.0, 0.0, method="normal") == 0.0
-    # Always A alone right: m = n and n01 = n. The exact test needs 2 / 2**n <= alpha, n >= 6.
-    assert mcnemar_power(5, 1.0, 0.0) == 0.0 and mcnemar_power(6, 1.0, 0.0) == 1.0
-    assert mcnemar_power(1, 0.3, 0.2) == 0.0  # one item is never significant
-
-
-@pytest.mark.parametrize(
-    ("args", "kwargs", "error", "match"),
-    [
-        ((0, 0.1, 0.05), {}, ValueError, r"`n` must be at least 1; got 0"),
-        ((10.5, 0.1, 0.05), {}, ValueError, r"`n` must hold whole numbers; got 10.5"),
-        ((100, 1.2, 0.05), {}, ValueError, r"`p01` must lie in \[0, 1\]; got 1.2"),
-        ((100, 0.1, -0.05), {}, ValueError, r"`p10` must lie in \[0, 1\]; got -0.05"),
-        ((100, 0.1, np.nan), {}, ValueError, r"`p10` must lie in \[0, 1\]; got nan"),
-        ((100, 0.7, 0.4), {}, ValueError, r"`p01 \+ p10` is the rate of disagreement and cannot exceed 1; got p01=0.7 with p10=0.4"),
-        ((100, 0.1, 0.05), dict(alpha=1.5), ValueError, r"`alpha` must be strictly between 0 and 1; got 1.5"),
-        ((100, 0.1, 0.05), dict(method="simulation"), ValueError, r"`method` must be one of 'exact', 'normal'; got 'simulation'"),
-        ((100, 0.1, 0.05), dict(exact="no"), TypeError, r"`exact` must be True or False"),
-        (([100, 200], [0.1, 0.2, 0.3], 0.05), {}, ValueError, r"`n`, `p01` and `p10` must broadcast to a common shape"),
-        ((100, [0.1, 0.2], [0.05, 0.1, 0.2]), {}, ValueError, r"`p01` and `p10` must broadcast to a common shape"),
-    ],
-)
-def test_power_rejects_bad_input(args, kwargs, error, match):
-    with pytest.raises(error, match=match):
-        mcnemar_power(*args, **kwargs)
-
-
-# --------------------------------------------------------------------------- McNemar test-set size
-
-
-def test_connors_sample_size_by_hand():
-    # p01 = 0.05, p10 = 0.02: psi = 0.07, delta = 0.03, z_0.975 = 1.959964, z_0.8 = 0.841621.
-    hand = (1.959963984540054 * np.sqrt(0.07) + 0.8416212335729143 * np.sqrt(0.07 - 0.03**2)) ** 2 / 0.03**2
-    assert 608 < hand < 609
-    assert mcnemar_sample_size(0.05, 0.02, method="normal") == 609
-    assert mcnemar_sample_size(0.02, 0.05, method="normal") == 609
-    # It is the first size at which Connor's approximate power reaches the target.
-    approx = mcnemar_power([608, 609], 0.05, 0.02, method="normal")
-    assert approx[0] < 0.8 <= approx[1]
-    # alpha = 0.01, power = 0.9: z = 2.575829, 1.281552.
-    hand = (2.5758293035489004 * np.sqrt(0.07) + 1.2815515655446004 * np.sqrt(0.0691)) ** 2 / 0.0009
-    assert mcnemar_sample_size(0.05, 0.02, alpha=0.01, power=0.9, method="normal") == int(np.ceil(hand))
-
-
-@pytest.mark.parametrize("kwargs", FORMS)
-def test_exact_sample_size_is_the_first_size_reaching_the_power(kwargs):
-    p01, p10 = 0.2, 0.1
-    n = mcnemar_sample_size(p01, p10, **kwargs)
-    power = mcnemar_power(np.arange(1, n + 1), p01, p10, **kwargs)
-    assert power[-1] >= 0.8 and np.all(power[:-1] < 0.8)
-
-
-def test_exact_sample_size_of_the_article_matchers():
-    p01, p10 = 0.04761, 0.031355  # the chapter's population rates
-    n = mcnemar_sample_size(p01, p10)
-    assert mcnemar_power(n - 1, p01, p10) < 0.8 <= mcnemar_power(n, p01, p10)
-    assert mcnemar_sample_size(p01, p10, rule="stable") == n
-    # Connor's approximation asks for fewer: the exact test is conservative.
-    assert mcnemar_sample_size(p01, p10, method="normal") < n < 1.1 * mcnemar_sample_size(p01, p10, method="normal")
-
-
-def test_stable_rule_skips_the_saw_tooth():
-    # Models that disagree on every item: the power is that of a binomial test, saw-toothed in n.
-    p01, p10 = 0.6, 0.4
-    first = mcnemar_sample_size(p01, p10)
-    stable = mcnemar_sample_size(p01, p10, rule="stable")
-    power = mcnemar_power(np.arange(1, 2 * stable + 1), p01, p10)  # power[k] is at n = k + 1
-    assert power[first - 1] >= 0.8 and np.all(power[: first - 1] < 0.8)
-    assert stable > first and power[stable - 2] < 0.8
-    assert np.all(power[stable - 1 :] >= 0.8)
-
-
-@pytest.mark.parametrize(
-    ("args", "kwargs", "error", "match"),
-    [
-        ((0.05, 0.05), {}, ValueError, r"`p01` and `p10` must differ: .*got p01 = p10 = 0.05"),
-        ((1.05, 0.0), {}, ValueError, r"`p01` must lie in \[0, 1\]; got 1.05"),
-        ((0.05, "0.02"), {}, TypeError, r"`p10` must be a real number in \[0, 1\]; got '0.02'"),
-        ((0.05, [0.02]), {}, TypeError, r"`p10` must be a real number"),
-        ((0.8, 0.3), {}, ValueError, r"`p01 \+ p10` is the rate of disagreement and cannot exceed 1"),
-        ((0.05, 0.02), dict(power=0.04), ValueError, r"`power` must exceed `alpha`.*got power=0.04 with alpha=0.05"),
-        ((0.05, 0.02), dict(power=1.0), ValueError, r"`power` must be strictly between 0 and 1; got 1.0"),
-        ((0.05, 0.02), dict(alpha=0.0), ValueError, r"`alpha` must be strictly between 0 and 1; got 0.0"),
-        ((0.05, 0.02), dict(method="simulate"), ValueError, r"`method` must be one of 'exact', 'normal'"),
-        ((0.05, 0.02), dict(rule="last"), ValueError, r"`rule` must be one of 'first', 'stable'; got 'last'"),
-        ((0.05, 0.02), dict(correction="yes"), TypeError, r"`correction` must be True or False"),
-        ((0.0101, 0.01), {}, ValueError, r"The normal approximation already asks for .* items; the exact search stops at 1,000,000. Use `method='normal'`"),
-    ],
-)
-def test_sample_size_rejects_bad_input(args, kwargs, error, match):
-    with pytest.raises(error, match=match):
-        mcnemar_sample_size(*args, **kwargs)
-
-
-def test_sample_size_tiny_difference_still_has_a_normal_answer():
-    assert mcnemar_sample_size(0.0101, 0.01, method="normal") > 1_000_000
-
-
 # --------------------------------------------------------------------------- standard errors
 
 
 def test_difference_se_reproduces_the_article():
     se = difference_se(*ARTICLE)
-    assert f"{se.unpaired:.4f}" == "0.0165"
-    assert f"{se.paired:.4f}" == "0.0085"
+    assert f"{se.standard_error_unpaired:.4f}" == "0.0165"
+    assert f"{se.standard_error:.4f}" == "0.0085"
     assert se.estimate == pytest.approx(0.016, abs=1e-15)
     assert se.n == 1000
-    assert se.paired < se.unpaired / 1.9  # "pairing halves the standard error"
+    assert se.standard_error < se.standard_error_unpaired / 1.9  # "pairing halves the standard error"
 
 
 def test_difference_se_formulas_and_correlation():
@@ -418,14 +228,14 @@ def test_difference_se_formulas_and_correlation():
     se = difference_se(a, b)
     d = a.astype(float) - b
     n = a.size
-    assert se.paired == pytest.approx(d.std(ddof=1) / np.sqrt(n), rel=1e-13)
+    assert se.standard_error == pytest.approx(d.std(ddof=1) / np.sqrt(n), rel=1e-13)
     pa, pb = a.mean(), b.mean()
-    assert se.unpaired == pytest.approx(np.sqrt(pa * (1 - pa) / n + pb * (1 - pb) / n), rel=1e-13)
+    assert se.standard_error_unpaired == pytest.approx(np.sqrt(pa * (1 - pa) / n + pb * (1 - pb) / n), rel=1e-13)
     assert se.correlation == pytest.approx(np.corrcoef(a, b)[0, 1], rel=1e-12)
     # Var(a - b) = Var(a) + Var(b) - 2 rho sd(a) sd(b), with population (ddof=0) moments.
-    var_d = se.paired**2 * n * (n - 1) / n
+    var_d = se.standard_error**2 * n * (n - 1) / n
     assert var_d == pytest.approx(
-        se.unpaired**2 * n - 2 * se.correlation * np.sqrt(pa * (1 - pa) * pb * (1 - pb)), rel=1e-12
+        se.standard_error_unpaired**2 * n - 2 * se.correlation * np.sqrt(pa * (1 - pa) * pb * (1 - pb)), rel=1e-12
     )
 
 
@@ -436,8 +246,8 @@ def test_difference_se_of_a_perfect_model_has_undefined_correlation():
         warnings.simplefilter("error")
         se = difference_se(a, b)
     assert np.isnan(se.correlation)
-    assert se.unpaired == pytest.approx(np.sqrt(0.25 / 20))
-    assert np.isfinite(se.paired)
+    assert se.standard_error_unpaired == pytest.approx(np.sqrt(0.25 / 20))
+    assert np.isfinite(se.standard_error)
 
 
 @pytest.mark.parametrize(
@@ -445,8 +255,8 @@ def test_difference_se_of_a_perfect_model_has_undefined_correlation():
     [
         ([1], [0], r"must hold at least 2 items; got 1"),
         ([1, 0, 1], [1, 0], r"same length; got 3 and 2"),
-        ([1, 0, 3], [1, 0, 1], r"`correct_a` must be binary"),
-        ([1, 0, 1], [1, np.nan, 1], r"`correct_b` holds 1 NaN"),
+        ([1, 0, 3], [1, 0, 1], r"`scores_a` must be binary"),
+        ([1, 0, 1], [1, np.nan, 1], r"`scores_b` holds 1 NaN"),
     ],
 )
 def test_difference_se_rejects_bad_input(a, b, match):

@@ -11,9 +11,12 @@ import numpy as np  # noqa: E402
 import pandas as pd  # noqa: E402
 import pytest  # noqa: E402
 
-from sigeval import plots  # noqa: E402
+from sigeval import (  # noqa: E402
+    bootstrap_ci,
+    paired_bootstrap_ci,
+    plots,  # noqa: E402
+)
 from sigeval.course import figures  # noqa: E402
-from sigeval import bootstrap_ci, paired_bootstrap_ci  # noqa: E402
 
 
 @pytest.fixture
@@ -34,7 +37,7 @@ def test_noisy_lattice_gets_lattice_aligned_bins(ax):
     # of 1/1000 up to float rounding (0.016 next to 0.016000000000000014).
     rng = np.random.default_rng(0)
     a, b = rng.random(1000) < 0.87, rng.random(1000) < 0.85
-    res = paired_bootstrap_ci(a, b, statistic=lambda x: x.mean(axis=-1), n_resamples=2000, rng=1)
+    res = paired_bootstrap_ci(a, b, statistic=lambda x, axis: x.mean(axis=axis), n_resamples=2000, rng=1)
     dist = res.bootstrap_distribution
     counts = np.rint(dist * 1000)
     assert np.allclose(dist * 1000, counts, rtol=0, atol=1e-9)

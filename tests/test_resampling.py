@@ -7,14 +7,14 @@ import numpy as np
 import pytest
 from scipy import stats
 
-from sigeval import resampling
-from sigeval import proportion_ci
 from sigeval import (
     average_precision,
     bootstrap_ci,
     paired_bootstrap_ci,
     paired_permutation_test,
+    proportion_ci,
     ratio_of_sums,
+    resampling,
 )
 
 # Monte Carlo tolerance for comparing two independent bootstraps of B = 20,000
@@ -55,7 +55,7 @@ def test_mean_matches_scipy(method):
 @pytest.mark.parametrize("method", ["percentile", "basic", "BCa"])
 def test_skewed_data_bca_differs_from_percentile_and_both_match_scipy(method):
     x = np.random.default_rng(7).lognormal(0, 1.5, size=40)
-    ours = bootstrap_ci(x, statistic=lambda s: s.mean(axis=1), method=method, n_resamples=B, rng=1)
+    ours = bootstrap_ci(x, statistic=lambda s, axis: s.mean(axis=axis), method=method, n_resamples=B, rng=1)
     ref = stats.bootstrap((x,), _mean_axis, method=method, n_resamples=B, batch=SCIPY_BATCH, rng=2)
     _close(ours, ref, ours.standard_error)
     pct = bootstrap_ci(x, n_resamples=B, rng=1)
@@ -108,7 +108,7 @@ def _quantiles(dist):
 def test_multinomial_fast_path_has_the_index_bootstrap_distribution(values):
     x = np.random.default_rng(5).choice(values, size=500, p=None)
     fast = bootstrap_ci(x, n_resamples=B, rng=1)
-    index = bootstrap_ci(x, statistic=lambda s: s.mean(axis=1), n_resamples=B, rng=2)
+    index = bootstrap_ci(x, statistic=lambda s, axis: s.mean(axis=axis), n_resamples=B, rng=2)
     se = index.standard_error
     assert fast.estimate == index.estimate
     # Mean: sd se / sqrt(B) each; quantiles: as TOL_SE above; sd within 2%.
@@ -154,7 +154,7 @@ def test_percentile_interval_reproduces_the_articles_numpy_construction():
     ca, cb = _article_like_correctness()
     d = ca.astype(float) - cb
     ours_rng, article_rng = np.random.default_rng(0), np.random.default_rng(0)
-    res = bootstrap_ci(d, statistic=lambda x: x.mean(axis=1), n_resamples=10_000, rng=ours_rng)
+    res = bootstrap_ci(d, statistic=lambda x, axis: x.mean(axis=axis), n_resamples=10_000, rng=ours_rng)
 
     boot = article_rng.integers(0, d.size, (10_000, d.size))   # the article, verbatim
     diffs = d[boot].mean(1)
@@ -170,7 +170,7 @@ def test_monte_carlo_permutation_reproduces_the_articles_formula():
     d = ca.astype(float) - cb
     ours_rng, article_rng = np.random.default_rng(0), np.random.default_rng(0)
     # As in the article, the permutation test draws after the bootstrap.
-    bootstrap_ci(d, statistic=lambda x: x.mean(axis=1), rng=ours_rng)
+    bootstrap_ci(d, statistic=lambda x, axis: x.mean(axis=axis), rng=ours_rng)
     res = paired_permutation_test(ca, cb, n_resamples=20_000, method="monte-carlo", rng=ours_rng)
 
     article_rng.integers(0, d.size, (10_000, d.size))
@@ -192,9 +192,9 @@ def test_chunking_does_not_change_any_draw(monkeypatch):
     for chunk in (resampling._CHUNK_ELEMENTS, 1_000):
         monkeypatch.setattr(resampling, "_CHUNK_ELEMENTS", chunk)
         runs[chunk] = (
-            bootstrap_ci(x, statistic=lambda s: s.mean(axis=1), method="bca", n_resamples=300, rng=1),
+            bootstrap_ci(x, statistic=lambda s, axis: s.mean(axis=axis), method="bca", n_resamples=300, rng=1),
             bootstrap_ci(x, groups=groups, method="bca", n_resamples=300, rng=1),
-            bootstrap_ci(x, statistic=lambda s: np.nanmean(s, axis=1), groups=groups,
+            bootstrap_ci(x, statistic=lambda s, axis: np.nanmean(s, axis=axis), groups=groups,
                          method="bca", n_resamples=300, rng=1),
             paired_permutation_test(a, b, method="monte-carlo", n_resamples=300, rng=1),
         )
@@ -211,9 +211,9 @@ def test_chunking_does_not_change_any_draw(monkeypatch):
 def test_groups_of_one_item_are_the_ordinary_bootstrap():
     x = np.random.default_rng(10).normal(size=150)
     labels = np.arange(150)
-    index = bootstrap_ci(x, statistic=lambda s: s.mean(axis=1), method="bca", n_resamples=2000, rng=1)
+    index = bootstrap_ci(x, statistic=lambda s, axis: s.mean(axis=axis), method="bca", n_resamples=2000, rng=1)
     grouped = bootstrap_ci(x, groups=labels, method="bca", n_resamples=2000, rng=1)
-    grouped_callable = bootstrap_ci(x, statistic=lambda s: s.mean(axis=1), groups=labels,
+    grouped_callable = bootstrap_ci(x, statistic=lambda s, axis: s.mean(axis=axis), groups=labels,
                                     method="bca", n_resamples=2000, rng=1)
     # Group indices are item indices here: the same draws, so the same distribution
     # up to rounding, and the closed-form and chunked jackknives agree.
@@ -233,7 +233,7 @@ def test_grouped_mean_equals_grouped_callable_on_the_same_draws():
     groups = np.repeat(np.arange(30), gen.integers(1, 9, size=30))
     x = gen.random(groups.size)
     fast = bootstrap_ci(x, groups=groups, n_resamples=1000, rng=4)
-    padded = bootstrap_ci(x, statistic=lambda s: np.nanmean(s, axis=1), groups=groups,
+    padded = bootstrap_ci(x, statistic=lambda s, axis: np.nanmean(s, axis=axis), groups=groups,
                           n_resamples=1000, rng=4)
     np.testing.assert_allclose(fast.bootstrap_distribution, padded.bootstrap_distribution, rtol=1e-12)
     # Reference: concatenate the drawn groups' items, resample by resample.
@@ -468,8 +468,8 @@ def test_identical_models_warn_in_bootstrap_and_permutation():
 def test_bca_with_undefined_corrections_warns_and_stays_finite():
     # The number of distinct values: every resample has fewer than the data
     # (z0 infinite), and every leave-one-out sample one fewer (no acceleration).
-    def n_distinct(x):
-        return 1.0 + (np.diff(np.sort(x, axis=1), axis=1) > 0).sum(axis=1)
+    def n_distinct(x, axis):
+        return 1.0 + (np.diff(np.sort(x, axis=axis), axis=axis) > 0).sum(axis=axis)
 
     x = np.arange(30.0)
     with warnings.catch_warnings(record=True) as caught:
@@ -526,10 +526,10 @@ X = np.array([0.0, 1.0, 1.0, 0.0, 1.0])
         (dict(data=X, confidence_level=0), r"`confidence_level` must be strictly between 0 and 1"),
         (dict(data=X, groups=[0, 0, 1]), r"`groups` must hold one label per item, 5 in all; got shape \(3,\)"),
         (dict(data=X, groups=[0, 0, 1, 1, np.nan]), r"`groups` holds NaN labels at position\(s\) \[4\]"),
-        (dict(data=X, statistic=np.mean), r"`statistic` must return one value per resample.*got shape \(\)"),
-        (dict(data=X, statistic=lambda x: x), r"must return shape \(\d+,\); got shape \(\d+, 5\)"),
+        (dict(data=X, statistic=lambda x, axis: x.mean()), r"`statistic` must return one value per resample.*got shape \(\)"),
+        (dict(data=X, statistic=lambda x, axis: x), r"must return shape \(\d+,\); got shape \(\d+, 5\)"),
         (dict(data=(X, X * 0), statistic=ratio_of_sums), r"`statistic` returned \d+ non-finite value"),
-        (dict(data=X, groups=[0, 0, 1, 1, 1], statistic=lambda x: x.mean(axis=1)), r"non-finite.*NaN-aware"),
+        (dict(data=X, groups=[0, 0, 1, 1, 1], statistic=lambda x, axis: x.mean(axis=axis)), r"non-finite.*NaN-aware"),
     ],
 )
 def test_bootstrap_ci_rejects_bad_input(kwargs, match):
@@ -544,6 +544,8 @@ def test_bootstrap_rejects_wrong_types():
         bootstrap_ci(X, rng="seed")
     with pytest.raises(TypeError, match="`statistic` must be 'mean' or a callable; got int"):
         bootstrap_ci(X, statistic=3)
+    with pytest.raises(TypeError, match="`statistic` must accept the keyword `axis`"):
+        bootstrap_ci(X, statistic=lambda x: x.mean(axis=1))
     with pytest.raises(TypeError, match="`data` must hold numbers"):
         bootstrap_ci(["a", "b"])
     with pytest.raises(TypeError, match="`confidence_level` must be a real number"):
@@ -595,3 +597,16 @@ def test_metrics_reject_bad_shapes():
         average_precision(scores, np.ones((1, 2, 3)), np.ones((1, 3)))
     with pytest.raises(ValueError, match=r"marks 6 true positives but `n_positives` counts only 2"):
         average_precision(scores, np.ones((1, 2, 3)), np.ones((1, 2)))
+
+
+def test_a_statistic_written_for_scipy_works_unchanged():
+    """scipy.stats.bootstrap's vectorized convention: statistic(x, axis) over the item axis."""
+    x = np.random.default_rng(3).normal(size=40)
+    ours = bootstrap_ci(x, statistic=np.median, n_resamples=999, rng=np.random.default_rng(4))
+    theirs = stats.bootstrap((x,), np.median, n_resamples=999, method="percentile",
+                             rng=np.random.default_rng(4))
+    assert ours.estimate == np.median(x)
+    np.testing.assert_allclose(ours.bootstrap_distribution, theirs.bootstrap_distribution, rtol=0, atol=0)
+    mean_by_callable = bootstrap_ci(x, statistic=np.mean, n_resamples=500, rng=5)
+    mean_builtin = bootstrap_ci(x, n_resamples=500, rng=5)
+    assert mean_by_callable.estimate == pytest.approx(mean_builtin.estimate, rel=1e-15)

@@ -25,8 +25,20 @@ from the package itself: ``from sigeval import proportion_ci``. Importing
 ``sigeval`` needs only numpy and scipy.
 """
 
-from . import crossval, equivalence, intervals, metrics, paired, permutation, power, procedures
-from . import multiple, ranking, resampling, seeds
+from . import (
+    crossval,
+    equivalence,
+    intervals,
+    metrics,
+    multiple,
+    paired,
+    permutation,
+    power,
+    procedures,
+    ranking,
+    resampling,
+    seeds,
+)
 from ._results import ConfidenceInterval
 from .crossval import *  # noqa: F403
 from .equivalence import *  # noqa: F403

@@ -241,3 +241,11 @@ def check_batched(x: np.ndarray, name: str) -> None:
             f"`{name}` must have a leading resample axis, shape (batch, n_items, ...); "
             f"got shape {x.shape}. To evaluate the data itself, pass `x[None]`."
         )
+
+
+def check_item_axis(axis: int) -> None:
+    """The item axis of a batched metric: 1 (arrays are ``(batch, n_items, ...)``)."""
+    if isinstance(axis, bool) or not isinstance(axis, numbers.Integral) or axis != 1:
+        raise ValueError(
+            f"`axis` must be 1, the item axis of arrays of shape (batch, n_items, ...); got {axis!r}."
+        )

@@ -1,4 +1,11 @@
-"""Cross-validation tests.
+"""Tests over repeated train/test splits of one dataset.
+
+The splits of a cross-validation share training data, so their differences are
+not independent and the plain paired t-test over them is too liberal.
+Dietterich's (1998) 5x2cv t-test, Alpaydin's (1999) combined F-test and the
+corrected resampled t-test of Nadeau & Bengio (2003) account for it.
+
+Explained in :ref:`ch-procedures`.
 """
 
 from __future__ import annotations
@@ -69,24 +76,24 @@ class CVFTestResult:
     df: tuple[int, int]
 
 
-def _five_by_two(diffs: ArrayLike) -> tuple[np.ndarray, np.ndarray]:
+def _five_by_two(differences: ArrayLike) -> tuple[np.ndarray, np.ndarray]:
     """The (5, 2) fold differences and each replication's variance estimate s_i^2."""
-    p = check_finite_array(diffs, "diffs")
+    p = check_finite_array(differences, "differences")
     if p.shape != (5, 2):
         raise ValueError(
-            "`diffs` must have shape (5, 2): 5 replications of 2-fold cross-validation, "
+            "`differences` must have shape (5, 2): 5 replications of 2-fold cross-validation, "
             f"one score difference per fold; got shape {p.shape}."
         )
     s2 = np.sum((p - p.mean(axis=1, keepdims=True)) ** 2, axis=1)
     if not np.any(s2 > 0):
         raise ValueError(
-            "`diffs` has equal differences in both folds of every replication: the "
+            "`differences` has equal differences in both folds of every replication: the "
             "5x2cv variance estimate is zero and the test is undefined."
         )
     return p, s2
 
 
-def five_by_two_cv_t(diffs: ArrayLike) -> CVTTestResult:
+def five_by_two_cv_t(differences: ArrayLike) -> CVTTestResult:
     r"""Dietterich's (1998) 5×2cv paired t-test.
 
     Five replications of 2-fold cross-validation give differences
@@ -102,8 +109,8 @@ def five_by_two_cv_t(diffs: ArrayLike) -> CVTTestResult:
 
     Parameters
     ----------
-    diffs : array_like, shape (5, 2)
-        ``diffs[i, j]`` is the score of A minus the score of B when trained on
+    differences : array_like, shape (5, 2)
+        ``differences[i, j]`` is the score of A minus the score of B when trained on
         one half and tested on the other, in replication ``i``, fold ``j``.
 
     Returns
@@ -113,28 +120,28 @@ def five_by_two_cv_t(diffs: ArrayLike) -> CVTTestResult:
     Raises
     ------
     ValueError
-        If ``diffs`` is not (5, 2), holds NaN, or all :math:`s_i^2` are zero.
+        If ``differences`` is not (5, 2), holds NaN, or all :math:`s_i^2` are zero.
 
     Notes
     -----
-    Explained in the chapter *Comparing training procedures* (``notebooks/07_procedures``).
+    Explained in :ref:`ch-procedures`.
 
     Examples
     --------
     >>> from sigeval import five_by_two_cv_t
-    >>> diffs = [[0.02, 0.03], [0.01, 0.04], [0.03, 0.02], [0.00, 0.02], [0.02, 0.01]]
-    >>> res = five_by_two_cv_t(diffs)
+    >>> differences = [[0.02, 0.03], [0.01, 0.04], [0.03, 0.02], [0.00, 0.02], [0.02, 0.01]]
+    >>> res = five_by_two_cv_t(differences)
     >>> round(res.statistic, 4), round(res.pvalue, 4), res.df
     (1.5811, 0.1747, 5)
     """
-    p, s2 = _five_by_two(diffs)
+    p, s2 = _five_by_two(differences)
     statistic = float(p[0, 0] / np.sqrt(s2.mean()))
     return CVTTestResult(
         statistic=statistic, pvalue=_two_sided_p(statistic, 5), df=5, estimate=float(p.mean())
     )
 
 
-def five_by_two_cv_f(diffs: ArrayLike) -> CVFTestResult:
+def five_by_two_cv_f(differences: ArrayLike) -> CVFTestResult:
     r"""Alpaydin's (1999) combined 5×2cv F test.
 
     With the fold differences :math:`p_i^{(j)}` and :math:`s_i^2` of
@@ -151,7 +158,7 @@ def five_by_two_cv_f(diffs: ArrayLike) -> CVFTestResult:
 
     Parameters
     ----------
-    diffs : array_like, shape (5, 2)
+    differences : array_like, shape (5, 2)
         As in :func:`five_by_two_cv_t`.
 
     Returns
@@ -161,27 +168,27 @@ def five_by_two_cv_f(diffs: ArrayLike) -> CVFTestResult:
     Raises
     ------
     ValueError
-        If ``diffs`` is not (5, 2), holds NaN, or all :math:`s_i^2` are zero.
+        If ``differences`` is not (5, 2), holds NaN, or all :math:`s_i^2` are zero.
 
     Notes
     -----
-    Explained in the chapter *Comparing training procedures* (``notebooks/07_procedures``).
+    Explained in :ref:`ch-procedures`.
 
     Examples
     --------
     >>> from sigeval import five_by_two_cv_f
-    >>> diffs = [[0.02, 0.03], [0.01, 0.04], [0.03, 0.02], [0.00, 0.02], [0.02, 0.01]]
-    >>> res = five_by_two_cv_f(diffs)
+    >>> differences = [[0.02, 0.03], [0.01, 0.04], [0.03, 0.02], [0.00, 0.02], [0.02, 0.01]]
+    >>> res = five_by_two_cv_f(differences)
     >>> round(res.statistic, 3), round(res.pvalue, 4), res.df
     (3.25, 0.1027, (10, 5))
     """
-    p, s2 = _five_by_two(diffs)
+    p, s2 = _five_by_two(differences)
     statistic = float(np.sum(p**2) / (2 * np.sum(s2)))
     pvalue = float(stats.f.sf(statistic, 10, 5))
     return CVFTestResult(statistic=statistic, pvalue=pvalue, df=(10, 5))
 
 
-def corrected_resampled_t(diffs: ArrayLike, *, n_train: int, n_test: int) -> CVTTestResult:
+def corrected_resampled_t(differences: ArrayLike, *, n_train: int, n_test: int) -> CVTTestResult:
     r"""Nadeau and Bengio's (2003) corrected resampled t-test.
 
     Over :math:`J` random train/test splits (or the :math:`J = rk` folds of
@@ -201,7 +208,7 @@ def corrected_resampled_t(diffs: ArrayLike, *, n_train: int, n_test: int) -> CVT
 
     Parameters
     ----------
-    diffs : array_like of float, 1-D
+    differences : array_like of float, 1-D
         One score difference (A minus B) per split, at least 2.
     n_train, n_test : int
         Sizes of each training set and each test set.
@@ -213,12 +220,12 @@ def corrected_resampled_t(diffs: ArrayLike, *, n_train: int, n_test: int) -> CVT
     Raises
     ------
     ValueError
-        If ``diffs`` has fewer than 2 values, holds NaN, has zero spread, or
+        If ``differences`` has fewer than 2 values, holds NaN, has zero spread, or
         a size is below 1.
 
     Notes
     -----
-    Explained in the chapter *Comparing training procedures* (``notebooks/07_procedures``).
+    Explained in :ref:`ch-procedures`.
 
     Examples
     --------
@@ -230,10 +237,10 @@ def corrected_resampled_t(diffs: ArrayLike, *, n_train: int, n_test: int) -> CVT
     >>> round(res.statistic, 3), round(res.pvalue, 4), res.df
     (3.454, 0.0072, 9)
     """
-    d = check_scores(diffs, "diffs", min_size=2)
+    d = check_scores(differences, "differences", min_size=2)
     n_train = check_positive_int(n_train, "n_train")
     n_test = check_positive_int(n_test, "n_test")
-    mean, sd, _ = _spread(d, "differences `diffs`")
+    mean, sd, _ = _spread(d, "differences `differences`")
     df = d.size - 1
     statistic = mean / math.sqrt((1 / d.size + n_test / n_train) * sd**2)
     return CVTTestResult(

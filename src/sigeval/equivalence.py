@@ -1,4 +1,10 @@
-"""Equivalence.
+"""Equivalence: can we claim that two procedures do not differ?
+
+The two one-sided tests (TOST) ask whether the mean paired difference lies
+within a margin declared negligible; crossed with the difference test, they
+give one of four verdicts: different, equivalent, trivial, undetermined.
+
+Explained in :ref:`ch-power`.
 """
 
 from __future__ import annotations
@@ -24,7 +30,7 @@ __all__ = [
     "VERDICTS",
     "TOSTResult",
     "tost_paired",
-    "Verdict",
+    "VerdictResult",
     "verdict",
     "verdict_from_pvalues",
 ]
@@ -41,7 +47,7 @@ class TOSTResult:
     Attributes
     ----------
     estimate : float
-        Mean paired difference ``candidate - reference``.
+        Mean paired difference ``scores_a - scores_b``.
     margin : float
         The equivalence margin: differences within ``(-margin, margin)`` are negligible.
     statistic_lower, pvalue_lower : float
@@ -80,7 +86,7 @@ class TOSTResult:
 
 
 def _tost(d: np.ndarray, margin: float, alpha: float) -> TOSTResult:
-    mean, _, se = _spread(d, "differences `candidate - reference`")
+    mean, _, se = _spread(d, "differences `scores_a - scores_b`")
     df = d.size - 1
     t_lower = (mean + margin) / se
     t_upper = (mean - margin) / se
@@ -105,13 +111,13 @@ def _tost(d: np.ndarray, margin: float, alpha: float) -> TOSTResult:
     )
 
 
-def _checked_pairs_for_tost(candidate, reference, margin, alpha):
-    c, r = check_paired(candidate, reference, ("candidate", "reference"), min_size=2)
+def _checked_pairs_for_tost(scores_a, scores_b, margin, alpha):
+    c, r = check_paired(scores_a, scores_b, ("scores_a", "scores_b"), min_size=2)
     return c - r, check_positive_real(margin, "margin"), check_alpha_tost(alpha)
 
 
 def tost_paired(
-    candidate: ArrayLike, reference: ArrayLike, *, margin: float, alpha: float = 0.05
+    scores_a: ArrayLike, scores_b: ArrayLike, *, margin: float, alpha: float = 0.05
 ) -> TOSTResult:
     r"""Two one-sided paired t-tests for equivalence within ``margin`` (TOST).
 
@@ -136,7 +142,7 @@ def tost_paired(
 
     Parameters
     ----------
-    candidate, reference : array_like of float
+    scores_a, scores_b : array_like of float
         Scores of the paired runs, at least 2 pairs, no NaN.
     margin : float
         Equivalence margin :math:`\Delta > 0`, in the units of the scores.
@@ -155,7 +161,7 @@ def tost_paired(
 
     Notes
     -----
-    Explained in the chapter *Could this design detect it?* (``notebooks/08_power``).
+    Explained in :ref:`ch-power`.
 
     Examples
     --------
@@ -168,12 +174,12 @@ def tost_paired(
     >>> round(res.confidence_interval.low, 4), round(res.confidence_interval.high, 4)
     (-0.0012, 0.0022)
     """
-    d, margin, alpha = _checked_pairs_for_tost(candidate, reference, margin, alpha)
+    d, margin, alpha = _checked_pairs_for_tost(scores_a, scores_b, margin, alpha)
     return _tost(d, margin, alpha)
 
 
 @dataclass(frozen=True)
-class Verdict:
+class VerdictResult:
     """Result of :func:`verdict`.
 
     Attributes
@@ -181,7 +187,7 @@ class Verdict:
     verdict : str
         One of :data:`VERDICTS`.
     estimate : float
-        Mean paired difference ``candidate - reference``.
+        Mean paired difference ``scores_a - scores_b``.
     difference_pvalue : float
         Two-sided paired t-test of a zero mean difference.
     equivalence_pvalue : float
@@ -240,7 +246,7 @@ def verdict_from_pvalues(
 
     Notes
     -----
-    Explained in the chapter *Could this design detect it?* (``notebooks/08_power``).
+    Explained in :ref:`ch-power`.
 
     Examples
     --------
@@ -269,8 +275,8 @@ def verdict_from_pvalues(
 
 
 def verdict(
-    candidate: ArrayLike, reference: ArrayLike, *, margin: float, alpha: float = 0.05
-) -> Verdict:
+    scores_a: ArrayLike, scores_b: ArrayLike, *, margin: float, alpha: float = 0.05
+) -> VerdictResult:
 
     """Four verdicts from a paired difference test and a paired TOST.
 
@@ -292,7 +298,7 @@ def verdict(
 
     Parameters
     ----------
-    candidate, reference : array_like of float
+    scores_a, scores_b : array_like of float
         Scores of the paired runs, at least 2 pairs, no NaN.
     margin : float
         Equivalence margin, ``> 0``, in the units of the scores.
@@ -301,7 +307,7 @@ def verdict(
 
     Returns
     -------
-    Verdict
+    VerdictResult
 
     Raises
     ------
@@ -310,7 +316,7 @@ def verdict(
 
     Notes
     -----
-    Explained in the chapter *Could this design detect it?* (``notebooks/08_power``).
+    Explained in :ref:`ch-power`.
 
     Examples
     --------
@@ -322,11 +328,11 @@ def verdict(
     >>> verdict(a, b, margin=0.001).verdict
     'undetermined'
     """
-    d, margin, alpha = _checked_pairs_for_tost(candidate, reference, margin, alpha)
+    d, margin, alpha = _checked_pairs_for_tost(scores_a, scores_b, margin, alpha)
     tost = _tost(d, margin, alpha)
-    mean, _, se = _spread(d, "differences `candidate - reference`")
+    mean, _, se = _spread(d, "differences `scores_a - scores_b`")
     difference_pvalue = _two_sided_p(mean / se, d.size - 1)
-    return Verdict(
+    return VerdictResult(
         verdict=verdict_from_pvalues(difference_pvalue, tost.pvalue, alpha=alpha),
         estimate=mean,
         difference_pvalue=difference_pvalue,

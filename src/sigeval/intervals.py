@@ -5,7 +5,7 @@ items. This module puts an interval around ``k / n`` with the five classical
 methods compared by Brown, Cai & DasGupta (2001) and computes the exact
 probability that each method's interval covers the true proportion.
 
-Explained in the chapter *Intervals for one score* (``notebooks/03_intervals``).
+Explained in :ref:`ch-intervals`.
 """
 
 from __future__ import annotations

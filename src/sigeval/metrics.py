@@ -1,16 +1,24 @@
-"""Metrics that are not averages of per-item scores."""
+"""Metrics that are not averages of per-item scores, as bootstrap statistics.
+
+Dataset-level IoU (a ratio of sums) and average precision are computed on
+resamples of whole items, so that an interval for them keeps each image's
+detections together. Both follow the callable convention of
+:func:`sigeval.resampling.bootstrap_ci`.
+
+Explained in :ref:`ch-bootstrap`.
+"""
 
 from __future__ import annotations
 
 import numpy as np
 from numpy.typing import ArrayLike
 
-from ._validation import check_batched
+from ._validation import check_batched, check_item_axis
 
 __all__ = ["ratio_of_sums", "average_precision"]
 
 
-def ratio_of_sums(numerator: ArrayLike, denominator: ArrayLike) -> np.ndarray:
+def ratio_of_sums(numerator: ArrayLike, denominator: ArrayLike, *, axis: int = 1) -> np.ndarray:
     r"""Ratio of two sums over each resample, such as dataset-level IoU.
 
     .. math:: \mathrm{IoU} = \frac{\sum_i |P_i \cap G_i|}{\sum_i |P_i \cup G_i|}
@@ -19,16 +27,17 @@ def ratio_of_sums(numerator: ArrayLike, denominator: ArrayLike) -> np.ndarray:
     mean of the per-image IoUs. Sums run over every axis but the first and
     ignore NaN (the padding of grouped resamples). For a mean over classes of
     per-class IoUs, pass ``(n_items, C)`` arrays to a callable such as
-    ``lambda i, u: (np.nansum(i, 1) / np.nansum(u, 1)).mean(1)``. A zero
+    ``lambda i, u, axis: (np.nansum(i, axis) / np.nansum(u, axis)).mean(1)``. A zero
     denominator gives NaN or infinity, which :func:`bootstrap_ci` refuses.
 
-    Follows the callable convention of this module. Explained in the chapter
-    *The bootstrap* (``notebooks/04_bootstrap``).
+    Follows the callable convention of this module. Explained in :ref:`ch-bootstrap`.
 
     Parameters
     ----------
     numerator, denominator : array_like
         Arrays of the same shape ``(batch, n_items, ...)``.
+    axis : int
+        The item axis; 1, as :func:`~sigeval.resampling.bootstrap_ci` passes it.
 
     Returns
     -------
@@ -46,6 +55,7 @@ def ratio_of_sums(numerator: ArrayLike, denominator: ArrayLike) -> np.ndarray:
     num = np.asarray(numerator, dtype=float)
     den = np.asarray(denominator, dtype=float)
     check_batched(num, "numerator")
+    check_item_axis(axis)
     if den.shape != num.shape:
         raise ValueError(
             f"`numerator` and `denominator` must have the same shape; got {num.shape} and {den.shape}."
@@ -56,7 +66,7 @@ def ratio_of_sums(numerator: ArrayLike, denominator: ArrayLike) -> np.ndarray:
 
 
 def average_precision(
-    scores: ArrayLike, is_true_positive: ArrayLike, n_positives: ArrayLike
+    scores: ArrayLike, is_true_positive: ArrayLike, n_positives: ArrayLike, *, axis: int = 1
 ) -> np.ndarray:
     r"""Average precision of the detections pooled over the images of each resample.
 
@@ -79,8 +89,7 @@ def average_precision(
     precision interpolation (Everingham et al., 2015).
 
     Follows the callable convention of this module: detections are padded per
-    image to ``D`` slots, with NaN scores marking empty slots. Explained in the
-    chapter *The bootstrap* (``notebooks/04_bootstrap``).
+    image to ``D`` slots, with NaN scores marking empty slots. Explained in :ref:`ch-bootstrap`.
 
     Parameters
     ----------
@@ -91,6 +100,8 @@ def average_precision(
         not matched by a higher-scored detection, else 0.
     n_positives : array_like
         Shape ``(batch, n_images)``: ground-truth objects per image.
+    axis : int
+        The image axis; 1, as :func:`~sigeval.resampling.bootstrap_ci` passes it.
 
     Returns
     -------
@@ -116,6 +127,7 @@ def average_precision(
     hits = np.asarray(is_true_positive)
     positives = np.asarray(n_positives, dtype=float)
     check_batched(s, "scores")
+    check_item_axis(axis)
     if hits.shape != s.shape:
         raise ValueError(
             f"`is_true_positive` must have the shape of `scores` {s.shape}; got {hits.shape}."

@@ -8,8 +8,8 @@ needs), and the standard error of the per-item difference set beside the one
 that ignores the pairing. The Wilcoxon signed-rank test
 applies the same idea one level up, to two models scored on many datasets.
 
-Explained in the chapter *Comparing two fixed models* (``notebooks/05_two_models``);
-the Wilcoxon test in *Many models, many datasets* (``notebooks/10_ranking``).
+Explained in :ref:`ch-two-models`;
+the Wilcoxon test in :ref:`ch-ranking`.
 """
 
 from __future__ import annotations
@@ -41,12 +41,12 @@ __all__ = [
 ]
 
 
-def _check_correctness(correct_a: ArrayLike, correct_b: ArrayLike) -> tuple[np.ndarray, np.ndarray]:
-    a = check_binary(correct_a, "correct_a")
-    b = check_binary(correct_b, "correct_b")
+def _check_correctness(scores_a: ArrayLike, scores_b: ArrayLike) -> tuple[np.ndarray, np.ndarray]:
+    a = check_binary(scores_a, "scores_a")
+    b = check_binary(scores_b, "scores_b")
     if a.shape != b.shape:
         raise ValueError(
-            "`correct_a` and `correct_b` must be paired, with the same length; "
+            "`scores_a` and `scores_b` must be paired, with the same length; "
             f"got {a.size} and {b.size}."
         )
     return a, b
@@ -66,15 +66,25 @@ class McNemarResult:
     Attributes
     ----------
     n01 : int or ndarray
-        Items that model A classifies correctly and model B does not.
+        Items that model A classifies correctly and model B does not (also
+        available as ``only_a_correct``).
     n10 : int or ndarray
-        Items that model B classifies correctly and model A does not.
+        Items that model B classifies correctly and model A does not (also
+        available as ``only_b_correct``).
     statistic : float or ndarray
         ``min(n01, n10)`` for the exact test; the chi-square statistic otherwise.
     pvalue : float or ndarray
         Two-sided p-value for equal accuracy.
     method : str
         ``"exact"``, ``"chi-square"`` or ``"chi-square (continuity corrected)"``.
+
+    Notes
+    -----
+    Dietterich (1998, Table 2) names the cells the other way round: his
+    :math:`n_{01}` counts the items misclassified by A but not by B (our
+    ``n10``), his :math:`n_{10}` those misclassified by B but not by A (our
+    ``n01``). The test is symmetric in the two cells, so its statistic and
+    p-value do not depend on the naming.
     """
 
     n01: int | np.ndarray
@@ -82,6 +92,16 @@ class McNemarResult:
     statistic: float | np.ndarray
     pvalue: float | np.ndarray
     method: str
+
+    @property
+    def only_a_correct(self) -> int | np.ndarray:
+        """Items that only model A classifies correctly (``n01``)."""
+        return self.n01
+
+    @property
+    def only_b_correct(self) -> int | np.ndarray:
+        """Items that only model B classifies correctly (``n10``)."""
+        return self.n10
 
 
 def _check_flag(value: bool, name: str) -> bool:
@@ -224,7 +244,7 @@ def mcnemar_counts(
 
     Notes
     -----
-    Explained in the chapter *Comparing two fixed models* (``notebooks/05_two_models``).
+    Explained in :ref:`ch-two-models`.
 
     References
     ----------
@@ -254,8 +274,8 @@ def mcnemar_counts(
 
 
 def mcnemar(
-    correct_a: ArrayLike,
-    correct_b: ArrayLike,
+    scores_a: ArrayLike,
+    scores_b: ArrayLike,
     *,
     exact: bool = True,
     correction: bool = True,
@@ -280,7 +300,7 @@ def mcnemar(
 
     Parameters
     ----------
-    correct_a, correct_b : array_like of bool or 0/1
+    scores_a, scores_b : array_like of bool or 0/1
         Per-item correctness of models A and B on the same items, in the same order.
     exact : bool
         Use the exact binomial test (recommended; Dietterich, 1998, found the
@@ -307,7 +327,7 @@ def mcnemar(
 
     Notes
     -----
-    Explained in the chapter *Comparing two fixed models* (``notebooks/05_two_models``).
+    Explained in :ref:`ch-two-models`.
 
     Examples
     --------
@@ -323,7 +343,7 @@ def mcnemar(
     >>> round(mcnemar(a, b, exact=False).statistic, 4)
     3.125
     """
-    a, b = _check_correctness(correct_a, correct_b)
+    a, b = _check_correctness(scores_a, scores_b)
     exact = _check_flag(exact, "exact")
     correction = _check_flag(correction, "correction")
     n01 = np.int64(np.count_nonzero(a & ~b))
@@ -342,10 +362,12 @@ class DifferenceSE:
     ----------
     estimate : float
         Difference of accuracies, ``acc_a - acc_b``.
-    paired : float
-        Standard error from the per-item differences, ``sd(d, ddof=1) / sqrt(n)``.
-    unpaired : float
-        Standard error that treats the two accuracies as independent samples.
+    standard_error : float
+        The paired standard error, from the per-item differences:
+        ``sd(d, ddof=1) / sqrt(n)``.
+    standard_error_unpaired : float
+        The standard error that treats the two accuracies as independent
+        samples (right only for two independent test sets).
     correlation : float
         Pearson (phi) correlation of the two correctness vectors; NaN when a
         model is right on every item or wrong on every item.
@@ -354,13 +376,13 @@ class DifferenceSE:
     """
 
     estimate: float
-    paired: float
-    unpaired: float
+    standard_error: float
+    standard_error_unpaired: float
     correlation: float
     n: int
 
 
-def difference_se(correct_a: ArrayLike, correct_b: ArrayLike) -> DifferenceSE:
+def difference_se(scores_a: ArrayLike, scores_b: ArrayLike) -> DifferenceSE:
     r"""Standard error of a difference of accuracies, with and without the pairing.
 
     With per-item correctness :math:`a_i, b_i \in \{0, 1\}`, accuracies
@@ -381,7 +403,7 @@ def difference_se(correct_a: ArrayLike, correct_b: ArrayLike) -> DifferenceSE:
 
     Parameters
     ----------
-    correct_a, correct_b : array_like of bool or 0/1
+    scores_a, scores_b : array_like of bool or 0/1
         Per-item correctness of models A and B on the same items, at least 2.
 
     Returns
@@ -396,7 +418,7 @@ def difference_se(correct_a: ArrayLike, correct_b: ArrayLike) -> DifferenceSE:
 
     Notes
     -----
-    Explained in the chapter *Comparing two fixed models* (``notebooks/05_two_models``).
+    Explained in :ref:`ch-two-models`.
 
     Examples
     --------
@@ -408,13 +430,13 @@ def difference_se(correct_a: ArrayLike, correct_b: ArrayLike) -> DifferenceSE:
     >>> a = np.repeat([1, 1, 0, 0], [801, 44, 28, 127])
     >>> b = np.repeat([1, 0, 1, 0], [801, 44, 28, 127])
     >>> se = difference_se(a, b)
-    >>> round(se.estimate, 3), round(se.unpaired, 4), round(se.paired, 4)
+    >>> round(se.estimate, 3), round(se.standard_error_unpaired, 4), round(se.standard_error, 4)
     (0.016, 0.0165, 0.0085)
     """
-    a, b = _check_correctness(correct_a, correct_b)
+    a, b = _check_correctness(scores_a, scores_b)
     n = a.size
     if n < 2:
-        raise ValueError(f"`correct_a` and `correct_b` must hold at least 2 items; got {n}.")
+        raise ValueError(f"`scores_a` and `scores_b` must hold at least 2 items; got {n}.")
     a = a.astype(float)
     b = b.astype(float)
     d = a - b
@@ -426,8 +448,8 @@ def difference_se(correct_a: ArrayLike, correct_b: ArrayLike) -> DifferenceSE:
         correlation = cov / np.sqrt(p_a * (1 - p_a) * p_b * (1 - p_b))
     return DifferenceSE(
         estimate=float(p_a - p_b),
-        paired=float(d.std(ddof=1) / np.sqrt(n)),
-        unpaired=float(np.sqrt(p_a * (1 - p_a) / n + p_b * (1 - p_b) / n)),
+        standard_error=float(d.std(ddof=1) / np.sqrt(n)),
+        standard_error_unpaired=float(np.sqrt(p_a * (1 - p_a) / n + p_b * (1 - p_b) / n)),
         correlation=float(correlation),
         n=int(n),
     )
@@ -531,7 +553,7 @@ def wilcoxon_signed_rank(
 
     Notes
     -----
-    Explained in the chapter *Many models, many datasets* (``notebooks/10_ranking``).
+    Explained in :ref:`ch-ranking`.
 
     Differences are ranked as computed in floating point: scores such as
     0.768 - 0.763 and 0.936 - 0.931 may differ in the last bit and then do

@@ -1,4 +1,10 @@
-"""The paired permutation (sign-flip) test."""
+"""The paired permutation (sign-flip) test of two models on the same items.
+
+Exact where the null distribution can be computed (integer differences by
+convolution, few nonzero differences by enumeration), Monte Carlo otherwise.
+
+Explained in :ref:`ch-two-models`.
+"""
 
 from __future__ import annotations
 
@@ -105,8 +111,7 @@ def paired_permutation_test(
        :math:`T^*_b \le \bar d + \epsilon` (``"less"``).
 
     The exact methods do not draw from ``rng``. For 0/1 correctness the test is
-    McNemar's exact test (the Monte Carlo version approximates it). Explained in
-    the chapter *Comparing two fixed models* (``notebooks/05_two_models``).
+    McNemar's exact test (the Monte Carlo version approximates it). Explained in :ref:`ch-two-models`.
 
     Parameters
     ----------

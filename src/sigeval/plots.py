@@ -52,7 +52,7 @@ def coverage_vs_p(
 ) -> Axes:
     """Exact coverage against the true proportion for one test-set size ``n``.
 
-    Used in the chapter *Intervals for one score*.
+    Used in :ref:`ch-intervals`.
 
     Examples
     --------
@@ -87,7 +87,7 @@ def coverage_vs_n(
 ) -> Axes:
     """Exact coverage against the test-set size for one true proportion ``p``.
 
-    Used in the chapter *Intervals for one score*.
+    Used in :ref:`ch-intervals`.
 
     Examples
     --------
@@ -136,7 +136,7 @@ def power_curve(
     one unit: pass ``sigma_d=1`` to draw effects in units of :math:`\\sigma_d`.
     ``labels`` name the curves (default: the effects).
 
-    Used in the chapter *Could this design detect it?*.
+    Used in :ref:`ch-power`.
 
     Examples
     --------
@@ -156,7 +156,7 @@ def power_curve(
             f"`labels` must name every effect; got {len(labels)} labels for {len(effects)} effects."
         )
     for effect, label in zip(effects, labels):
-        power = power_paired(sigma_d, n, alpha=alpha, target_power=target_power, effect=effect).power
+        power = power_paired(sigma_d, n, alpha=alpha, target_power=target_power, delta=effect).power
         ax.plot(n, power, lw=1.2, label=label)
     ax.axhline(target_power, color="black", lw=0.8, ls="--")
     ax.axhline(alpha, color="black", lw=0.8, ls=":")
@@ -195,7 +195,7 @@ def verdict_intervals(
     ``intervals`` and ``tost_intervals`` have shape ``(k, 2)`` (low, high);
     colours come from :data:`VERDICT_COLORS`.
 
-    Used in the chapter *Could this design detect it?*.
+    Used in :ref:`ch-power`.
 
     Examples
     --------
@@ -257,7 +257,7 @@ def disagreement_table(
     and :math:`n_{10}` (only B right, orange), are all that McNemar's test
     uses (:func:`sigeval.paired.mcnemar`).
 
-    Used in the chapter *Comparing two fixed models*.
+    Used in :ref:`ch-two-models`.
 
     Examples
     --------
@@ -312,7 +312,7 @@ def interval_forest(
     ``reference``, if given, draws a vertical line (0 for a difference), so
     one can see at a glance which intervals exclude it.
 
-    Used in the chapter *Comparing two fixed models*.
+    Used in :ref:`ch-two-models`.
 
     Examples
     --------
@@ -361,7 +361,7 @@ def power_vs_test_size(
     ±1.96 Monte Carlo standard errors, :math:`\\sqrt{\\hat\\pi(1-\\hat\\pi)/R}`.
     The dashed line marks ``target_power``.
 
-    Used in the chapter *Comparing two fixed models*.
+    Used in :ref:`ch-two-models`.
 
     Examples
     --------
@@ -490,7 +490,7 @@ def bootstrap_distribution(
     Pass ``intervals={}`` to draw none, for instance to overlay several
     distributions on one ``ax`` (give each a ``color`` and a ``label``).
 
-    Used in the chapter *The bootstrap*.
+    Used in :ref:`ch-bootstrap`.
 
     Parameters
     ----------
@@ -562,7 +562,7 @@ def coverage_curves(
     method names. Unlike :func:`coverage_vs_p`, which computes binomial
     coverage itself, this function draws any procedure, bootstrap ones included.
 
-    Used in the chapter *The bootstrap*.
+    Used in :ref:`ch-bootstrap`.
 
     Examples
     --------
@@ -589,16 +589,16 @@ def coverage_curves(
 
 def paired_scores(
     ax: Axes,
-    reference: ArrayLike,
-    candidate: ArrayLike,
+    scores_a: ArrayLike,
+    scores_b: ArrayLike,
     *,
     color: str | None = None,
     label: str | None = None,
     show_correlation: bool = True,
 ) -> Axes:
-    """Scatter of paired scores: one point per pair, reference across, candidate up.
+    """Scatter of paired scores: one point per pair, B across, A up.
 
-    Points above the dotted diagonal are pairs that the candidate wins. A
+    Points above the dotted diagonal are pairs that A wins. A
     cloud stretched along the diagonal means the two scores of a pair move
     together (they share something, such as a training set or a test set),
     and the pairing then removes that shared part from the differences; a
@@ -606,7 +606,7 @@ def paired_scores(
     have the same scale. With ``show_correlation`` the correlation of the
     pairs is written in the upper left corner.
 
-    Used in the chapter *Comparing training procedures*.
+    Used in :ref:`ch-procedures`.
 
     Examples
     --------
@@ -616,12 +616,12 @@ def paired_scores(
     >>> _ = paired_scores(ax, [63.1, 64.0, 62.5, 63.8], [63.9, 64.2, 63.0, 64.6])
     >>> plt.close(fig)
     """
-    x = np.asarray(reference, dtype=float).ravel()
-    y = np.asarray(candidate, dtype=float).ravel()
+    y = np.asarray(scores_a, dtype=float).ravel()
+    x = np.asarray(scores_b, dtype=float).ravel()
     if x.shape != y.shape or x.size < 2:
         raise ValueError(
-            "`reference` and `candidate` must be paired, with the same length of at least 2; "
-            f"got {x.size} and {y.size}."
+            "`scores_a` and `scores_b` must be paired, with the same length of at least 2; "
+            f"got {y.size} and {x.size}."
         )
     ax.scatter(x, y, s=14, color=color, label=label, linewidths=0, alpha=0.8)
     ax.axline((x.mean(), x.mean()), slope=1, color="black", lw=0.8, ls=":")
@@ -629,5 +629,5 @@ def paired_scores(
     if show_correlation:
         r = np.corrcoef(x, y)[0, 1]
         ax.text(0.03, 0.97, f"r = {r:.2f}", transform=ax.transAxes, ha="left", va="top")
-    ax.set(xlabel="reference", ylabel="candidate")
+    ax.set(xlabel="B", ylabel="A")
     return ax

@@ -1,4 +1,11 @@
-"""Power.
+"""Power: could a design detect the difference it is looking for?
+
+For the paired t-test over seeds: the power at a given true difference, the
+minimum detectable effect (MDE) at a target power and the number of seeds
+needed, all from the noncentral t distribution. For McNemar's test over test
+items: the exact power at a given test-set size and the size needed.
+
+Explained in :ref:`ch-power` (seeds) and :ref:`ch-two-models` (test items).
 """
 
 from __future__ import annotations
@@ -28,6 +35,7 @@ __all__ = [
     "PowerResult",
     "power_paired",
     "seeds_needed",
+    "McNemarPowerResult",
     "mcnemar_power",
     "mcnemar_sample_size",
 ]
@@ -51,10 +59,10 @@ class PowerResult:
         Minimum detectable effect, from the formula below.
     power_at_mde : float or ndarray
         Exact (noncentral t) power of the test at ``mde``.
-    effect : float, ndarray or None
-        The effect asked about, if any.
+    delta : float, ndarray or None
+        The true mean differences asked about, if any.
     power : float, ndarray or None
-        Exact power at ``effect``, if given.
+        Exact power at ``delta``, if given.
     """
 
     sigma_d: float | np.ndarray
@@ -63,7 +71,7 @@ class PowerResult:
     target_power: float
     mde: float | np.ndarray
     power_at_mde: float | np.ndarray
-    effect: float | np.ndarray | None
+    delta: float | np.ndarray | None
     power: float | np.ndarray | None
 
 
@@ -91,7 +99,7 @@ def power_paired(
     *,
     alpha: float = 0.05,
     target_power: float = 0.8,
-    effect: float | ArrayLike | None = None,
+    delta: float | ArrayLike | None = None,
 ) -> PowerResult:
     r"""What a paired t-test on ``n`` seeds could detect: MDE and power.
 
@@ -113,13 +121,13 @@ def power_paired(
         \text{power}(\delta) = P\bigl(|T| > t_{n-1,\,1-\alpha/2}\bigr), \quad
         T \sim t_{n-1}\bigl(\mathrm{nc} = \delta\sqrt n/\sigma_d\bigr),
 
-    reported at ``effect`` and at the MDE itself (``power_at_mde``). At
+    reported at ``delta`` and at the MDE itself (``power_at_mde``). At
     :math:`\alpha = 0.05` and a target of 0.80 the power at the MDE is 0.731
     at 2 seeds, 0.791 at 5 and 0.799 at 10, and within 0.0005 of the target
     from 12 seeds on (slightly above it from 17). At stricter levels the
     formula is more optimistic: 0.782 at 10 seeds for :math:`\alpha = 0.01`.
 
-    All of ``sigma_d``, ``n`` and ``effect`` broadcast against each other.
+    All of ``sigma_d``, ``n`` and ``delta`` broadcast against each other.
 
     Parameters
     ----------
@@ -131,7 +139,7 @@ def power_paired(
         Two-sided level of the test.
     target_power : float
         The power :math:`1 - \beta` for the MDE, greater than ``alpha``.
-    effect : float, array_like or None
+    delta : float, array_like or None
         True mean differences at which to report the power.
 
     Returns
@@ -146,12 +154,12 @@ def power_paired(
 
     Notes
     -----
-    Explained in the chapter *Could this design detect it?* (``notebooks/08_power``).
+    Explained in :ref:`ch-power`.
 
     Examples
     --------
     >>> from sigeval import power_paired
-    >>> res = power_paired(0.2, 10, effect=0.1)
+    >>> res = power_paired(0.2, 10, delta=0.1)
     >>> round(res.mde, 4), round(res.power_at_mde, 3), round(res.power, 3)
     (0.1989, 0.799, 0.293)
     >>> power_paired(0.2, [5, 10, 20]).mde.round(3)
@@ -165,7 +173,7 @@ def power_paired(
         raise ValueError(f"`n` must be at least 2 pairs; got {_show(n_arr[n_arr < 2])}.")
     alpha = check_unit_interval(alpha, "alpha")
     target_power = _check_power_target(target_power, "target_power", alpha)
-    eff = None if effect is None else check_finite_array(effect, "effect")
+    eff = None if delta is None else check_finite_array(delta, "delta")
     try:
         # Copies: broadcast views are read-only and would leak into the result.
         sigma, n_arr, eff_b = (
@@ -173,7 +181,7 @@ def power_paired(
         )
     except ValueError:
         raise ValueError(
-            "`sigma_d`, `n` and `effect` must broadcast to a common shape; got shapes "
+            "`sigma_d`, `n` and `delta` must broadcast to a common shape; got shapes "
             f"{np.shape(sigma)}, {np.shape(n_arr)} and {np.shape(eff)}."
         ) from None
 
@@ -192,21 +200,21 @@ def power_paired(
         mde=scalar_or_array(mde),
         # At the MDE the noncentrality is exactly t_crit + t_power.
         power_at_mde=scalar_or_array(_power_two_sided(t_crit + t_power, df, alpha)),
-        effect=None if eff is None else scalar_or_array(eff_b),
+        delta=None if eff is None else scalar_or_array(eff_b),
         power=power,
     )
 
 
 def seeds_needed(
-    sigma_d: float, delta: float, *, alpha: float = 0.05, power: float = 0.8
+    sigma_d: float, delta: float, *, alpha: float = 0.05, target_power: float = 0.8
 ) -> int:
-    r"""Smallest number of seed pairs whose paired t-test reaches ``power`` at ``delta``.
+    r"""Smallest number of seed pairs whose paired t-test reaches ``target_power`` at ``delta``.
 
     The smallest integer :math:`n \ge 2` with
 
     .. math::
 
-        P\bigl(|T| > t_{n-1,\,1-\alpha/2}\bigr) \ge \text{power}, \quad
+        P\bigl(|T| > t_{n-1,\,1-\alpha/2}\bigr) \ge \text{target\_power}, \quad
         T \sim t_{n-1}\bigl(\mathrm{nc} = \delta\sqrt n/\sigma_d\bigr),
 
     the exact noncentral-t power of :func:`power_paired`. Power increases with
@@ -222,7 +230,7 @@ def seeds_needed(
         True mean difference to detect (non-zero; its sign does not matter).
     alpha : float
         Two-sided level of the test.
-    power : float
+    target_power : float
         Required power, greater than ``alpha``.
 
     Returns
@@ -233,11 +241,11 @@ def seeds_needed(
     ------
     ValueError
         If ``sigma_d <= 0``, ``delta == 0``, a level is outside (0, 1) or
-        ``power`` does not exceed ``alpha``.
+        ``target_power`` does not exceed ``alpha``.
 
     Notes
     -----
-    Explained in the chapter *Could this design detect it?* (``notebooks/08_power``).
+    Explained in :ref:`ch-power`.
 
     Examples
     --------
@@ -256,17 +264,17 @@ def seeds_needed(
     if delta == 0:
         raise ValueError("`delta` must be a non-zero difference to detect; got 0.0.")
     alpha = check_unit_interval(alpha, "alpha")
-    power = _check_power_target(power, "power", alpha)
+    target_power = _check_power_target(target_power, "target_power", alpha)
     effect_size = abs(delta) / sigma
 
     def shortfall(n):
-        return _power_two_sided(effect_size * np.sqrt(n), n - 1, alpha) - power
+        return _power_two_sided(effect_size * np.sqrt(n), n - 1, alpha) - target_power
 
     if shortfall(2.0) >= 0:
         return 2
     # Twice the normal-approximation sample size nearly always has enough
     # power already; power tends to 1 with n, so doubling always ends.
-    upper = max(4.0, 2 * ((stats.norm.isf(alpha / 2) + stats.norm.ppf(power)) / effect_size) ** 2)
+    upper = max(4.0, 2 * ((stats.norm.isf(alpha / 2) + stats.norm.ppf(target_power)) / effect_size) ** 2)
     while shortfall(upper) < 0:
         upper *= 2
     root = optimize.brentq(shortfall, 2.0, upper, xtol=1e-6)
@@ -382,6 +390,38 @@ def _check_rates(p01: ArrayLike, p10: ArrayLike) -> tuple[np.ndarray, np.ndarray
     return p01_arr, p10_arr
 
 
+@dataclass(frozen=True)
+class McNemarPowerResult:
+    """Result of :func:`mcnemar_power`.
+
+    Fields are scalars for scalar inputs and arrays of the broadcast shape
+    of ``n``, ``p01`` and ``p10`` otherwise.
+
+    Attributes
+    ----------
+    power : float or ndarray
+        Probability that the test rejects at level ``alpha``.
+    n : int or ndarray
+        Test-set sizes.
+    p01, p10 : float or ndarray
+        Population rates of items only A, and only B, classifies correctly.
+    delta : float or ndarray
+        True difference of accuracies, ``p01 - p10``.
+    alpha : float
+        Level of the two-sided test.
+    method : str
+        ``"exact"`` or ``"normal"``.
+    """
+
+    power: float | np.ndarray
+    n: int | np.ndarray
+    p01: float | np.ndarray
+    p10: float | np.ndarray
+    delta: float | np.ndarray
+    alpha: float
+    method: str
+
+
 def mcnemar_power(
     n: int | ArrayLike,
     p01: float | ArrayLike,
@@ -391,7 +431,7 @@ def mcnemar_power(
     exact: bool = True,
     correction: bool = True,
     method: str = "exact",
-) -> float | np.ndarray:
+) -> McNemarPowerResult:
     r"""Power of McNemar's test on a test set of ``n`` items.
 
     The two models disagree on an item with probability
@@ -450,8 +490,8 @@ def mcnemar_power(
 
     Returns
     -------
-    float or ndarray
-        The power, of the broadcast shape of the inputs.
+    McNemarPowerResult
+        ``power`` of the broadcast shape of the inputs, with the design.
 
     Raises
     ------
@@ -470,7 +510,7 @@ def mcnemar_power(
     per size: a grid of a few hundred sizes up to several thousand items
     takes a fraction of a second.
 
-    Explained in the chapter *Comparing two fixed models* (``notebooks/05_two_models``).
+    Explained in :ref:`ch-two-models`.
 
     References
     ----------
@@ -486,16 +526,16 @@ def mcnemar_power(
     exact test on 1,000 images detects the gap less than half the time.
 
     >>> from sigeval import mcnemar_power
-    >>> round(mcnemar_power(1000, 0.048, 0.032), 3)
+    >>> round(mcnemar_power(1000, 0.048, 0.032).power, 3)
     0.389
-    >>> round(mcnemar_power(1000, 0.048, 0.032, method="normal"), 3)
+    >>> round(mcnemar_power(1000, 0.048, 0.032, method="normal").power, 3)
     0.432
-    >>> mcnemar_power([500, 1000, 2000], 0.048, 0.032).round(3)
+    >>> mcnemar_power([500, 1000, 2000], 0.048, 0.032).power.round(3)
     array([0.198, 0.389, 0.692])
 
     With equal rates the power is the size of the test, below ``alpha``:
 
-    >>> round(mcnemar_power(1000, 0.04, 0.04), 4)
+    >>> round(mcnemar_power(1000, 0.04, 0.04).power, 4)
     0.0381
     """
     n_arr = check_sizes(n, "n")
@@ -512,7 +552,7 @@ def mcnemar_power(
             f"{n_arr.shape}, {p01_arr.shape} and {p10_arr.shape}."
         ) from None
     if method == "normal":
-        return scalar_or_array(_normal_power(n_b, p01_b, p10_b, alpha))
+        return _power_result(_normal_power(n_b, p01_b, p10_b, alpha), n_b, p01_b, p10_b, alpha, method)
     sizes, rates = n_b.ravel(), np.stack([p01_b.ravel(), p10_b.ravel()], axis=1)
     power = np.empty(sizes.size)
     # One binomial mixture per distinct pair of rates, vectorized over the sizes.
@@ -521,7 +561,20 @@ def mcnemar_power(
     for i, (r01, r10) in enumerate(pairs):
         at = which == i
         power[at] = _exact_power(sizes[at], r01, r10, alpha, exact, correction)
-    return scalar_or_array(power.reshape(n_b.shape))
+    return _power_result(power.reshape(n_b.shape), n_b, p01_b, p10_b, alpha, method)
+
+
+def _power_result(power, n, p01, p10, alpha, method) -> McNemarPowerResult:
+    n_out = int(n) if np.ndim(n) == 0 else np.asarray(n)
+    return McNemarPowerResult(
+        power=scalar_or_array(power),
+        n=n_out,
+        p01=scalar_or_array(p01),
+        p10=scalar_or_array(p10),
+        delta=scalar_or_array(p01 - p10),
+        alpha=alpha,
+        method=method,
+    )
 
 
 def _real_rate(value: float, name: str) -> float:
@@ -595,7 +648,7 @@ def mcnemar_sample_size(
     p10: float,
     *,
     alpha: float = 0.05,
-    power: float = 0.8,
+    target_power: float = 0.8,
     exact: bool = True,
     correction: bool = True,
     method: str = "exact",
@@ -647,7 +700,7 @@ def mcnemar_sample_size(
         ``p01 + p10 <= 1`` and ``p01 != p10``.
     alpha : float
         Level of the two-sided test.
-    power : float
+    target_power : float
         Target power, greater than ``alpha`` and below 1.
     exact, correction : bool
         Which form of the test, as in :func:`mcnemar_counts`.
@@ -664,7 +717,7 @@ def mcnemar_sample_size(
     ------
     ValueError
         If a rate is outside [0, 1], ``p01 + p10 > 1``, ``p01 == p10`` (no
-        test set is large enough), a level is outside (0, 1), ``power`` does
+        test set is large enough), a level is outside (0, 1), ``target_power`` does
         not exceed ``alpha``, an option is unknown, or the exact search would
         pass 1,000,000 items (use ``method="normal"`` there).
 
@@ -673,7 +726,7 @@ def mcnemar_sample_size(
     The exact search examines every size up to at least twice Connor's
     :math:`n`, at about a second per 100,000 sizes.
 
-    Explained in the chapter *Comparing two fixed models* (``notebooks/05_two_models``).
+    Explained in :ref:`ch-two-models`.
 
     References
     ----------
@@ -689,7 +742,7 @@ def mcnemar_sample_size(
     >>> mcnemar_sample_size(0.048, 0.032, method="normal")
     2451
     >>> n = mcnemar_sample_size(0.048, 0.032)
-    >>> n, mcnemar_power(n - 1, 0.048, 0.032) < 0.8 <= mcnemar_power(n, 0.048, 0.032)
+    >>> n, mcnemar_power(n - 1, 0.048, 0.032).power < 0.8 <= mcnemar_power(n, 0.048, 0.032).power
     (2553, True)
 
     Models that disagree on every item (a binary task): the power first
@@ -697,7 +750,7 @@ def mcnemar_sample_size(
 
     >>> mcnemar_sample_size(0.6, 0.4), mcnemar_sample_size(0.6, 0.4, rule="stable")
     (199, 210)
-    >>> mcnemar_power([199, 200, 209, 210], 0.6, 0.4).round(3)
+    >>> mcnemar_power([199, 200, 209, 210], 0.6, 0.4).power.round(3)
     array([0.804, 0.787, 0.798, 0.82 ])
     """
     p01 = _real_rate(p01, "p01")
@@ -709,17 +762,17 @@ def mcnemar_sample_size(
             f"and no test set is large enough to detect a difference; got p01 = p10 = {p01!r}."
         )
     alpha = check_unit_interval(alpha, "alpha")
-    power = check_unit_interval(power, "power")
-    if power <= alpha:
+    target_power = check_unit_interval(target_power, "target_power")
+    if target_power <= alpha:
         raise ValueError(
-            "`power` must exceed `alpha` (the test rejects with probability at most about "
-            f"alpha when there is no difference); got power={power!r} with alpha={alpha!r}."
+            "`target_power` must exceed `alpha` (the test rejects with probability at most about "
+            f"alpha when there is no difference); got target_power={target_power!r} with alpha={alpha!r}."
         )
     exact = _check_flag(exact, "exact")
     correction = _check_flag(correction, "correction")
     method = check_choice(method, "method", _POWER_METHODS)
     rule = check_choice(rule, "rule", _SIZE_RULES)
-    start = _normal_sample_size(p01, p10, alpha, power)
+    start = _normal_sample_size(p01, p10, alpha, target_power)
     if method == "normal":
         return start
     if 2 * start > _SEARCH_LIMIT:
@@ -727,4 +780,4 @@ def mcnemar_sample_size(
             f"The normal approximation already asks for {start:,} items; the exact search "
             f"stops at {_SEARCH_LIMIT:,}. Use `method='normal'` for differences this small."
         )
-    return _exact_sample_size(p01, p10, alpha, power, exact, correction, rule, start)
+    return _exact_sample_size(p01, p10, alpha, target_power, exact, correction, rule, start)

@@ -1,4 +1,12 @@
-"""Comparing training procedures from paired runs.
+"""Comparing two training procedures from paired runs.
+
+Pair *i* runs procedure A and procedure B under the same planned conditions
+(seed, split), so the differences ``scores_a - scores_b`` remove what the pair
+shares. This module gives the paired t interval with a decision against a
+useful threshold fixed in advance, and P(A > B), the probability that a run of
+A beats a run of B.
+
+Explained in :ref:`ch-procedures`.
 """
 
 from __future__ import annotations
@@ -45,7 +53,7 @@ class PairedDifference:
     Attributes
     ----------
     estimate : float
-        Mean of the differences ``candidate - reference``.
+        Mean of the differences ``scores_a - scores_b``.
     median, sd : float
         Their median and sample standard deviation (``ddof=1``).
     n : int
@@ -89,21 +97,21 @@ class PairedDifference:
 
 
 def _complete_pairs(
-    candidate: ArrayLike, reference: ArrayLike, nan_policy: str
+    scores_a: ArrayLike, scores_b: ArrayLike, nan_policy: str
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Pairs with both scores present; NaN pairs raise or are dropped, never ignored."""
-    c = check_scores_allowing_nan(candidate, "candidate")
-    r = check_scores_allowing_nan(reference, "reference")
+    c = check_scores_allowing_nan(scores_a, "scores_a")
+    r = check_scores_allowing_nan(scores_b, "scores_b")
     if c.shape != r.shape:
         raise ValueError(
-            "`candidate` and `reference` must be paired, with the same length; "
+            "`scores_a` and `scores_b` must be paired, with the same length; "
             f"got {c.size} and {r.size}."
         )
     failed = np.isnan(c) | np.isnan(r)
     dropped = np.flatnonzero(failed)
     if dropped.size and nan_policy == "raise":
         shown = "; ".join(
-            f"pair {i} (candidate={float(c[i])!r}, reference={float(r[i])!r})" for i in dropped[:5]
+            f"pair {i} (scores_a={float(c[i])!r}, scores_b={float(r[i])!r})" for i in dropped[:5]
         )
         more = f"; ... ({dropped.size} pairs in all)" if dropped.size > 5 else ""
         raise ValueError(
@@ -115,7 +123,7 @@ def _complete_pairs(
     if c.size < 2:
         after = f" after dropping {dropped.size} with NaN" if dropped.size else ""
         raise ValueError(
-            f"`candidate` and `reference` must hold at least 2 complete pairs; got {c.size}{after}."
+            f"`scores_a` and `scores_b` must hold at least 2 complete pairs; got {c.size}{after}."
         )
     return c, r, dropped
 
@@ -129,8 +137,8 @@ def _decide(low: float, threshold: float) -> str:
 
 
 def paired_difference(
-    candidate: ArrayLike,
-    reference: ArrayLike,
+    scores_a: ArrayLike,
+    scores_b: ArrayLike,
     *,
     threshold: float | None = None,
     confidence_level: float = 0.95,
@@ -138,9 +146,8 @@ def paired_difference(
 ) -> PairedDifference:
     r"""Paired differences of two procedures, their t interval and a decision.
 
-    Pair *i* runs the reference and the candidate under the same planned
-    conditions (seed, split); :math:`d_i = \text{candidate}_i -
-    \text{reference}_i`. With mean :math:`\bar d`, standard deviation
+    Pair *i* runs procedure B (the baseline) and procedure A (the candidate)
+    under the same planned conditions (seed, split); :math:`d_i = a_i - b_i`. With mean :math:`\bar d`, standard deviation
     :math:`s_d` (:math:`n - 1` denominator) and :math:`n` pairs,
 
     .. math::
@@ -158,9 +165,9 @@ def paired_difference(
     ``"useful gain established"``
         :math:`L > \text{threshold}`: the mean gain exceeds the useful threshold.
     ``"gain established; useful gain not established"``
-        :math:`0 < L \le \text{threshold}`: the candidate is better, but the
+        :math:`0 < L \le \text{threshold}`: A is better, but the
         interval reaches below the threshold, so the gain may be too small to
-        matter. This is not "useless candidate": collect more pairs or keep
+        matter. This is not "A is useless": collect more pairs or keep
         the baseline, as decided in advance.
     ``"gain not established"``
         :math:`L \le 0`: not even a positive gain is shown.
@@ -170,7 +177,7 @@ def paired_difference(
 
     Parameters
     ----------
-    candidate, reference : array_like of float
+    scores_a, scores_b : array_like of float
         Scores of the paired runs, in the same order (the pairing is fixed by
         design, not by matching scores afterwards). NaN marks a failed run.
     threshold : float or None
@@ -195,7 +202,7 @@ def paired_difference(
 
     Notes
     -----
-    Explained in the chapter *Comparing training procedures* (``notebooks/07_procedures``).
+    Explained in :ref:`ch-procedures`.
 
     Examples
     --------
@@ -203,9 +210,9 @@ def paired_difference(
     and a useful gain of 0.30 point fixed in advance:
 
     >>> from sigeval import paired_difference
-    >>> reference = [71.2, 70.8, 71.5, 70.9, 71.1]
-    >>> candidate = [71.6, 71.1, 71.6, 71.4, 71.2]
-    >>> res = paired_difference(candidate, reference, threshold=0.30)
+    >>> scores_b = [71.2, 70.8, 71.5, 70.9, 71.1]
+    >>> scores_a = [71.6, 71.1, 71.6, 71.4, 71.2]
+    >>> res = paired_difference(scores_a, scores_b, threshold=0.30)
     >>> round(res.estimate, 2), round(res.sd, 3), res.n
     (0.28, 0.179, 5)
     >>> round(res.confidence_interval.low, 3), round(res.confidence_interval.high, 3)
@@ -214,7 +221,7 @@ def paired_difference(
     'gain established; useful gain not established'
     """
     nan_policy = check_choice(nan_policy, "nan_policy", ("raise", "omit"))
-    c, r, dropped = _complete_pairs(candidate, reference, nan_policy)
+    c, r, dropped = _complete_pairs(scores_a, scores_b, nan_policy)
     confidence_level = check_unit_interval(confidence_level, "confidence_level")
     if threshold is not None:
         threshold = check_real(threshold, "threshold")
@@ -224,7 +231,7 @@ def paired_difference(
                 f"got {threshold!r}."
             )
     d = c - r
-    mean, sd, se = _spread(d, "differences `candidate - reference`")
+    mean, sd, se = _spread(d, "differences `scores_a - scores_b`")
     df = d.size - 1
     statistic = mean / se
     half = float(stats.t.isf((1 - confidence_level) / 2, df)) * se
@@ -317,7 +324,7 @@ def prob_improvement(
         conditions by design, as in Bouthillier et al. (2021):
         :math:`\hat P = \frac1n \sum_i \bigl(\mathbf 1[a_i > b_i] + \tfrac12 \mathbf 1[a_i = b_i]\bigr)`;
         the bootstrap resamples pairs. This is the default because the
-        course pairs runs by design (chapter 7); a shared integer seed alone
+        course pairs runs by design (:ref:`ch-procedures`); a shared integer seed alone
         does not make a pair when the two procedures consume random numbers
         differently.
     ``paired=False``
@@ -358,7 +365,7 @@ def prob_improvement(
 
     Notes
     -----
-    Explained in the chapter *Comparing training procedures* (``notebooks/07_procedures``).
+    Explained in :ref:`ch-procedures`.
 
     Examples
     --------

@@ -5,9 +5,8 @@ by recomputing it on resamples of the items drawn with replacement (Efron &
 Tibshirani, 1993). The paired bootstrap and the paired permutation test compare
 two models scored on the same items.
 
-Explained in the chapters *The bootstrap* (``notebooks/04_bootstrap``: intervals,
-groups, metrics that are not averages) and *Comparing two fixed models*
-(``notebooks/05_two_models``: paired bootstrap, permutation test).
+Explained in :ref:`ch-bootstrap` (intervals,
+groups, metrics that are not averages) and :ref:`ch-two-models` (paired bootstrap, permutation test).
 
 Statistics
 ----------
@@ -16,14 +15,19 @@ computed without materialising resamples: a resample of items taking ``r``
 distinct values is described by the multinomial counts of those values, and a
 resample of groups by how often each group was drawn (see :func:`bootstrap_ci`).
 
-Any other statistic is a **callable** that receives the resampled data arrays,
-each with a leading resample axis, and returns one value per resample::
+Any other statistic is a **callable** that follows the convention of
+``scipy.stats.bootstrap`` (``vectorized=True``): it receives the resampled data
+arrays, each with a leading resample axis, and the item axis as ``axis``, and
+returns one value per resample::
 
-    statistic(*arrays) -> shape (batch,)
+    statistic(*arrays, axis=1) -> shape (batch,)
     arrays[j].shape == (batch, n_items, *item_shape_j)
 
-``batch`` varies from call to call (resamples are drawn in chunks of bounded
-memory), so the callable must reduce over every axis but the first. All data
+For one-dimensional items the item axis is the last one, as in scipy, so
+``np.mean``, ``np.median`` and any statistic written for
+``scipy.stats.bootstrap`` work unchanged. ``batch`` varies from call to call
+(resamples are drawn in chunks of bounded memory), so the callable must reduce
+over every axis but the first. All data
 arrays are resampled with the same item indices, so the entries of one item
 stay together (the intersection and union of one image, the padded detections
 and the object count of one image). The estimate is the callable on the data
@@ -38,6 +42,7 @@ infinity on any resample raises an error instead of being averaged away.
 
 from __future__ import annotations
 
+import inspect
 import warnings
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -66,6 +71,8 @@ __all__ = [
 BOOTSTRAP_METHODS = ("percentile", "basic", "bca")
 
 Data = ArrayLike | tuple[ArrayLike, ...]
+#: The axis of the items in the arrays a callable statistic receives.
+ITEM_AXIS = 1
 Statistic = str | Callable[..., np.ndarray]
 
 # At most this many array elements are materialised per chunk of resamples
@@ -172,9 +179,10 @@ def bootstrap_ci(
         detections of shape ``(n_items, D)``. Only arrays with per-item axes may
         hold NaN (as padding); 1-D scores must be finite.
     statistic : "mean" or callable
-        ``"mean"``, or ``f(*arrays)`` mapping arrays of shape
+        ``"mean"``, or ``f(*arrays, axis=1)`` mapping arrays of shape
         ``(batch, n_items, *item_shape)`` to shape ``(batch,)``, such as
-        :func:`ratio_of_sums` or :func:`average_precision`.
+        ``np.median``, :func:`ratio_of_sums` or :func:`average_precision`
+        (scipy's convention; see the module's notes).
     n_resamples : int
         Number of bootstrap resamples ``B``, at least 2.
     method : str
@@ -270,8 +278,7 @@ def paired_bootstrap_ci(
 
     For ``statistic="mean"`` the difference of means is the mean of the per-item
     differences ``d = a - b``, which takes at most three values for 0/1
-    correctness, so the multinomial fast path applies. Explained in the chapter
-    *Comparing two fixed models* (``notebooks/05_two_models``).
+    correctness, so the multinomial fast path applies. Explained in :ref:`ch-two-models`.
 
     Parameters
     ----------
@@ -506,10 +513,25 @@ class _MeanStatistic:
         return (multiplicity * self.sums).sum(axis=1) / (multiplicity * self.sizes).sum(axis=1)
 
 
+def _check_axis_keyword(fn: Callable) -> None:
+    """Refuse a callable that cannot take ``axis=`` (scipy's vectorized convention)."""
+    try:
+        parameters = inspect.signature(fn).parameters.values()
+    except (TypeError, ValueError):  # builtins without a signature: let the call decide
+        return
+    if not any(p.name == "axis" or p.kind is p.VAR_KEYWORD for p in parameters):
+        raise TypeError(
+            "`statistic` must accept the keyword `axis` (the convention of "
+            "scipy.stats.bootstrap): it is called as statistic(*arrays, axis=1) on arrays "
+            "of shape (batch, n_items, ...); e.g. `lambda x, axis: x.mean(axis=axis)`."
+        )
+
+
 class _CallableStatistic:
     """A user statistic on resampled arrays; with two samples, their difference A - B."""
 
     def __init__(self, fn: Callable, samples: tuple[tuple[np.ndarray, ...], ...], units: _Units):
+        _check_axis_keyword(fn)
         self.fn, self.units = fn, units
         self.samples = tuple(tuple(units.pad(x) for x in arrays) for arrays in samples)
         item_elements = sum(x[0].size for arrays in samples for x in arrays)
@@ -542,12 +564,12 @@ class _CallableStatistic:
 
     def _call(self, arrays: tuple[np.ndarray, ...], slots: np.ndarray) -> np.ndarray:
         rows = slots.shape[0]
-        out = np.asarray(self.fn(*(x[slots] for x in arrays)), dtype=float)
+        out = np.asarray(self.fn(*(x[slots] for x in arrays), axis=ITEM_AXIS), dtype=float)
         if out.shape != (rows,):
             raise ValueError(
                 "`statistic` must return one value per resample: given arrays of shape "
-                f"(batch, n_items, ...) with batch={rows}, it must return shape ({rows},); "
-                f"got shape {out.shape}. Reduce over every axis but the first."
+                f"(batch, n_items, ...) with batch={rows} and axis={ITEM_AXIS}, it must return "
+                f"shape ({rows},); got shape {out.shape}. Reduce over every axis but the first."
             )
         bad = ~np.isfinite(out)
         if np.any(bad):

@@ -1,4 +1,11 @@
-"""Seed sweeps: summaries of runs, Welch's test, and the variance split.
+"""Seed sweeps: what training randomness does to a score.
+
+When a repetition of the experiment retrains the model, the runs themselves are
+the sample. This module summarises a sweep of seeds (mean, spread, range),
+compares two independent sweeps with Welch's test, and splits a sweep's
+variance into the part due to the test set and the part due to training.
+
+Explained in :ref:`ch-noise` and :ref:`ch-training-randomness`.
 """
 
 from __future__ import annotations
@@ -38,7 +45,7 @@ class SeedSummary:
         Number of runs.
     mean, sd, min, max : float
         Mean, sample standard deviation (``ddof=1``), smallest and largest score.
-    sem : float
+    standard_error : float
         Standard error of the mean over the runs, ``sd / sqrt(n)``.
     """
 
@@ -47,7 +54,7 @@ class SeedSummary:
     sd: float
     min: float
     max: float
-    sem: float
+    standard_error: float
 
 
 def seed_summary(scores: ArrayLike) -> SeedSummary:
@@ -75,7 +82,7 @@ def seed_summary(scores: ArrayLike) -> SeedSummary:
 
     Notes
     -----
-    Explained in the chapter *Training randomness* (``notebooks/06_training_randomness``).
+    Explained in :ref:`ch-training-randomness`.
 
     Examples
     --------
@@ -92,7 +99,7 @@ def seed_summary(scores: ArrayLike) -> SeedSummary:
         sd=sd,
         min=float(x.min()),
         max=float(x.max()),
-        sem=sd / math.sqrt(x.size),
+        standard_error=sd / math.sqrt(x.size),
     )
 
 
@@ -166,7 +173,7 @@ def welch_test(
 
     Notes
     -----
-    Explained in the chapter *Training randomness* (``notebooks/06_training_randomness``).
+    Explained in :ref:`ch-training-randomness`.
 
     Examples
     --------
@@ -296,8 +303,8 @@ def variance_split(
 
     Notes
     -----
-    Explained in the chapters *Why scores are noisy* (``notebooks/01_noise``)
-    and *Training randomness* (``notebooks/06_training_randomness``).
+    Explained in :ref:`ch-noise`
+    and :ref:`ch-training-randomness`.
 
     Examples
     --------

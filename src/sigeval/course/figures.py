@@ -37,7 +37,7 @@ def correctness_grid(
     by difficulty shows at a glance which mistakes the models share and which
     belong to one model alone.
 
-    Used in the chapter *Why scores are noisy*.
+    Used in :ref:`ch-noise`.
 
     Examples
     --------
@@ -80,7 +80,7 @@ def variance_components(
     ``training_sd`` may be a single number. ``observed_sd``, if given, marks
     standard deviations measured at the same sizes ``n``.
 
-    Used in the chapter *Why scores are noisy*.
+    Used in :ref:`ch-noise`.
 
     Examples
     --------
@@ -120,7 +120,7 @@ def scatter_test_vs_true(
     wide means the test scores spread more than the true scores. Call it once
     per test set to compare several on one ``ax``.
 
-    Used in the chapter *Why scores are noisy*.
+    Used in :ref:`ch-noise`.
 
     Examples
     --------
@@ -163,7 +163,7 @@ def image_grid(
     compared across the grid. Ticks are removed; ``row_labels`` label the
     first column and ``col_labels`` title the first row.
 
-    Used in the chapter *A benchmark you can regenerate*.
+    Used in :ref:`ch-benchmark`.
 
     Returns
     -------
@@ -213,7 +213,7 @@ def accuracy_histogram(
     probability of each :math:`k`, with :math:`a` the ``population_accuracy``,
     which the dashed vertical line marks.
 
-    Used in the chapter *A benchmark you can regenerate*.
+    Used in :ref:`ch-benchmark`.
 
     Examples
     --------
@@ -252,7 +252,7 @@ def difference_histogram(
     models as the population does, red where it ranks them the other way and
     grey at a tie; the dashed line marks the ``population_difference``.
 
-    Used in the chapter *A benchmark you can regenerate*.
+    Used in :ref:`ch-benchmark`.
 
     Examples
     --------
@@ -294,7 +294,7 @@ def seed_spread(
     ``connect=True`` a thin line joins the scores of the same run, so lines
     that cross show runs whose order changes from one score to the other.
 
-    Used in the chapter *Training randomness*.
+    Used in :ref:`ch-training-randomness`.
 
     Parameters
     ----------

@@ -34,10 +34,6 @@ from .shapes import matcher_experiment, seed_sweep
 __all__ = ["part1_two_fixed_models", "part2_training_randomness", "article_output", "main"]
 
 
-def _row_means(x: np.ndarray) -> np.ndarray:
-    return x.mean(axis=1)
-
-
 def part1_two_fixed_models() -> list[str]:
     """Part 1: template matchers A (no blur) and B (blur 0.5) on one test set of 1,000 images."""
     rng = np.random.default_rng(0)
@@ -67,12 +63,12 @@ def part1_two_fixed_models() -> list[str]:
 
     se = difference_se(ca, cb)
     lines.append(
-        f"SE of A - B: treating the accuracies as independent {se.unpaired:.4f}, paired {se.paired:.4f}"
+        f"SE of A - B: treating the accuracies as independent {se.standard_error_unpaired:.4f}, paired {se.standard_error:.4f}"
     )
 
     # For a mean, the paired bootstrap resamples the per-image differences.
     d = ca.astype(float) - cb
-    ours = bootstrap_ci(d, statistic=_row_means, n_resamples=10_000, rng=rng).confidence_interval
+    ours = bootstrap_ci(d, statistic=np.mean, n_resamples=10_000, rng=rng).confidence_interval
     parts = [f"percentile [{ours.low:+.3f}, {ours.high:+.3f}]"]
     for method, ci in _scipy_paired_bootstrap(ca, cb).items():
         parts.append(f"scipy {method} [{ci.low:+.3f}, {ci.high:+.3f}]")

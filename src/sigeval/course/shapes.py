@@ -12,9 +12,7 @@ operation and draws random numbers in the same order, so the article's seeds
 give the article's numbers; it is faster because it works on arrays (and on
 chunks of images, so that memory stays bounded) instead of looping in Python.
 
-Explained in the chapters *A benchmark you can regenerate*
-(``notebooks/02_benchmark``) and *Training randomness*
-(``notebooks/06_training_randomness``).
+Explained in :ref:`ch-benchmark` and :ref:`ch-training-randomness`.
 """
 
 from __future__ import annotations
@@ -265,7 +263,7 @@ def make_scenes(n: int, rng: RngLike = None) -> Scenes:
     made by the same code, so for the same ``rng`` the images and labels are
     identical, and the generator is left in the same state. Use it when the
     ground truth behind each image is needed, for instance the shape's pixels
-    as a segmentation mask (the chapter *The bootstrap*) or the contrast to
+    as a segmentation mask (:ref:`ch-bootstrap`) or the contrast to
     study which images a model gets wrong.
 
     Parameters
@@ -300,7 +298,7 @@ def make_scenes(n: int, rng: RngLike = None) -> Scenes:
 def blur(images: np.ndarray, sigma: float = 1.0) -> np.ndarray:
     """Gaussian-blurred images flattened to feature rows, shape (n, 256).
 
-    The MLP of the chapter *Training randomness* takes these as its input.
+    The MLP of :ref:`ch-training-randomness` takes these as its input.
 
     Parameters
     ----------
@@ -409,7 +407,7 @@ def correctness(
 
     The images are streamed (see :func:`iter_images`) and never held all at
     once, so ``n`` can be in the hundreds of thousands: the population of the
-    chapter *A benchmark you can regenerate*.
+    :ref:`ch-benchmark`.
 
     Returns
     -------

@@ -1,0 +1,251 @@
+"""sigeval.procedures: paired differences with a threshold, and P(A > B)."""
+
+import numpy as np
+import pytest
+from scipy import stats
+
+from sigeval import (
+    DECISIONS,
+    paired_difference,
+    prob_improvement,
+)
+
+# Seed 002: five pairs, differences 0.4, 0.3, 0.1, 0.5, 0.1 point, useful threshold 0.30.
+REFERENCE = np.array([71.2, 70.8, 71.5, 70.9, 71.1])
+CANDIDATE = REFERENCE + np.array([0.4, 0.3, 0.1, 0.5, 0.1])
+
+
+def test_seed_002_worked_example():
+    res = paired_difference(CANDIDATE, REFERENCE, threshold=0.30)
+    assert res.estimate == pytest.approx(0.28, abs=1e-12)
+    assert res.median == pytest.approx(0.30, abs=1e-12)
+    assert f"{res.sd:.3f}" == "0.179"
+    assert (res.n, res.df, res.n_dropped) == (5, 4, 0)
+    # 0.28 +- 2.776 x 0.080 ~ [0.058, 0.502]
+    assert f"{stats.t.ppf(0.975, 4):.3f}" == "2.776"
+    assert f"{res.sd / np.sqrt(5):.3f}" == "0.080"
+    ci = res.confidence_interval
+    assert (f"{ci.low:.3f}", f"{ci.high:.3f}") == ("0.058", "0.502")
+    assert ci.low > 0 and ci.high > 0.30 > ci.low  # above zero, overlaps the threshold
+    assert res.decision == DECISIONS[1] == "gain established; useful gain not established"
+    assert "useful gain not established" in res.decision
+    np.testing.assert_allclose(res.differences, [0.4, 0.3, 0.1, 0.5, 0.1], atol=1e-12)
+
+
+def test_decision_strings():
+    assert DECISIONS == (
+        "useful gain established",
+        "gain established; useful gain not established",
+        "gain not established",
+    )
+
+
+@pytest.mark.parametrize("level", [0.8, 0.9, 0.95, 0.99])
+def test_paired_difference_matches_scipy_ttest_rel(level):
+    rng = np.random.default_rng(3)
+    for n in (2, 3, 7, 30):
+        ref_scores = rng.normal(0.7, 0.01, n)
+        cand = ref_scores + rng.normal(0.003, 0.004, n)
+        res = paired_difference(cand, ref_scores, confidence_level=level)
+        ref = stats.ttest_rel(cand, ref_scores)
+        ci = ref.confidence_interval(level)
+        assert res.statistic == pytest.approx(ref.statistic, rel=1e-10)
+        assert res.pvalue == pytest.approx(ref.pvalue, rel=1e-10)
+        assert res.df == ref.df
+        assert res.confidence_interval.low == pytest.approx(ci.low, rel=1e-10)
+        assert res.confidence_interval.high == pytest.approx(ci.high, rel=1e-10)
+        assert res.decision is None and res.threshold is None
+
+
+def test_the_three_decisions():
+    base = np.array([0.0, 0.0, 0.0, 0.0, 0.0, 0.0])
+    jitter = np.array([0.02, -0.02, 0.01, -0.01, 0.015, -0.015])
+    useful = paired_difference(base + 0.5 + jitter, base, threshold=0.3)
+    assert useful.decision == "useful gain established"
+    small = paired_difference(base + 0.1 + jitter, base, threshold=0.3)
+    assert small.decision == "gain established; useful gain not established"
+    none = paired_difference(base + jitter, base, threshold=0.3)
+    assert none.decision == "gain not established"
+    worse = paired_difference(base - 0.5 + jitter, base, threshold=0.3)
+    assert worse.decision == "gain not established"
+
+
+def test_decision_boundaries_are_strict():
+    res = paired_difference(CANDIDATE, REFERENCE)
+    at_bound = paired_difference(CANDIDATE, REFERENCE, threshold=res.confidence_interval.low)
+    assert at_bound.decision == DECISIONS[1]  # lower bound equal to the threshold: not shown useful
+    zero = paired_difference(CANDIDATE, REFERENCE, threshold=0.0)
+    assert zero.decision == DECISIONS[0]  # a threshold of 0: any established gain is useful
+
+
+def test_failed_runs_raise_by_default_and_name_the_pairs():
+    cand = [0.71, 0.70, np.nan, 0.72, 0.69, 0.70]
+    ref = [0.70, 0.69, 0.61, 0.70, np.nan, 0.68]
+    with pytest.raises(ValueError) as info:
+        paired_difference(cand, ref)
+    message = str(info.value)
+    assert "2 pair(s) hold a NaN score" in message
+    assert "pair 2 (scores_a=nan, scores_b=0.61)" in message
+    assert "pair 4 (scores_a=0.69, scores_b=nan)" in message
+    assert "nan_policy='omit'" in message
+
+
+def test_many_failed_runs_are_summarised():
+    cand = np.full(12, np.nan)
+    cand[:2] = [0.7, 0.71]
+    with pytest.raises(ValueError, match=r"10 pair\(s\) hold a NaN score.*\.\.\. \(10 pairs in all\)"):
+        paired_difference(cand, np.full(12, 0.7))
+
+
+def test_omit_drops_incomplete_pairs_and_reports_them():
+    cand = np.array([0.71, 0.70, np.nan, 0.72, 0.69, 0.705])
+    ref = np.array([0.70, 0.69, 0.61, 0.70, np.nan, 0.68])
+    res = paired_difference(cand, ref, nan_policy="omit", threshold=0.005)
+    assert res.n_dropped == 2 and res.n == 4
+    np.testing.assert_array_equal(res.dropped_index, [2, 4])
+    keep = [0, 1, 3, 5]
+    clean = paired_difference(cand[keep], ref[keep], threshold=0.005)
+    assert res.estimate == clean.estimate and res.confidence_interval == clean.confidence_interval
+    assert res.decision == clean.decision
+    assert "n_dropped=2" in repr(res)
+
+
+def test_omit_needs_two_complete_pairs():
+    with pytest.raises(ValueError, match=r"at least 2 complete pairs; got 1 after dropping 2 with NaN"):
+        paired_difference([0.7, np.nan, 0.8], [0.6, 0.6, np.nan], nan_policy="omit")
+
+
+def test_results_print_as_plain_floats():
+    text = repr(paired_difference(CANDIDATE, REFERENCE, threshold=0.3))
+    assert "np.float64" not in text and "differences" not in text
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "error", "match"),
+    [
+        (dict(scores_a=[0.7, 0.8, 0.9], scores_b=[0.6, 0.7]), ValueError, r"`scores_a` and `scores_b` must be paired, with the same length; got 3 and 2"),
+        (dict(scores_a=[0.7, np.inf], scores_b=[0.6, 0.7]), ValueError, r"`scores_a` holds infinite value\(s\) at position\(s\) 1"),
+        (dict(scores_a=[0.7, 0.8], scores_b=[0.6, -np.inf], nan_policy="omit"), ValueError, r"`scores_b` holds infinite value"),
+        (dict(scores_a=[1.5, 2.5, 3.5], scores_b=[1.0, 2.0, 3.0]), ValueError, r"zero spread \(all equal to 0.5\)"),
+        (dict(scores_a=[0.7], scores_b=[0.6]), ValueError, r"at least 2 complete pairs; got 1\."),
+        (dict(scores_a=[[0.7, 0.8]], scores_b=[[0.6, 0.7]]), ValueError, r"`scores_a` must be one-dimensional"),
+        (dict(scores_a=[0.7, 0.8], scores_b=[0.6, 0.75], threshold=-0.1), ValueError, r"`threshold` must be a useful gain >= 0.*got -0.1"),
+        (dict(scores_a=[0.7, 0.8], scores_b=[0.6, 0.75], threshold=np.nan), ValueError, r"`threshold` must be finite"),
+        (dict(scores_a=[0.7, 0.8], scores_b=[0.6, 0.75], threshold="0.3"), TypeError, r"`threshold` must be a real number; got '0.3'"),
+        (dict(scores_a=[0.7, 0.8], scores_b=[0.6, 0.75], nan_policy="propagate"), ValueError, r"`nan_policy` must be one of 'raise', 'omit'; got 'propagate'"),
+        (dict(scores_a=[0.7, 0.8], scores_b=[0.6, 0.75], confidence_level=1.5), ValueError, r"`confidence_level` must be strictly between 0 and 1"),
+        (dict(scores_a=["a", "b"], scores_b=[0.6, 0.75]), TypeError, r"`scores_a` must hold numbers"),
+    ],
+)
+def test_paired_difference_rejects_bad_input(kwargs, error, match):
+    with pytest.raises(error, match=match):
+        paired_difference(**kwargs)
+
+
+def test_paired_t_size_and_coverage_under_the_null():
+    # 3,000 simulated experiments of 8 paired seeds with no true difference.
+    rng = np.random.default_rng(123)
+    n_sims, alpha = 3000, 0.05
+    ref = rng.normal(0.70, 0.01, (n_sims, 8))
+    cand = ref + rng.normal(0.0, 0.003, (n_sims, 8))
+    results = [paired_difference(c, r) for c, r in zip(cand, ref)]
+    rejected = np.mean([res.pvalue < alpha for res in results])
+    covered = np.mean([res.confidence_interval.low <= 0 <= res.confidence_interval.high for res in results])
+    mc_se = np.sqrt(alpha * (1 - alpha) / n_sims)
+    assert abs(rejected - alpha) < 3 * mc_se
+    assert abs(covered - (1 - alpha)) < 3 * mc_se
+
+
+def _brute_force_unpaired(a, b):
+    total = 0.0
+    for x in a:
+        for y in b:
+            total += 1.0 if x > y else 0.5 if x == y else 0.0
+    return total / (len(a) * len(b))
+
+
+def _brute_force_paired(a, b):
+    return sum(1.0 if x > y else 0.5 if x == y else 0.0 for x, y in zip(a, b)) / len(a)
+
+
+def test_prob_improvement_matches_brute_force_counts():
+    rng = np.random.default_rng(5)
+    for n_a, n_b in [(2, 2), (5, 9), (20, 20), (13, 4)]:
+        a = rng.integers(60, 66, n_a) / 100  # coarse scores: many ties
+        b = rng.integers(60, 66, n_b) / 100
+        res = prob_improvement(a, b, paired=False, n_resamples=10, rng=0)
+        assert res.estimate == pytest.approx(_brute_force_unpaired(a, b), abs=1e-15)
+        assert (res.n_a, res.n_b, res.paired) == (n_a, n_b, False)
+        if n_a == n_b:
+            paired = prob_improvement(a, b, n_resamples=10, rng=0)
+            assert paired.estimate == pytest.approx(_brute_force_paired(a, b), abs=1e-15)
+
+
+def test_unpaired_estimate_is_the_mann_whitney_u():
+    rng = np.random.default_rng(6)
+    a, b = rng.normal(size=17), rng.normal(0.3, size=11)
+    u = stats.mannwhitneyu(a, b).statistic
+    assert prob_improvement(a, b, paired=False, n_resamples=10, rng=0).estimate == pytest.approx(u / (17 * 11))
+
+
+def test_bootstrap_is_reproducible_and_has_the_right_spread():
+    rng = np.random.default_rng(8)
+    a, b = rng.normal(0.65, 0.01, 30), rng.normal(0.645, 0.01, 30)
+    first = prob_improvement(a, b, rng=42)
+    again = prob_improvement(a, b, rng=np.random.default_rng(42))
+    np.testing.assert_array_equal(first.bootstrap_distribution, again.bootstrap_distribution)
+    assert first.bootstrap_distribution.shape == (10_000,)
+    # Paired: the bootstrap mean of n wins has variance var(w) / n.
+    wins = (a > b) + 0.5 * (a == b)
+    assert first.bootstrap_distribution.std() == pytest.approx(wins.std() / np.sqrt(30), rel=0.03)
+    # Unpaired: compare with resampling indices explicitly (vectorized reference).
+    res = prob_improvement(a, b, paired=False, rng=1)
+    ref_rng = np.random.default_rng(2)
+    ia = ref_rng.integers(0, 30, (4000, 30))
+    ib = ref_rng.integers(0, 30, (4000, 30))
+    ref = np.mean(a[ia][:, :, None] > b[ib][:, None, :], axis=(1, 2))
+    assert res.bootstrap_distribution.std() == pytest.approx(ref.std(), rel=0.05)
+    assert res.bootstrap_distribution.mean() == pytest.approx(ref.mean(), abs=0.005)
+
+
+def test_percentile_interval_and_bouthillier_reading():
+    rng = np.random.default_rng(9)
+    a, b = rng.normal(0.66, 0.01, 25), rng.normal(0.65, 0.01, 25)
+    res = prob_improvement(a, b, confidence_level=0.9, gamma=0.8, rng=3)
+    low, high = np.quantile(res.bootstrap_distribution, [0.05, 0.95])
+    assert (res.confidence_interval.low, res.confidence_interval.high) == (low, high)
+    assert res.significant == (low > 0.5) and res.meaningful == (high > 0.8)
+    clear = prob_improvement([0.9, 0.91, 0.92, 0.93], [0.1, 0.2, 0.3, 0.4], rng=0)
+    assert (clear.estimate, clear.confidence_interval.low, clear.significant, clear.meaningful) == (1.0, 1.0, True, True)
+    same = prob_improvement(b, b, rng=0)
+    assert same.estimate == 0.5 and not same.significant and not same.meaningful
+
+
+def test_prob_improvement_false_detections_under_the_null():
+    # Identical procedures, 10 paired runs: the lower bound of the 95% interval
+    # should exceed 0.5 in at most 2.5% of experiments (one side of the interval).
+    rng = np.random.default_rng(10)
+    n_sims = 400
+    scores = rng.normal(0.7, 0.01, (n_sims, 2, 10))
+    hits = np.mean([prob_improvement(a, b, n_resamples=2000, rng=i).significant for i, (a, b) in enumerate(scores)])
+    assert hits <= 0.025 + 3 * np.sqrt(0.025 * 0.975 / n_sims)
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "error", "match"),
+    [
+        (dict(scores_a=[0.7, 0.8, 0.9], scores_b=[0.6, 0.7]), ValueError, r"`scores_a` and `scores_b` must be paired, with the same length; got 3 and 2"),
+        (dict(scores_a=[0.7], scores_b=[0.6], paired=False), ValueError, r"`scores_a` must hold at least 2"),
+        (dict(scores_a=[0.7, np.nan], scores_b=[0.6, 0.5]), ValueError, r"`scores_a` holds 1 NaN"),
+        (dict(scores_a=[0.7, 0.8], scores_b=[0.6, 0.5], gamma=0.5), ValueError, r"`gamma` must lie in \(0.5, 1\); got 0.5"),
+        (dict(scores_a=[0.7, 0.8], scores_b=[0.6, 0.5], gamma=1.0), ValueError, r"`gamma` must be strictly between 0 and 1"),
+        (dict(scores_a=[0.7, 0.8], scores_b=[0.6, 0.5], n_resamples=0), ValueError, r"`n_resamples` must be an integer >= 1; got 0"),
+        (dict(scores_a=[0.7, 0.8], scores_b=[0.6, 0.5], confidence_level=0), ValueError, r"`confidence_level`"),
+        (dict(scores_a=[0.7, 0.8], scores_b=[0.6, 0.5], paired="yes"), TypeError, r"`paired` must be True or False; got 'yes'"),
+        (dict(scores_a=[0.7, 0.8], scores_b=[0.6, 0.5], n_resamples=100.0), TypeError, r"`n_resamples` must be an integer"),
+        (dict(scores_a=[0.7, 0.8], scores_b=[0.6, 0.5], rng="seed"), TypeError, r"`rng` must be a numpy.random.Generator"),
+    ],
+)
+def test_prob_improvement_rejects_bad_input(kwargs, error, match):
+    with pytest.raises(error, match=match):
+        prob_improvement(**kwargs)
