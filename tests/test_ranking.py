@@ -247,8 +247,8 @@ def test_bootstrap_ranks_callable_with_dataframe_names():
     y = rng.random(n) < 0.5
     preds = {"good": y ^ (rng.random(n) < 0.1), "bad": y ^ (rng.random(n) < 0.4)}
 
-    def accuracy(pred, truth):
-        return (pred == truth).mean(axis=1)
+    def accuracy(pred, truth, axis):
+        return (pred == truth).mean(axis=axis)
 
     data = {name: (p, y) for name, p in preds.items()}
     res = bootstrap_ranks(data, statistic=accuracy, n_resamples=500, rng=0)
@@ -308,6 +308,23 @@ def test_bad_arguments():
     with pytest.raises(ValueError, match="`statistic`"):
         bootstrap_ranks(DEMSAR_AUC, statistic="median")
     with pytest.raises(ValueError, match="share axis 0"):
-        bootstrap_ranks([np.ones(5), np.ones(6)], statistic=lambda x: x.mean(axis=1))
+        bootstrap_ranks([np.ones(5), np.ones(6)], statistic=np.mean)
     with pytest.raises(ValueError, match="one value per resample"):
-        bootstrap_ranks([np.ones(5), np.ones(5)], statistic=lambda x: x.mean(), n_resamples=5)
+        bootstrap_ranks([np.ones(5), np.ones(5)], statistic=lambda x, axis: x.mean(), n_resamples=5)
+
+
+def test_bootstrap_ranks_with_average_precision():
+    from sigeval import average_precision
+
+    rng = np.random.default_rng(4)
+    n, d = 60, 3
+    npos = np.full(n, d)
+    data = {}
+    for name, skill in (("sharp", 1.5), ("blurry", 0.2)):
+        tp = rng.random((n, d)) < 0.6
+        scores = rng.random((n, d)) + skill * tp
+        data[name] = (scores, tp, npos)  # one object per detection slot at most
+    res = bootstrap_ranks(data, statistic=average_precision, n_resamples=300, rng=0)
+    for j, (scores, tp, pos) in enumerate(data.values()):
+        assert res.estimate[j] == pytest.approx(average_precision(scores[None], tp[None], pos[None])[0])
+    assert res.leader == "sharp" and res.rank_distribution.shape == (300, 2)

@@ -783,7 +783,7 @@ def _resampled_metrics(data, statistic, n_items, k, n_resamples, rng) -> np.ndar
 
 def _call_statistic(statistic: Callable, arrays: tuple[np.ndarray, ...], idx: np.ndarray) -> np.ndarray:
     rows = idx.shape[0]
-    value = np.asarray(statistic(*(x[idx] for x in arrays)), dtype=float)
+    value = np.asarray(statistic(*(x[idx] for x in arrays), axis=1), dtype=float)
     if value.shape != (rows,):
         raise ValueError(
             "`statistic` must return one value per resample: given arrays of shape "
@@ -868,10 +868,11 @@ def bootstrap_ranks(
         test items in the same order for every model (for example
         ``(detection_scores, is_true_positive, n_positives)`` per model).
     statistic : "mean" or callable
-        ``"mean"``, or ``f(*arrays)`` mapping arrays of shape
-        ``(batch, n_items, ...)`` to shape ``(batch,)`` (the convention of
-        :func:`bootstrap_ci`, so :func:`average_precision` works unchanged).
-        Higher values are better.
+        ``"mean"``, or ``f(*arrays, axis=1)`` mapping arrays of shape
+        ``(batch, n_items, ...)`` to shape ``(batch,)``, the item axis being
+        ``axis`` (the convention of :func:`bootstrap_ci` and
+        ``scipy.stats.bootstrap``, so ``np.mean`` and :func:`average_precision`
+        work unchanged). Higher values are better.
     n_resamples : int
         Number of resamples, at least 1.
     confidence_level : float
