@@ -35,6 +35,7 @@ from scipy import stats
 from ._results import ConfidenceInterval
 from ._validation import (
     RngLike,
+    _show,
     check_positive_int,
     check_positive_real,
     check_rng,
@@ -48,6 +49,7 @@ __all__ = [
     "nemenyi_q",
     "nemenyi_cd",
     "tasks_for_gap",
+    "cd_groups",
     "HolmControlResult",
     "holm_vs_control",
     "RankStabilityResult",
@@ -396,6 +398,75 @@ def tasks_for_gap(gap: float, k: int, *, alpha: float = 0.05) -> int:
     while cd(n) > gap:
         n += 1
     return int(n)
+
+
+def cd_groups(mean_ranks: ArrayLike, critical_difference: float) -> list[tuple[int, ...]]:
+    r"""Groups of models whose mean ranks are not separated by the critical difference.
+
+    Two models are *not separated* when their mean ranks differ by less than
+    ``critical_difference`` (the Nemenyi test declares them different at a
+    difference of at least the CD). The groups are the maximal cliques of that
+    relation: sets in which every pair is non-separated, not contained in a
+    larger such set. On a line these are runs of consecutive models in rank
+    order whose range is below the CD, so one pass over the sorted ranks finds
+    them all. A critical-difference diagram joins each group with a bar.
+
+    Parameters
+    ----------
+    mean_ranks : array_like of float
+        One mean rank per model (at least 2), finite.
+    critical_difference : float
+        The CD, positive (:func:`nemenyi_cd`).
+
+    Returns
+    -------
+    list of tuple of int
+        Each group as model indices sorted from best (lowest) to worst mean
+        rank; groups ordered by their best member. Groups of one model (a
+        model separated from all others) are left out.
+
+    Raises
+    ------
+    ValueError
+        For fewer than 2 ranks, non-finite ranks or a CD that is not positive.
+
+    Notes
+    -----
+    Explained in the chapter *Many models, many datasets* (``notebooks/10_ranking``).
+
+    Examples
+    --------
+    Demšar's Table 6 ranks: at :math:`\alpha = 0.05` (CD = 1.254) no pair is
+    separated; at 0.10 (CD = 1.118) C4.5+m+cf (3) is separated from C4.5 (0):
+
+    >>> from sigeval import cd_groups
+    >>> cd_groups([3.143, 2.000, 2.929, 1.929], 1.254)
+    [(3, 1, 2, 0)]
+    >>> cd_groups([3.143, 2.000, 2.929, 1.929], 1.118)
+    [(3, 1, 2), (2, 0)]
+    """
+    ranks = np.asarray(mean_ranks)
+    if ranks.dtype == bool or not np.issubdtype(ranks.dtype, np.number):
+        raise TypeError(f"`mean_ranks` must hold numbers; got dtype {ranks.dtype}.")
+    ranks = ranks.astype(float)
+    if ranks.ndim != 1 or ranks.size < 2:
+        raise ValueError(
+            f"`mean_ranks` must be one-dimensional with at least 2 models; got shape {ranks.shape}."
+        )
+    if not np.all(np.isfinite(ranks)):
+        raise ValueError(f"`mean_ranks` must be finite; got {_show(ranks[~np.isfinite(ranks)])}.")
+    cd = check_positive_real(critical_difference, "critical_difference")
+    order = np.argsort(ranks, kind="stable")
+    r = ranks[order]
+    # For each start, the end (exclusive) of the run within reach: r[end - 1] - r[start] < cd.
+    ends = np.searchsorted(r, r + cd, side="left")
+    groups = []
+    last_end = 0
+    for start, end in enumerate(ends):
+        if end > last_end and end - start >= 2:
+            groups.append(tuple(int(j) for j in order[start:end]))
+        last_end = max(last_end, end)
+    return groups
 
 
 # --------------------------------------------------------------------------- Holm vs control
