@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 from scipy import stats
 
-from sigeval import ADJUST_METHODS, adjust_pvalues
+from sigeval import ADJUST_METHODS, adjust_pvalues, expected_best_of_k
 
 
 def _reject(p, method, alpha=0.05):
@@ -179,3 +179,51 @@ def test_bad_options():
         adjust_pvalues([[0.1]], axis=2)
     with pytest.raises(TypeError, match="`axis`"):
         adjust_pvalues([0.1], axis=0.5)
+
+
+# --------------------------------------------------------------------------- best of k
+
+
+def _best_of_k_brute_force(x, k, v):
+    from itertools import combinations
+
+    total = 0.0
+    subsets = list(combinations(range(len(x)), k))
+    for subset in subsets:
+        best = max(x[i] for i in subset)
+        winners = [i for i in subset if x[i] == best]
+        total += np.mean([v[i] for i in winners])  # ties broken at random
+    return total / len(subsets)
+
+
+def test_expected_best_of_k_by_brute_force_with_ties():
+    rng = np.random.default_rng(6)
+    for _ in range(20):
+        n = int(rng.integers(1, 9))
+        x = rng.integers(0, 4, size=n) / 10  # many ties
+        v = rng.normal(size=n)
+        ks = np.arange(1, n + 1)
+        np.testing.assert_allclose(
+            expected_best_of_k(x, ks), [_best_of_k_brute_force(x, k, x) for k in ks], rtol=1e-12
+        )
+        np.testing.assert_allclose(
+            expected_best_of_k(x, ks, values=v),
+            [_best_of_k_brute_force(x, k, v) for k in ks], rtol=1e-10, atol=1e-12,
+        )
+    x = rng.normal(size=20)
+    assert expected_best_of_k(x, 1) == pytest.approx(x.mean())
+    assert expected_best_of_k(x, 20) == pytest.approx(x.max())
+    assert np.all(np.diff(expected_best_of_k(x, np.arange(1, 21))) > 0)
+
+
+def test_expected_best_of_k_bad_input():
+    with pytest.raises(ValueError, match="`k` must be between 1"):
+        expected_best_of_k([0.1, 0.2], 3)
+    with pytest.raises(ValueError, match="`k` must be between 1"):
+        expected_best_of_k([0.1, 0.2], [0, 1])
+    with pytest.raises(TypeError, match="`k` must hold whole numbers"):
+        expected_best_of_k([0.1, 0.2], 1.5)
+    with pytest.raises(ValueError, match="`values` must be paired"):
+        expected_best_of_k([0.1, 0.2], 1, values=[0.3])
+    with pytest.raises(ValueError, match="NaN"):
+        expected_best_of_k([0.1, np.nan], 1)

@@ -96,6 +96,9 @@ def _smoke_calls():
         "power_curve": lambda ax: plots.power_curve(ax, 1.0, [1.0], [2, 5, 10]),
         "cd_diagram": lambda ax: plots.cd_diagram(friedman([[0.9, 0.8, 0.7], [0.8, 0.85, 0.6],
                                                              [0.7, 0.6, 0.5]]), ax=ax),
+        "error_rates": lambda ax: plots.error_rates(
+            ax, pd.DataFrame({"FWER": [0.6, 0.05], "power": [0.9, 0.7]}, index=["none", "holm"])),
+        "best_of_k": lambda ax: plots.best_of_k(ax, [0.6, 0.62, 0.61], values=[0.6, 0.6, 0.61]),
         "verdict_intervals": lambda ax: plots.verdict_intervals(ax, [0.0], [[-0.2, 0.2]], [[-0.1, 0.1]],
                                                                 ["equivalent"], margin=0.5),
     }

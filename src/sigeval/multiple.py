@@ -17,6 +17,11 @@ rejections at level ``alpha``:
 ``"by"``          Benjamini and Yekutieli (2001)             FDR, any dependence
 ================  =========================================  ===============================
 
+Reporting the best of several runs is the same problem in another form: a
+search over noise. :func:`expected_best_of_k` gives, exactly, what the best of
+``k`` runs drawn from a sweep scores on average, and what the selected run
+scores elsewhere.
+
 Explained in the chapter *Many comparisons* (``notebooks/09_multiple``).
 """
 
@@ -27,9 +32,11 @@ from typing import Literal
 import numpy as np
 from numpy.typing import ArrayLike
 
-from ._validation import _show, check_choice
+from scipy import special
 
-__all__ = ["ADJUST_METHODS", "adjust_pvalues"]
+from ._validation import _show, check_choice, check_scores
+
+__all__ = ["ADJUST_METHODS", "adjust_pvalues", "expected_best_of_k"]
 
 #: The methods of :func:`adjust_pvalues`.
 ADJUST_METHODS = ("bonferroni", "holm", "hochberg", "bh", "by")
@@ -168,3 +175,87 @@ def adjust_pvalues(
     np.put_along_axis(adjusted, order, adjusted_sorted, axis=-1)
     adjusted = np.moveaxis(adjusted, -1, axis_used)
     return adjusted.reshape(shape) if shape is not None else adjusted
+
+
+def expected_best_of_k(
+    scores: ArrayLike, k: int | ArrayLike, *, values: ArrayLike | None = None
+) -> float | np.ndarray:
+    r"""Expected score of the best of ``k`` runs drawn at random from ``n`` runs.
+
+    Picture a sweep of ``n`` runs (seeds) and a report that trains only ``k``
+    of them and keeps the one with the highest score. Over all
+    :math:`\binom{n}{k}` equally likely subsets, the expected maximum is
+
+    .. math::
+
+        E\big[\max_{i \in K} x_i\big]
+        = \sum_{v} v \,\frac{\binom{L_v + m_v}{k} - \binom{L_v}{k}}{\binom{n}{k}},
+
+    summed over the distinct scores :math:`v`, with :math:`m_v` runs scoring
+    :math:`v` and :math:`L_v` runs scoring less: the fraction is the
+    probability that the subset's best score is :math:`v`. With ``values``
+    (for example each run's accuracy on fresh images), it returns instead the
+    expected *value* of the selected run, the run with the best score in the
+    subset, ties broken at random: :math:`v` is replaced by the mean of
+    ``values`` over the runs scoring :math:`v`. Exact, no simulation: at
+    ``k = 1`` it is the mean, at ``k = n`` the maximum (or the value of the
+    best run).
+
+    Parameters
+    ----------
+    scores : array_like of float
+        One score per run, the one used for the selection; no NaN.
+    k : int or array_like of int
+        Runs per report, each in ``1..n``.
+    values : array_like of float, optional
+        One value per run, paired with ``scores``.
+
+    Returns
+    -------
+    float or ndarray
+        A float for a scalar ``k``, otherwise an array of the shape of ``k``.
+
+    Raises
+    ------
+    ValueError
+        For NaN scores, ``values`` of another length, or ``k`` outside ``1..n``.
+
+    Notes
+    -----
+    Explained in the chapter *Many comparisons* (``notebooks/09_multiple``).
+
+    Examples
+    --------
+    >>> from sigeval import expected_best_of_k
+    >>> expected_best_of_k([0.60, 0.62, 0.61, 0.65], [1, 2, 4])
+    array([0.62      , 0.63333333, 0.65      ])
+
+    Of the six pairs, three contain the run scoring 0.65, whose value is 0.61:
+
+    >>> round(expected_best_of_k([0.60, 0.62, 0.61, 0.65], 2, values=[0.61, 0.60, 0.62, 0.61]), 6)
+    0.608333
+    """
+    x = check_scores(scores, "scores")
+    n = x.size
+    v = x if values is None else check_scores(values, "values")
+    if v.shape != x.shape:
+        raise ValueError(
+            f"`values` must be paired with `scores`, one per run; got {v.size} and {n}."
+        )
+    k_arr = np.asarray(k)
+    if k_arr.dtype == bool or not np.issubdtype(k_arr.dtype, np.integer):
+        if not (np.issubdtype(k_arr.dtype, np.floating) and np.all(k_arr == np.round(k_arr))):
+            raise TypeError(f"`k` must hold whole numbers; got {k!r}.")
+    k_arr = k_arr.astype(np.int64)
+    bad = (k_arr < 1) | (k_arr > n)
+    if np.any(bad):
+        raise ValueError(f"`k` must be between 1 and the number of runs {n}; got {_show(k_arr[bad])}.")
+    levels, inverse, counts = np.unique(x, return_inverse=True, return_counts=True)
+    level_values = np.bincount(inverse, weights=v) / counts
+    below = np.concatenate([[0], np.cumsum(counts)[:-1]])
+    kk = k_arr.reshape(-1, 1)
+    # Probability that the best score of a random k-subset is each level (exact binomials).
+    prob = (special.comb(below + counts, kk, exact=False) - special.comb(below, kk, exact=False))
+    prob = prob / special.comb(n, kk, exact=False)
+    out = (prob * level_values).sum(axis=1).reshape(k_arr.shape)
+    return float(out) if out.ndim == 0 else out

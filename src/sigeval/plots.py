@@ -15,6 +15,7 @@ from numpy.typing import ArrayLike
 from ._validation import check_binary
 from .intervals import coverage
 from .power import power_paired
+from .multiple import expected_best_of_k
 from .ranking import cd_groups, nemenyi_cd
 
 __all__ = [
@@ -32,6 +33,8 @@ __all__ = [
     "power_curve",
     "verdict_intervals",
     "cd_diagram",
+    "error_rates",
+    "best_of_k",
 ]
 
 # One colour per interval method, kept across every figure of the book.
@@ -751,4 +754,83 @@ def cd_diagram(result, *, alpha: float = 0.05, ax: Axes | None = None) -> Axes:
                 zorder=4)
     ax.set(xlim=(x_left, x_right), ylim=(y_low, y_high))
     ax.set_axis_off()
+    return ax
+
+
+def error_rates(ax: Axes, rates, *, alpha: float | None = 0.05) -> Axes:
+    """Grouped bars of error rates (or power) per multiple-testing procedure.
+
+    ``rates`` is a DataFrame with one row per procedure and one column per
+    measure (for example ``FWER``, ``FDR`` and ``power``); each measure is a
+    group of bars, one bar per procedure, labelled with its value. ``alpha``,
+    if given, draws the nominal level as a dashed line.
+
+    Used in :ref:`ch-multiple`.
+
+    Examples
+    --------
+    >>> import matplotlib.pyplot as plt
+    >>> import pandas as pd
+    >>> from sigeval.plots import error_rates
+    >>> rates = pd.DataFrame({"FWER": [0.64, 0.05], "power": [0.9, 0.5]}, index=["none", "holm"])
+    >>> fig, ax = plt.subplots()
+    >>> _ = error_rates(ax, rates)
+    >>> plt.close(fig)
+    """
+    values = np.asarray(rates, dtype=float)
+    methods, measures = list(rates.index), list(rates.columns)
+    n_methods = len(methods)
+    width = 0.8 / n_methods
+    x = np.arange(len(measures))
+    colors = ["#7f7f7f", "#1f77b4", "#2ca02c", "#9467bd", "#d62728", "#ff7f0e"]
+    for i, method in enumerate(methods):
+        pos = x - 0.4 + width * (i + 0.5)
+        ax.bar(pos, values[i], width=width * 0.95, color=colors[i % len(colors)], label=str(method))
+        for xi, v in zip(pos, values[i]):
+            ax.text(xi, v + 0.01, f"{v:.2f}", ha="center", va="bottom", fontsize=7)
+    if alpha is not None:
+        ax.axhline(alpha, color="black", ls="--", lw=0.8)
+        ax.text(x[-1] + 0.45, alpha, f"\u03b1 = {alpha:g}", ha="right", va="bottom", fontsize=8)
+    ax.set_xticks(x, measures)
+    ax.set(ylim=(0, 1.08), xlim=(-0.5, len(measures) - 0.5))
+    ax.legend(fontsize=8, ncols=min(n_methods, 5), loc="upper left", frameon=False)
+    return ax
+
+
+def best_of_k(
+    ax: Axes,
+    scores: ArrayLike,
+    *,
+    values: ArrayLike | None = None,
+    label: str = "",
+    color: str = "#1f77b4",
+) -> Axes:
+    """The expected best of ``k`` runs against ``k``, from one sweep of ``n`` runs.
+
+    Draws :func:`~sigeval.multiple.expected_best_of_k` of ``scores`` for
+    ``k = 1..n`` (solid). With ``values`` (each run's score elsewhere, such as
+    on fresh images) it adds the expected value of the selected run (dashed)
+    and the mean of ``values`` (dotted): the gap between solid and dashed is
+    what selecting on ``scores`` overstates.
+
+    Used in :ref:`ch-multiple`.
+
+    Examples
+    --------
+    >>> import matplotlib.pyplot as plt
+    >>> from sigeval.plots import best_of_k
+    >>> fig, ax = plt.subplots()
+    >>> _ = best_of_k(ax, [0.60, 0.62, 0.61, 0.65], values=[0.61, 0.60, 0.62, 0.61])
+    >>> plt.close(fig)
+    """
+    x = np.asarray(scores, dtype=float)
+    k = np.arange(1, x.size + 1)
+    prefix = f"{label}: " if label else ""
+    ax.plot(k, expected_best_of_k(x, k), color=color, lw=1.8, label=f"{prefix}best reported score")
+    if values is not None:
+        ax.plot(k, expected_best_of_k(x, k, values=values), color=color, lw=1.4, ls="--",
+                label=f"{prefix}selected run, elsewhere")
+        ax.axhline(float(np.mean(values)), color=color, lw=0.9, ls=":",
+                   label=f"{prefix}mean of all runs, elsewhere")
+    ax.set(xlabel="runs trained, k (best one reported)", xlim=(1, x.size))
     return ax
