@@ -31,7 +31,6 @@ from typing import Literal
 
 import numpy as np
 from numpy.typing import ArrayLike
-
 from scipy import special
 
 from ._validation import _show, check_choice, check_scores
@@ -243,14 +242,16 @@ def expected_best_of_k(
             f"`values` must be paired with `scores`, one per run; got {v.size} and {n}."
         )
     k_arr = np.asarray(k)
-    if k_arr.dtype == bool or not np.issubdtype(k_arr.dtype, np.integer):
-        if not (np.issubdtype(k_arr.dtype, np.floating) and np.all(k_arr == np.round(k_arr))):
-            raise TypeError(f"`k` must hold whole numbers; got {k!r}.")
+    whole = np.issubdtype(k_arr.dtype, np.integer) or (
+        np.issubdtype(k_arr.dtype, np.floating) and np.all(k_arr == np.round(k_arr))
+    )
+    if k_arr.dtype == bool or not whole:
+        raise TypeError(f"`k` must hold whole numbers; got {k!r}.")
     k_arr = k_arr.astype(np.int64)
     bad = (k_arr < 1) | (k_arr > n)
     if np.any(bad):
         raise ValueError(f"`k` must be between 1 and the number of runs {n}; got {_show(k_arr[bad])}.")
-    levels, inverse, counts = np.unique(x, return_inverse=True, return_counts=True)
+    _, inverse, counts = np.unique(x, return_inverse=True, return_counts=True)
     level_values = np.bincount(inverse, weights=v) / counts
     below = np.concatenate([[0], np.cumsum(counts)[:-1]])
     kk = k_arr.reshape(-1, 1)
