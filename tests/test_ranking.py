@@ -267,7 +267,7 @@ def test_bootstrap_ranks_callable_with_dataframe_names():
 def test_bad_tables(fn):
     with pytest.raises(ValueError, match="at least 2 models"):
         fn(np.ones((5, 1)))
-    with pytest.raises(ValueError, match="at least 2 datasets"):
+    with pytest.raises(ValueError, match="at least 2 (datasets|items)"):
         fn(np.ones((1, 4)))
     with pytest.raises(ValueError, match="two-dimensional"):
         fn(np.ones(4))

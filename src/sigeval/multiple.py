@@ -22,7 +22,7 @@ search over noise. :func:`expected_best_of_k` gives, exactly, what the best of
 ``k`` runs drawn from a sweep scores on average, and what the selected run
 scores elsewhere.
 
-Explained in the chapter *Many comparisons* (``notebooks/09_multiple``).
+Explained in :ref:`ch-multiple`.
 """
 
 from __future__ import annotations
@@ -139,7 +139,7 @@ def adjust_pvalues(
 
     Notes
     -----
-    Explained in the chapter *Many comparisons* (``notebooks/09_multiple``).
+    Explained in :ref:`ch-multiple`.
 
     Examples
     --------
@@ -221,7 +221,7 @@ def expected_best_of_k(
 
     Notes
     -----
-    Explained in the chapter *Many comparisons* (``notebooks/09_multiple``).
+    Explained in :ref:`ch-multiple`.
 
     Examples
     --------

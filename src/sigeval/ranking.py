@@ -14,9 +14,7 @@ The score table is a ``datasets × models`` array, or a ``pandas.DataFrame``
 whose columns are the models (and whose index names the datasets). Rank 1 is
 the best model on a dataset; ties share the average of their ranks.
 
-Explained in the chapters *Many models, many datasets*
-(``notebooks/10_ranking``) and *Many comparisons* (``notebooks/09_multiple``:
-bootstrap ranks).
+Explained in :ref:`ch-ranking` and, for the bootstrap ranks, :ref:`ch-multiple`.
 """
 
 from __future__ import annotations
@@ -68,7 +66,7 @@ def _check_flag(value: bool, name: str) -> bool:
     return bool(value)
 
 
-def _score_table(scores: Any, name: str = "scores") -> tuple[np.ndarray, tuple]:
+def _score_table(scores: Any, name: str = "scores", rows: str = "datasets") -> tuple[np.ndarray, tuple]:
     """A (datasets, models) float array without NaN, and the model names.
 
     The names are the DataFrame's columns, or the column indices 0..k-1.
@@ -85,26 +83,26 @@ def _score_table(scores: Any, name: str = "scores") -> tuple[np.ndarray, tuple]:
     arr = arr.astype(float)
     if arr.ndim != 2:
         raise ValueError(
-            f"`{name}` must be a two-dimensional (datasets, models) table; got shape {arr.shape}."
+            f"`{name}` must be a two-dimensional ({rows}, models) table; got shape {arr.shape}."
         )
     n, k = arr.shape
     if k < 2:
         raise ValueError(f"`{name}` must hold at least 2 models (columns); got {k}.")
     if n < 2:
-        raise ValueError(f"`{name}` must hold at least 2 datasets (rows); got {n}.")
+        raise ValueError(f"`{name}` must hold at least 2 {rows} (rows); got {n}.")
     bad = ~np.isfinite(arr)
     if np.any(bad):
         rows, cols = np.nonzero(bad)
         names = models if models is not None else tuple(range(k))
         where = ", ".join(
-            f"(dataset {datasets[r] if datasets is not None else r!r}, model {names[c]!r})"
+            f"({rows[:-1]} {datasets[r] if datasets is not None else r!r}, model {names[c]!r})"
             for r, c in zip(rows[:3], cols[:3])
         )
         more = "" if rows.size <= 3 else f", ... ({rows.size} cells)"
         raise ValueError(
             f"`{name}` holds {rows.size} NaN or infinite score(s) (a failed run?) at {where}{more}; "
-            "a rank needs every model scored on every dataset: rerun, or drop the dataset "
-            "or the model explicitly."
+            f"a rank needs every model scored on every {rows[:-1]}: rerun, or drop the "
+            f"{rows[:-1]} or the model explicitly."
         )
     return arr, models if models is not None else tuple(range(k))
 
@@ -208,7 +206,7 @@ def friedman(scores: ArrayLike, *, higher_is_better: bool = True) -> FriedmanRes
 
     Notes
     -----
-    Explained in the chapter *Many models, many datasets* (``notebooks/10_ranking``).
+    Explained in :ref:`ch-ranking`.
 
     Examples
     --------
@@ -277,7 +275,7 @@ def nemenyi_q(k: int, *, alpha: float = 0.05) -> float:
 
     Notes
     -----
-    Explained in the chapter *Many models, many datasets* (``notebooks/10_ranking``).
+    Explained in :ref:`ch-ranking`.
 
     Examples
     --------
@@ -324,7 +322,7 @@ def nemenyi_cd(k: int, n_datasets: int, *, alpha: float = 0.05) -> float:
 
     Notes
     -----
-    Explained in the chapter *Many models, many datasets* (``notebooks/10_ranking``).
+    Explained in :ref:`ch-ranking`.
 
     Examples
     --------
@@ -371,7 +369,7 @@ def tasks_for_gap(gap: float, k: int, *, alpha: float = 0.05) -> int:
 
     Notes
     -----
-    Explained in the chapter *Many models, many datasets* (``notebooks/10_ranking``).
+    Explained in :ref:`ch-ranking`.
 
     Examples
     --------
@@ -432,7 +430,7 @@ def cd_groups(mean_ranks: ArrayLike, critical_difference: float) -> list[tuple[i
 
     Notes
     -----
-    Explained in the chapter *Many models, many datasets* (``notebooks/10_ranking``).
+    Explained in :ref:`ch-ranking`.
 
     Examples
     --------
@@ -571,7 +569,7 @@ def holm_vs_control(
 
     Notes
     -----
-    Explained in the chapter *Many models, many datasets* (``notebooks/10_ranking``).
+    Explained in :ref:`ch-ranking`.
 
     Examples
     --------
@@ -717,7 +715,7 @@ def rank_stability(
 
     Notes
     -----
-    Explained in the chapter *Many models, many datasets* (``notebooks/10_ranking``).
+    Explained in :ref:`ch-ranking`.
 
     Examples
     --------
@@ -871,7 +869,7 @@ def _model_data(scores: Any, statistic: Any) -> tuple[Any, tuple, int]:
     if isinstance(statistic, str):
         if statistic != "mean":
             raise ValueError(f"`statistic` must be 'mean' or a callable; got {statistic!r}.")
-        table, models = _score_table(scores)
+        table, models = _score_table(scores, rows="items")
         return table, models, table.shape[0]
     if not callable(statistic):
         raise TypeError(f"`statistic` must be 'mean' or a callable; got {type(statistic).__name__}.")
@@ -964,7 +962,7 @@ def bootstrap_ranks(
 
     Notes
     -----
-    Explained in the chapter *Many comparisons* (``notebooks/09_multiple``).
+    Explained in :ref:`ch-multiple`.
 
     Examples
     --------
