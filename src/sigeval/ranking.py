@@ -541,7 +541,7 @@ def holm_vs_control(
     .. math:: z_j = \frac{R_c - R_j}{\sqrt{k(k+1)/(6N)}}
 
     with the standard normal (two-sided) and adjusts the :math:`k - 1`
-    p-values with Holm's step-down procedure (:func:`adjust_pvalues`). When a
+    p-values with Holm's step-down procedure (:func:`~sigeval.multiple.adjust_pvalues`). When a
     new method is compared only with existing ones, these :math:`k-1`
     comparisons need less correction than all :math:`k(k-1)/2` pairs, and
     Holm rejects at least what the Bonferroni–Dunn test rejects.
@@ -939,8 +939,8 @@ def bootstrap_ranks(
     statistic : "mean" or callable
         ``"mean"``, or ``f(*arrays, axis=1)`` mapping arrays of shape
         ``(batch, n_items, ...)`` to shape ``(batch,)``, the item axis being
-        ``axis`` (the convention of :func:`bootstrap_ci` and
-        ``scipy.stats.bootstrap``, so ``np.mean`` and :func:`average_precision`
+        ``axis`` (the convention of :func:`~sigeval.resampling.bootstrap_ci` and
+        ``scipy.stats.bootstrap``, so ``np.mean`` and :func:`~sigeval.metrics.average_precision`
         work unchanged). Higher values are better.
     n_resamples : int
         Number of resamples, at least 1.
