@@ -10,6 +10,7 @@ from collections.abc import Sequence
 
 import numpy as np
 from matplotlib.axes import Axes
+from matplotlib.ticker import MaxNLocator
 from numpy.typing import ArrayLike
 
 from ._validation import check_binary
@@ -833,4 +834,5 @@ def best_of_k(
         ax.axhline(float(np.mean(values)), color=color, lw=0.9, ls=":",
                    label=f"{prefix}mean of all runs, elsewhere")
     ax.set(xlabel="runs trained, k (best one reported)", xlim=(1, x.size))
+    ax.xaxis.set_major_locator(MaxNLocator(integer=True))
     return ax
