@@ -14,6 +14,8 @@ idea of the course, and its chapter explains it:
 ``crossval``     tests over repeated train/test splits (5x2cv, corrected resampled t)
 ``power``        power, minimum detectable effect, seeds and test items needed
 ``equivalence``  TOST and the four verdicts
+``multiple``     adjusted p-values for a family of tests: Bonferroni, Holm, Hochberg, BH, BY
+``ranking``      many models over many datasets: Friedman, Nemenyi, Holm vs control, rank stability
 ``plots``        figures any user may want (needs the ``plots`` extra: matplotlib)
 ``course``       the course's own apparatus: shape benchmark, MLP, the article's reproduction
 ===============  ======================================================================
@@ -28,10 +30,12 @@ from . import (
     equivalence,
     intervals,
     metrics,
+    multiple,
     paired,
     permutation,
     power,
     procedures,
+    ranking,
     resampling,
     seeds,
 )
@@ -40,10 +44,12 @@ from .crossval import *  # noqa: F403
 from .equivalence import *  # noqa: F403
 from .intervals import *  # noqa: F403
 from .metrics import *  # noqa: F403
+from .multiple import *  # noqa: F403
 from .paired import *  # noqa: F403
 from .permutation import *  # noqa: F403
 from .power import *  # noqa: F403
 from .procedures import *  # noqa: F403
+from .ranking import *  # noqa: F403
 from .resampling import *  # noqa: F403
 from .seeds import *  # noqa: F403
 
@@ -61,5 +67,7 @@ __all__ = [
     *crossval.__all__,
     *power.__all__,
     *equivalence.__all__,
+    *multiple.__all__,
+    *ranking.__all__,
     "__version__",
 ]
