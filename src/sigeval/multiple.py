@@ -17,7 +17,7 @@ rejections at level ``alpha``:
 ``"by"``          Benjamini and Yekutieli (2001)             FDR, any dependence
 ================  =========================================  ===============================
 
-Explained in the chapter *Many comparisons* (``notebooks/09_multiple``).
+Explained in :ref:`ch-multiple`.
 """
 
 from __future__ import annotations
@@ -133,7 +133,7 @@ def adjust_pvalues(
 
     Notes
     -----
-    Explained in the chapter *Many comparisons* (``notebooks/09_multiple``).
+    Explained in :ref:`ch-multiple`.
 
     Examples
     --------

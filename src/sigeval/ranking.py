@@ -14,9 +14,7 @@ The score table is a ``datasets × models`` array, or a ``pandas.DataFrame``
 whose columns are the models (and whose index names the datasets). Rank 1 is
 the best model on a dataset; ties share the average of their ranks.
 
-Explained in the chapters *Many models, many datasets*
-(``notebooks/10_ranking``) and *Many comparisons* (``notebooks/09_multiple``:
-bootstrap ranks).
+Explained in :ref:`ch-ranking` and :ref:`ch-multiple` (bootstrap ranks).
 """
 
 from __future__ import annotations
@@ -208,7 +206,7 @@ def friedman(scores: ArrayLike, *, higher_is_better: bool = True) -> FriedmanRes
 
     Notes
     -----
-    Explained in the chapter *Many models, many datasets* (``notebooks/10_ranking``).
+    Explained in :ref:`ch-ranking`.
 
     Examples
     --------
@@ -277,7 +275,7 @@ def nemenyi_q(k: int, *, alpha: float = 0.05) -> float:
 
     Notes
     -----
-    Explained in the chapter *Many models, many datasets* (``notebooks/10_ranking``).
+    Explained in :ref:`ch-ranking`.
 
     Examples
     --------
@@ -324,7 +322,7 @@ def nemenyi_cd(k: int, n_datasets: int, *, alpha: float = 0.05) -> float:
 
     Notes
     -----
-    Explained in the chapter *Many models, many datasets* (``notebooks/10_ranking``).
+    Explained in :ref:`ch-ranking`.
 
     Examples
     --------
@@ -371,7 +369,7 @@ def tasks_for_gap(gap: float, k: int, *, alpha: float = 0.05) -> int:
 
     Notes
     -----
-    Explained in the chapter *Many models, many datasets* (``notebooks/10_ranking``).
+    Explained in :ref:`ch-ranking`.
 
     Examples
     --------
@@ -432,7 +430,7 @@ def cd_groups(mean_ranks: ArrayLike, critical_difference: float) -> list[tuple[i
 
     Notes
     -----
-    Explained in the chapter *Many models, many datasets* (``notebooks/10_ranking``).
+    Explained in :ref:`ch-ranking`.
 
     Examples
     --------
@@ -571,7 +569,7 @@ def holm_vs_control(
 
     Notes
     -----
-    Explained in the chapter *Many models, many datasets* (``notebooks/10_ranking``).
+    Explained in :ref:`ch-ranking`.
 
     Examples
     --------
@@ -717,7 +715,7 @@ def rank_stability(
 
     Notes
     -----
-    Explained in the chapter *Many models, many datasets* (``notebooks/10_ranking``).
+    Explained in :ref:`ch-ranking`.
 
     Examples
     --------
@@ -964,7 +962,7 @@ def bootstrap_ranks(
 
     Notes
     -----
-    Explained in the chapter *Many comparisons* (``notebooks/09_multiple``).
+    Explained in :ref:`ch-multiple`.
 
     Examples
     --------
