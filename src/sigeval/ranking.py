@@ -14,7 +14,7 @@ The score table is a ``datasets × models`` array, or a ``pandas.DataFrame``
 whose columns are the models (and whose index names the datasets). Rank 1 is
 the best model on a dataset; ties share the average of their ranks.
 
-Explained in :ref:`ch-ranking` and, for the bootstrap ranks, :ref:`ch-multiple`.
+Explained in :ref:`ch-ranking` and :ref:`ch-multiple` (bootstrap ranks).
 """
 
 from __future__ import annotations
