@@ -271,7 +271,7 @@ def test_bad_tables(fn):
         fn(np.ones((1, 4)))
     with pytest.raises(ValueError, match="two-dimensional"):
         fn(np.ones(4))
-    with pytest.raises(ValueError, match=r"NaN .*'C4\.5\+cf'"):
+    with pytest.raises(ValueError, match=r"NaN .*\((dataset|item) 'cmc', model 'C4\.5\+cf'\)"):
         bad = demsar_frame()
         bad.iloc[3, 2] = np.nan
         fn(bad)

@@ -66,7 +66,7 @@ def _check_flag(value: bool, name: str) -> bool:
     return bool(value)
 
 
-def _score_table(scores: Any, name: str = "scores", rows: str = "datasets") -> tuple[np.ndarray, tuple]:
+def _score_table(scores: Any, name: str = "scores", unit: str = "dataset") -> tuple[np.ndarray, tuple]:
     """A (datasets, models) float array without NaN, and the model names.
 
     The names are the DataFrame's columns, or the column indices 0..k-1.
@@ -83,26 +83,26 @@ def _score_table(scores: Any, name: str = "scores", rows: str = "datasets") -> t
     arr = arr.astype(float)
     if arr.ndim != 2:
         raise ValueError(
-            f"`{name}` must be a two-dimensional ({rows}, models) table; got shape {arr.shape}."
+            f"`{name}` must be a two-dimensional ({unit}s, models) table; got shape {arr.shape}."
         )
     n, k = arr.shape
     if k < 2:
         raise ValueError(f"`{name}` must hold at least 2 models (columns); got {k}.")
     if n < 2:
-        raise ValueError(f"`{name}` must hold at least 2 {rows} (rows); got {n}.")
+        raise ValueError(f"`{name}` must hold at least 2 {unit}s (rows); got {n}.")
     bad = ~np.isfinite(arr)
     if np.any(bad):
         rows, cols = np.nonzero(bad)
         names = models if models is not None else tuple(range(k))
         where = ", ".join(
-            f"({rows[:-1]} {datasets[r] if datasets is not None else r!r}, model {names[c]!r})"
+            f"({unit} {datasets[r] if datasets is not None else int(r)!r}, model {names[c]!r})"
             for r, c in zip(rows[:3], cols[:3])
         )
         more = "" if rows.size <= 3 else f", ... ({rows.size} cells)"
         raise ValueError(
             f"`{name}` holds {rows.size} NaN or infinite score(s) (a failed run?) at {where}{more}; "
-            f"a rank needs every model scored on every {rows[:-1]}: rerun, or drop the "
-            f"{rows[:-1]} or the model explicitly."
+            f"a rank needs every model scored on every {unit}: rerun, or drop the "
+            f"{unit} or the model explicitly."
         )
     return arr, models if models is not None else tuple(range(k))
 
@@ -869,7 +869,7 @@ def _model_data(scores: Any, statistic: Any) -> tuple[Any, tuple, int]:
     if isinstance(statistic, str):
         if statistic != "mean":
             raise ValueError(f"`statistic` must be 'mean' or a callable; got {statistic!r}.")
-        table, models = _score_table(scores, rows="items")
+        table, models = _score_table(scores, unit="item")
         return table, models, table.shape[0]
     if not callable(statistic):
         raise TypeError(f"`statistic` must be 'mean' or a callable; got {type(statistic).__name__}.")
