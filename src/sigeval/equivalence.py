@@ -294,7 +294,7 @@ def verdict(
         Both reject: a real difference, but smaller than the margin.
     ``"undetermined"``
         Neither rejects: the design cannot support either claim (see
-        :func:`power_paired`).
+        :func:`~sigeval.power.power_paired`).
 
     Parameters
     ----------

@@ -28,7 +28,7 @@ def ratio_of_sums(numerator: ArrayLike, denominator: ArrayLike, *, axis: int = 1
     ignore NaN (the padding of grouped resamples). For a mean over classes of
     per-class IoUs, pass ``(n_items, C)`` arrays to a callable such as
     ``lambda i, u, axis: (np.nansum(i, axis) / np.nansum(u, axis)).mean(1)``. A zero
-    denominator gives NaN or infinity, which :func:`bootstrap_ci` refuses.
+    denominator gives NaN or infinity, which :func:`~sigeval.resampling.bootstrap_ci` refuses.
 
     Follows the callable convention of this module. Explained in :ref:`ch-bootstrap`.
 
@@ -84,7 +84,7 @@ def average_precision(
     of every false positive. An image drawn twice contributes its detections
     and its objects twice. Ties in score are ranked in the order the detections
     appear in the resample (break them beforehand if that matters). AP is NaN
-    for a resample without ground-truth objects, which :func:`bootstrap_ci`
+    for a resample without ground-truth objects, which :func:`~sigeval.resampling.bootstrap_ci`
     refuses. This is the AP of PASCAL VOC 2010+ and COCO without their
     precision interpolation (Everingham et al., 2015).
 

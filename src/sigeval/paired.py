@@ -137,7 +137,7 @@ def _mcnemar_core(n01: np.ndarray, n10: np.ndarray, exact: bool, correction: boo
     """Statistic and two-sided p-value for validated integer counts (any shape).
 
     The one implementation of the test: :func:`mcnemar`, :func:`mcnemar_counts`
-    and the rejection regions of :func:`mcnemar_power` all use it.
+    and the rejection regions of :func:`~sigeval.power.mcnemar_power` all use it.
     """
     m = n01 + n10
     if exact:

@@ -301,7 +301,7 @@ def _critical_count(m: np.ndarray, alpha: float, exact: bool, correction: bool) 
     The p-value of every form of the test rises as ``min(n01, n10)`` rises
     towards ``m/2``, so given ``m`` the test rejects exactly when
     ``min(n01, n10) <= c``. A closed-form guess is corrected step by step with
-    the p-value of :func:`_mcnemar_core` itself, so that the rejection region
+    the p-value of ``_mcnemar_core`` itself, so that the rejection region
     is the test's own, to the last rounding error.
     """
     m = np.asarray(m, dtype=np.int64)
@@ -443,7 +443,7 @@ def mcnemar_power(
     On a test set of :math:`n` items drawn from the population the number of
     disagreements is :math:`m \sim \mathrm{Binomial}(n, \psi)`, and given
     :math:`m`, :math:`n_{01} \sim \mathrm{Binomial}(m, p_{01}/\psi)`. Given
-    :math:`m`, the test (the one :func:`mcnemar_counts` runs with the same
+    :math:`m`, the test (the one :func:`~sigeval.paired.mcnemar_counts` runs with the same
     ``exact`` and ``correction``) rejects at level :math:`\alpha` exactly
     when :math:`\min(n_{01}, n_{10}) \le c_m`, with :math:`c_m` the largest
     count whose p-value is at most :math:`\alpha` (:math:`c_m = -1` when no
@@ -484,7 +484,7 @@ def mcnemar_power(
     alpha : float
         Level of the two-sided test; it rejects when ``p <= alpha``.
     exact, correction : bool
-        Which form of the test, as in :func:`mcnemar_counts`.
+        Which form of the test, as in :func:`~sigeval.paired.mcnemar_counts`.
     method : str
         ``"exact"`` (the sum above) or ``"normal"`` (Connor's approximation).
 
@@ -703,7 +703,7 @@ def mcnemar_sample_size(
     target_power : float
         Target power, greater than ``alpha`` and below 1.
     exact, correction : bool
-        Which form of the test, as in :func:`mcnemar_counts`.
+        Which form of the test, as in :func:`~sigeval.paired.mcnemar_counts`.
     method : str
         ``"exact"`` or ``"normal"``.
     rule : str

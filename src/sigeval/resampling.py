@@ -35,8 +35,8 @@ itself, with ``batch = 1``.
 With ``groups=``, the resample is the concatenation of the drawn groups, each
 padded with NaN to the size of the largest group: arrays then have shape
 ``(batch, n_groups * max_group_size, *item_shape)`` and the callable must ignore
-NaN padding (``np.nansum``, ``np.nanmean``). :func:`ratio_of_sums` and
-:func:`average_precision` follow both rules. A callable that returns NaN or
+NaN padding (``np.nansum``, ``np.nanmean``). :func:`~sigeval.metrics.ratio_of_sums` and
+:func:`~sigeval.metrics.average_precision` follow both rules. A callable that returns NaN or
 infinity on any resample raises an error instead of being averaged away.
 """
 
@@ -181,7 +181,7 @@ def bootstrap_ci(
     statistic : "mean" or callable
         ``"mean"``, or ``f(*arrays, axis=1)`` mapping arrays of shape
         ``(batch, n_items, *item_shape)`` to shape ``(batch,)``, such as
-        ``np.median``, :func:`ratio_of_sums` or :func:`average_precision`
+        ``np.median``, :func:`~sigeval.metrics.ratio_of_sums` or :func:`~sigeval.metrics.average_precision`
         (scipy's convention; see the module's notes).
     n_resamples : int
         Number of bootstrap resamples ``B``, at least 2.

@@ -149,7 +149,7 @@ def welch_test(
     (Welch, 1947), computed by ``scipy.stats.ttest_ind(equal_var=False)``;
     the interval is that of its ``confidence_interval()``. The runs of the
     two procedures are treated as unpaired: when they share seeds or data
-    splits by design, :func:`paired_difference` uses that pairing.
+    splits by design, :func:`~sigeval.procedures.paired_difference` uses that pairing.
 
     On one fixed test set the test accounts for seed-to-seed variation only,
     not for the test-set sampling that moves both procedures' scores together.
