@@ -47,6 +47,7 @@ MODULES: dict[str, list[str]] = {
     "equivalence": ["tests/test_equivalence.py"],
     "multiple": ["tests/test_multiple.py"],
     "ranking": ["tests/test_ranking.py"],
+    "rank_uncertainty": ["tests/test_ranking.py"],
     "report": ["tests/test_report.py"],
 }
 

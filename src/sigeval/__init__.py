@@ -3,22 +3,23 @@
 The library of the course *Significance in Evaluation*. Each module holds one
 idea of the course, and its chapter explains it:
 
-===============  ======================================================================
-``intervals``    binomial intervals for one score and their exact coverage
-``resampling``   bootstrap intervals: percentile, basic, BCa; paired and grouped
-``metrics``      metrics that are not averages (dataset IoU, average precision)
-``permutation``  the paired permutation (sign-flip) test
-``paired``       two fixed models on the same items: McNemar, paired standard errors, Wilcoxon
-``seeds``        seed sweeps: summaries, Welch's test, the variance split
-``procedures``   two training procedures from paired runs: thresholds, P(A>B)
-``crossval``     tests over repeated train/test splits (5x2cv, corrected resampled t)
-``power``        power, minimum detectable effect, seeds and test items needed
-``equivalence``  TOST and the four verdicts
-``multiple``     adjusted p-values for a family of tests: Bonferroni, Holm, Hochberg, BH, BY
-``ranking``      many models over many datasets: Friedman, Nemenyi, Holm vs control, rank stability
-``plots``        figures any user may want (needs the ``plots`` extra: matplotlib)
-``course``       the course's own apparatus: shape benchmark, MLP, the article's reproduction
-===============  ======================================================================
+====================  =============================================================================
+``intervals``         binomial intervals for one score and their exact coverage
+``resampling``        bootstrap intervals: percentile, basic, BCa; paired and grouped
+``metrics``           metrics that are not averages (dataset IoU, average precision)
+``permutation``       the paired permutation (sign-flip) test
+``paired``            two fixed models on the same items: McNemar, paired standard errors, Wilcoxon
+``seeds``             seed sweeps: summaries, Welch's test, the variance split
+``procedures``        two training procedures from paired runs: thresholds, P(A>B)
+``crossval``          tests over repeated train/test splits (5x2cv, corrected resampled t)
+``power``             power, minimum detectable effect, seeds and test items needed
+``equivalence``       TOST and the four verdicts
+``multiple``          adjusted p-values for a family of tests: Bonferroni, Holm, Hochberg, BH, BY
+``ranking``           many models over many datasets: Friedman, Nemenyi, Holm vs control
+``rank_uncertainty``  how sure a ranking is: rank stability over datasets, bootstrap rank intervals
+``plots``             figures any user may want (needs the ``plots`` extra: matplotlib)
+``course``            the course's own apparatus: shape benchmark, MLP, the article's reproduction
+====================  =============================================================================
 
 Every public function and result class of the statistics modules is importable
 from the package itself: ``from sigeval import proportion_ci``. Importing
@@ -35,6 +36,7 @@ from . import (
     permutation,
     power,
     procedures,
+    rank_uncertainty,
     ranking,
     resampling,
     seeds,
@@ -49,6 +51,7 @@ from .paired import *  # noqa: F403
 from .permutation import *  # noqa: F403
 from .power import *  # noqa: F403
 from .procedures import *  # noqa: F403
+from .rank_uncertainty import *  # noqa: F403
 from .ranking import *  # noqa: F403
 from .resampling import *  # noqa: F403
 from .seeds import *  # noqa: F403
@@ -69,5 +72,6 @@ __all__ = [
     *equivalence.__all__,
     *multiple.__all__,
     *ranking.__all__,
+    *rank_uncertainty.__all__,
     "__version__",
 ]
