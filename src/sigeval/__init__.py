@@ -12,7 +12,7 @@ idea of the course, and its chapter explains it:
 ``roc``          two scoring models on the same items: DeLong's test for two AUCs
 ``seeds``        seed sweeps: summaries, Welch's test, the variance split
 ``procedures``   two training procedures from paired runs: thresholds, P(A>B)
-``crossval``     tests over repeated train/test splits (5x2cv, corrected resampled t)
+``crossval``     Dietterich's tests of two learning algorithms (5x2cv, resampled and k-fold t)
 ``power``        power, minimum detectable effect, seeds and test items needed
 ``equivalence``  TOST and the four verdicts
 ``plots``        figures any user may want (needs the ``plots`` extra: matplotlib)

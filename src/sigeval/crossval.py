@@ -15,14 +15,13 @@ Explained in :ref:`ch-procedures`.
 from __future__ import annotations
 
 import math
-import warnings
 from dataclasses import dataclass
 
 import numpy as np
 from numpy.typing import ArrayLike
 from scipy import stats
 
-from ._ttest import _spread, _two_sided_p
+from ._ttest import _spread
 from ._validation import (
     check_counts,
     check_finite_array,
@@ -530,9 +529,18 @@ def corrected_resampled_t(differences: ArrayLike, *, n_train: int, n_test: int) 
     d = check_scores(differences, "differences", min_size=2)
     n_train = check_positive_int(n_train, "n_train")
     n_test = check_positive_int(n_test, "n_test")
-    mean, sd, _ = _spread(d, "differences `differences`")
-    df = d.size - 1
-    statistic = mean / math.sqrt((1 / d.size + n_test / n_train) * sd**2)
+    mean, _, _ = _spread(d, "differences `differences`")
+    statistic, pvalue = _corrected_t_core(d, n_train, n_test)
     return CVTTestResult(
-        statistic=statistic, pvalue=_two_sided_p(statistic, df), df=int(df), estimate=mean
+        statistic=float(statistic), pvalue=float(pvalue), df=int(d.size - 1), estimate=mean
     )
+
+
+def _corrected_t_core(d: np.ndarray, n_train: int, n_test: int) -> tuple[np.ndarray, np.ndarray]:
+    """Nadeau and Bengio's t over the last axis, and its two-sided p-value (NaN if sd = 0)."""
+    size = d.shape[-1]
+    with np.errstate(divide="ignore", invalid="ignore"):
+        statistic = d.mean(axis=-1) / np.sqrt(
+            (1 / size + n_test / n_train) * d.var(axis=-1, ddof=1)
+        )
+    return statistic, 2 * stats.t.sf(np.abs(statistic), size - 1)
