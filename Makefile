@@ -9,7 +9,7 @@ STAMP  := $(VENV)/.installed
 BOOK_FLAGS := --config book/_config.yml --toc book/_toc.yml -W -n --keep-going
 
 .DEFAULT_GOAL := help
-.PHONY: help env test book reproduce bench lab lock clean
+.PHONY: help env test book reproduce bench mutation lab lock clean
 
 help:  ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-10s %s\n", $$1, $$2}'
@@ -32,6 +32,9 @@ reproduce: $(STAMP)  ## print the seed article's example output
 
 bench: $(STAMP)  ## speed comparisons against scipy and the seed script
 	@for f in benchmarks/bench_*.py; do echo "== $$f"; $(BIN)/python $$f || exit 1; done
+
+mutation: $(STAMP)  ## mutation score of each statistics module (minutes per module; MODULES="power paired" for some)
+	$(BIN)/python tools/mutation.py $(MODULES)
 
 lab: $(STAMP)  ## open the chapters as notebooks in JupyterLab (installs it on first use)
 	test -x $(BIN)/jupyter-lab || $(BIN)/python -m pip install --quiet jupyterlab

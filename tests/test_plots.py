@@ -13,6 +13,9 @@ import pytest  # noqa: E402
 
 from sigeval import (  # noqa: E402
     bootstrap_ci,
+    cd_groups,
+    friedman,
+    nemenyi_cd,
     paired_bootstrap_ci,
     plots,  # noqa: E402
 )
@@ -91,6 +94,8 @@ def _smoke_calls():
         "seed_spread": lambda ax: figures.seed_spread(ax, runs),
         "paired_scores": lambda ax: plots.paired_scores(ax, [1.0, 2.0, 3.0], [1.5, 2.0, 3.5]),
         "power_curve": lambda ax: plots.power_curve(ax, 1.0, [1.0], [2, 5, 10]),
+        "cd_diagram": lambda ax: plots.cd_diagram(friedman([[0.9, 0.8, 0.7], [0.8, 0.85, 0.6],
+                                                             [0.7, 0.6, 0.5]]), ax=ax),
         "verdict_intervals": lambda ax: plots.verdict_intervals(ax, [0.0], [[-0.2, 0.2]], [[-0.1, 0.1]],
                                                                 ["equivalent"], margin=0.5),
     }
@@ -110,3 +115,99 @@ def test_every_plot_function_runs_on_small_inputs(name, ax):
     assert name in calls, f"add a small call of {name} to _smoke_calls()"
     assert calls[name](ax) is ax
     ax.figure.canvas.draw()
+
+
+# --------------------------------------------------------------------------- CD diagram
+
+
+def _maximal_cliques_brute_force(ranks, cd):
+    """Every maximal set of models whose pairwise mean-rank gaps are all below ``cd``."""
+    from itertools import combinations
+
+    k = len(ranks)
+    cliques = [
+        set(c)
+        for size in range(2, k + 1)
+        for c in combinations(range(k), size)
+        if all(abs(ranks[i] - ranks[j]) < cd for i, j in combinations(c, 2))
+    ]
+    return {frozenset(c) for c in cliques if not any(c < other for other in cliques)}
+
+
+def test_cd_groups_are_the_maximal_cliques():
+    rng = np.random.default_rng(0)
+    for _ in range(300):
+        k = int(rng.integers(2, 9))
+        ranks = np.round(rng.uniform(1, k, size=k), 2)
+        cd = float(rng.uniform(0.1, k / 2))
+        groups = cd_groups(ranks, cd)
+        assert {frozenset(g) for g in groups} == _maximal_cliques_brute_force(ranks, cd)
+        for g in groups:  # each group listed from best to worst
+            assert list(ranks[list(g)]) == sorted(ranks[list(g)])
+        assert [ranks[g[0]] for g in groups] == sorted(ranks[g[0]] for g in groups)
+
+
+def test_cd_groups_edge_cases():
+    assert cd_groups([1.0, 2.0, 3.0], 0.5) == []             # all separated
+    assert cd_groups([2.0, 1.0, 3.0], 5.0) == [(1, 0, 2)]     # one group, in rank order
+    assert cd_groups([1.0, 2.0], 1.0) == []                   # a gap of exactly the CD separates
+    assert cd_groups([1.0, 1.4, 1.8, 2.2], 0.5) == [(0, 1), (1, 2), (2, 3)]
+    with pytest.raises(ValueError, match="`critical_difference` must be positive"):
+        cd_groups([1.0, 2.0], 0.0)
+    with pytest.raises(ValueError, match="at least 2 models"):
+        cd_groups([1.0], 1.0)
+    with pytest.raises(ValueError, match="finite"):
+        cd_groups([1.0, np.nan], 1.0)
+
+
+def _text_boxes(ax):
+    ax.figure.canvas.draw()
+    renderer = ax.figure.canvas.get_renderer()
+    return {t.get_text(): t.get_window_extent(renderer) for t in ax.texts}
+
+
+def test_cd_diagram_many_models_long_names():
+    rng = np.random.default_rng(1)
+    k = 14
+    names = [f"resnet50_variant_{i:02d}_with_a_long_descriptive_suffix" for i in range(k)]
+    scores = pd.DataFrame(rng.normal(size=(25, k)) + np.linspace(0, 3, k), columns=names)
+    res = friedman(scores)
+    fig, ax = plt.subplots(figsize=(8, 4))
+    plots.cd_diagram(res, alpha=0.10, ax=ax)
+    boxes = _text_boxes(ax)
+    labels = {t: b for t, b in boxes.items() if t.startswith("resnet50")}
+    assert len(labels) == k  # every model labelled, with its mean rank
+    for name, r in zip(names, res.mean_ranks):
+        assert f"{name} ({r:.2f})" in labels
+    items = list(labels.values())
+    for i in range(k):
+        for j in range(i + 1, k):
+            assert not items[i].overlaps(items[j]), "labels overlap"
+    # The order: left labels from the top are the best models, by mean rank.
+    middle = ax.get_window_extent().x0 + ax.get_window_extent().width / 2
+    left = sorted(((b.y0, t) for t, b in labels.items() if b.x1 < middle), reverse=True)
+    left_ranks = [float(t.rsplit("(", 1)[1].rstrip(")")) for _, t in left]
+    assert left_ranks == sorted(left_ranks) and left_ranks[0] == pytest.approx(res.mean_ranks.min(), abs=0.005)
+    # Alpha is not hard-coded: the CD drawn and written is the one at 0.10.
+    cd = nemenyi_cd(k, 25, alpha=0.10)
+    assert f"CD = {cd:.3f}" in ax.get_title() and "0.1," in ax.get_title()
+    # Bars: one per maximal group, never touching another bar on the same row.
+    bars = [line for line in ax.lines if line.get_linewidth() == 4]
+    assert len(bars) == len(cd_groups(res.mean_ranks, cd))
+    for a in range(len(bars)):
+        for b in range(a + 1, len(bars)):
+            (xa, ya), (xb, yb) = bars[a].get_data(), bars[b].get_data()
+            if ya[0] == yb[0]:
+                assert xa[1] < xb[0] or xb[1] < xa[0], "bars on one row overlap"
+    plt.close(fig)
+
+
+def test_cd_diagram_without_ax_and_bad_result():
+    fig_count = len(plt.get_fignums())
+    ax = plots.cd_diagram(friedman(np.random.default_rng(0).normal(size=(6, 3))))
+    assert len(plt.get_fignums()) == fig_count + 1
+    plt.close(ax.figure)
+    with pytest.raises(TypeError, match="FriedmanResult"):
+        plots.cd_diagram(np.ones((4, 3)))
+    with pytest.raises(ValueError, match="`alpha`"):
+        plots.cd_diagram(friedman(np.ones((4, 3))), alpha=1.5)

@@ -15,6 +15,8 @@ idea of the course, and its chapter explains it:
 ``crossval``     Dietterich's tests of two learning algorithms (5x2cv, resampled and k-fold t)
 ``power``        power, minimum detectable effect, seeds and test items needed
 ``equivalence``  TOST and the four verdicts
+``multiple``     adjusted p-values for a family of tests: Bonferroni, Holm, Hochberg, BH, BY
+``ranking``      many models over many datasets: Friedman, Nemenyi, Holm vs control, rank stability
 ``plots``        figures any user may want (needs the ``plots`` extra: matplotlib)
 ``course``       the course's own apparatus: shape benchmark, MLP, the article's reproduction
 ===============  ======================================================================
@@ -29,10 +31,12 @@ from . import (
     equivalence,
     intervals,
     metrics,
+    multiple,
     paired,
     permutation,
     power,
     procedures,
+    ranking,
     resampling,
     roc,
     seeds,
@@ -42,10 +46,12 @@ from .crossval import *  # noqa: F403
 from .equivalence import *  # noqa: F403
 from .intervals import *  # noqa: F403
 from .metrics import *  # noqa: F403
+from .multiple import *  # noqa: F403
 from .paired import *  # noqa: F403
 from .permutation import *  # noqa: F403
 from .power import *  # noqa: F403
 from .procedures import *  # noqa: F403
+from .ranking import *  # noqa: F403
 from .resampling import *  # noqa: F403
 from .roc import *  # noqa: F403
 from .seeds import *  # noqa: F403
@@ -65,5 +71,7 @@ __all__ = [
     *crossval.__all__,
     *power.__all__,
     *equivalence.__all__,
+    *multiple.__all__,
+    *ranking.__all__,
     "__version__",
 ]

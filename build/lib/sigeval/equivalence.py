@@ -1,0 +1,342 @@
+"""Equivalence: can we claim that two procedures do not differ?
+
+The two one-sided tests (TOST) ask whether the mean paired difference lies
+within a margin declared negligible; crossed with the difference test, they
+give one of four verdicts: different, equivalent, trivial, undetermined.
+
+Explained in :ref:`ch-power`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+from numpy.typing import ArrayLike
+from scipy import stats
+
+from ._results import ConfidenceInterval
+from ._ttest import _spread, _two_sided_p
+from ._validation import (
+    _show,
+    check_alpha_tost,
+    check_finite_array,
+    check_paired,
+    check_positive_real,
+    check_unit_interval,
+)
+
+__all__ = [
+    "VERDICTS",
+    "TOSTResult",
+    "tost_paired",
+    "VerdictResult",
+    "verdict",
+    "verdict_from_pvalues",
+]
+
+#: Verdicts of :func:`verdict`, crossing the difference test with TOST (seed report API).
+VERDICTS = ("different", "equivalent", "trivial", "undetermined")
+
+
+
+@dataclass(frozen=True)
+class TOSTResult:
+    """Result of :func:`tost_paired`.
+
+    Attributes
+    ----------
+    estimate : float
+        Mean paired difference ``scores_a - scores_b``.
+    margin : float
+        The equivalence margin: differences within ``(-margin, margin)`` are negligible.
+    statistic_lower, pvalue_lower : float
+        One-sided test of ``H0: mean <= -margin``.
+    statistic_upper, pvalue_upper : float
+        One-sided test of ``H0: mean >= +margin``.
+    pvalue : float
+        The larger of the two one-sided p-values: the TOST p-value.
+    df : int
+        Degrees of freedom, ``n - 1``.
+    confidence_interval : ConfidenceInterval
+        The ``1 - 2 alpha`` interval for the mean difference.
+    confidence_level : float
+        ``1 - 2 alpha``.
+    equivalent : bool
+        ``pvalue < alpha``: the interval lies inside ``(-margin, margin)``.
+    alpha : float
+        The level of each one-sided test.
+    n : int
+        Number of pairs.
+    """
+
+    estimate: float
+    margin: float
+    statistic_lower: float
+    pvalue_lower: float
+    statistic_upper: float
+    pvalue_upper: float
+    pvalue: float
+    df: int
+    confidence_interval: ConfidenceInterval
+    confidence_level: float
+    equivalent: bool
+    alpha: float
+    n: int
+
+
+def _tost(d: np.ndarray, margin: float, alpha: float) -> TOSTResult:
+    mean, _, se = _spread(d, "differences `scores_a - scores_b`")
+    df = d.size - 1
+    t_lower = (mean + margin) / se
+    t_upper = (mean - margin) / se
+    p_lower = float(stats.t.sf(t_lower, df))
+    p_upper = float(stats.t.cdf(t_upper, df))
+    pvalue = max(p_lower, p_upper)
+    half = float(stats.t.isf(alpha, df)) * se
+    return TOSTResult(
+        estimate=mean,
+        margin=margin,
+        statistic_lower=t_lower,
+        pvalue_lower=p_lower,
+        statistic_upper=t_upper,
+        pvalue_upper=p_upper,
+        pvalue=pvalue,
+        df=int(df),
+        confidence_interval=ConfidenceInterval(mean - half, mean + half),
+        confidence_level=1 - 2 * alpha,
+        equivalent=bool(pvalue < alpha),
+        alpha=alpha,
+        n=int(d.size),
+    )
+
+
+def _checked_pairs_for_tost(scores_a, scores_b, margin, alpha):
+    c, r = check_paired(scores_a, scores_b, ("scores_a", "scores_b"), min_size=2)
+    return c - r, check_positive_real(margin, "margin"), check_alpha_tost(alpha)
+
+
+def tost_paired(
+    scores_a: ArrayLike, scores_b: ArrayLike, *, margin: float, alpha: float = 0.05
+) -> TOSTResult:
+    r"""Two one-sided paired t-tests for equivalence within ``margin`` (TOST).
+
+    A large p-value of the difference test does not show that two procedures
+    are equivalent. TOST (Schuirmann, 1987; Lakens, 2017) rejects both
+    :math:`H_0^-: \mu \le -\Delta` and :math:`H_0^+: \mu \ge \Delta` for the
+    mean paired difference :math:`\mu` and a margin :math:`\Delta` fixed in advance:
+
+    .. math::
+
+        t^- = \frac{\bar d + \Delta}{s_d/\sqrt n},\quad p^- = P(T_{n-1} \ge t^-);
+        \qquad
+        t^+ = \frac{\bar d - \Delta}{s_d/\sqrt n},\quad p^+ = P(T_{n-1} \le t^+).
+
+    The TOST p-value is :math:`\max(p^-, p^+)`; equivalence is declared when
+    it is below :math:`\alpha`, which happens exactly when the
+    :math:`1 - 2\alpha` interval :math:`\bar d \pm t_{n-1,1-\alpha}\,s_d/\sqrt n`
+    lies inside :math:`(-\Delta, \Delta)`.
+
+    The margin has no default: it is the smallest difference that would
+    change a decision, and an equivalence claim means nothing without it.
+
+    Parameters
+    ----------
+    scores_a, scores_b : array_like of float
+        Scores of the paired runs, at least 2 pairs, no NaN.
+    margin : float
+        Equivalence margin :math:`\Delta > 0`, in the units of the scores.
+    alpha : float
+        Level of each one-sided test, in (0, 0.5).
+
+    Returns
+    -------
+    TOSTResult
+
+    Raises
+    ------
+    ValueError
+        If the arrays differ in length, hold NaN or fewer than 2 pairs, the
+        differences are all equal, ``margin <= 0`` or ``alpha`` is outside (0, 0.5).
+
+    Notes
+    -----
+    Explained in :ref:`ch-power`.
+
+    Examples
+    --------
+    >>> from sigeval import tost_paired
+    >>> a = [0.712, 0.705, 0.718, 0.709, 0.714, 0.707]
+    >>> b = [0.710, 0.707, 0.715, 0.710, 0.712, 0.708]
+    >>> res = tost_paired(a, b, margin=0.01)
+    >>> round(res.pvalue, 6), res.equivalent
+    (4.9e-05, True)
+    >>> round(res.confidence_interval.low, 4), round(res.confidence_interval.high, 4)
+    (-0.0012, 0.0022)
+    """
+    d, margin, alpha = _checked_pairs_for_tost(scores_a, scores_b, margin, alpha)
+    return _tost(d, margin, alpha)
+
+
+@dataclass(frozen=True)
+class VerdictResult:
+    """Result of :func:`verdict`.
+
+    Attributes
+    ----------
+    verdict : str
+        One of :data:`VERDICTS`.
+    estimate : float
+        Mean paired difference ``scores_a - scores_b``.
+    difference_pvalue : float
+        Two-sided paired t-test of a zero mean difference.
+    equivalence_pvalue : float
+        TOST p-value for the margin.
+    margin : float
+        The equivalence margin.
+    alpha : float
+        The level of both tests.
+    """
+
+    verdict: str
+    estimate: float
+    difference_pvalue: float
+    equivalence_pvalue: float
+    margin: float
+    alpha: float
+
+
+def verdict_from_pvalues(
+    difference_pvalue: float | ArrayLike,
+    equivalence_pvalue: float | ArrayLike,
+    *,
+    alpha: float = 0.05,
+) -> str | np.ndarray:
+    """Cross a difference test with an equivalence test into four verdicts.
+
+    ===========================  ================  ====================
+    difference test (p < alpha)  TOST (p < alpha)  verdict
+    ===========================  ================  ====================
+    rejects                      does not reject   ``"different"``
+    does not reject              rejects           ``"equivalent"``
+    rejects                      rejects           ``"trivial"``
+    does not reject              does not reject   ``"undetermined"``
+    ===========================  ================  ====================
+
+    Use it on p-values already adjusted for multiple comparisons (for
+    example Holm within each family), as a report over many pairs does.
+
+    Parameters
+    ----------
+    difference_pvalue, equivalence_pvalue : float or array_like
+        p-values in [0, 1], broadcast against each other.
+    alpha : float
+        Level at which both tests reject.
+
+    Returns
+    -------
+    str or ndarray of str
+        A verdict per pair of p-values.
+
+    Raises
+    ------
+    ValueError
+        If a p-value is outside [0, 1], the shapes do not broadcast or
+        ``alpha`` is outside (0, 1).
+
+    Notes
+    -----
+    Explained in :ref:`ch-power`.
+
+    Examples
+    --------
+    >>> from sigeval import verdict_from_pvalues
+    >>> verdict_from_pvalues([0.01, 0.4, 0.01, 0.4], [0.3, 0.02, 0.001, 0.2])
+    array(['different', 'equivalent', 'trivial', 'undetermined'], dtype='<U12')
+    """
+    alpha = check_unit_interval(alpha, "alpha")
+    p_diff = check_finite_array(difference_pvalue, "difference_pvalue")
+    p_eq = check_finite_array(equivalence_pvalue, "equivalence_pvalue")
+    for p, name in ((p_diff, "difference_pvalue"), (p_eq, "equivalence_pvalue")):
+        bad = (p < 0) | (p > 1)
+        if np.any(bad):
+            raise ValueError(f"`{name}` must lie in [0, 1]; got {_show(p[bad])}.")
+    try:
+        p_diff, p_eq = np.broadcast_arrays(p_diff, p_eq)
+    except ValueError:
+        raise ValueError(
+            "`difference_pvalue` and `equivalence_pvalue` must broadcast to a common shape; "
+            f"got shapes {p_diff.shape} and {p_eq.shape}."
+        ) from None
+    # Index = 2 * (difference rejects) + (TOST rejects) into this table.
+    table = np.array(["undetermined", "equivalent", "different", "trivial"])
+    labels = table[2 * (p_diff < alpha) + (p_eq < alpha)]
+    return str(labels) if labels.ndim == 0 else labels
+
+
+def verdict(
+    scores_a: ArrayLike, scores_b: ArrayLike, *, margin: float, alpha: float = 0.05
+) -> VerdictResult:
+
+    """Four verdicts from a paired difference test and a paired TOST.
+
+    Runs the two-sided paired t-test of a zero mean difference and
+    :func:`tost_paired` on the same pairs, both at ``alpha``, and crosses
+    them (:func:`verdict_from_pvalues`):
+
+    ``"different"``
+        The difference test rejects, TOST does not: a real difference, not
+        shown to lie within the margin.
+    ``"equivalent"``
+        TOST rejects, the difference test does not: any difference is
+        smaller than the margin.
+    ``"trivial"``
+        Both reject: a real difference, but smaller than the margin.
+    ``"undetermined"``
+        Neither rejects: the design cannot support either claim (see
+        :func:`power_paired`).
+
+    Parameters
+    ----------
+    scores_a, scores_b : array_like of float
+        Scores of the paired runs, at least 2 pairs, no NaN.
+    margin : float
+        Equivalence margin, ``> 0``, in the units of the scores.
+    alpha : float
+        Level of both tests, in (0, 0.5).
+
+    Returns
+    -------
+    VerdictResult
+
+    Raises
+    ------
+    ValueError
+        As :func:`tost_paired`.
+
+    Notes
+    -----
+    Explained in :ref:`ch-power`.
+
+    Examples
+    --------
+    >>> from sigeval import verdict
+    >>> a = [0.712, 0.705, 0.718, 0.709, 0.714, 0.707]
+    >>> b = [0.710, 0.707, 0.715, 0.710, 0.712, 0.708]
+    >>> verdict(a, b, margin=0.01).verdict
+    'equivalent'
+    >>> verdict(a, b, margin=0.001).verdict
+    'undetermined'
+    """
+    d, margin, alpha = _checked_pairs_for_tost(scores_a, scores_b, margin, alpha)
+    tost = _tost(d, margin, alpha)
+    mean, _, se = _spread(d, "differences `scores_a - scores_b`")
+    difference_pvalue = _two_sided_p(mean / se, d.size - 1)
+    return VerdictResult(
+        verdict=verdict_from_pvalues(difference_pvalue, tost.pvalue, alpha=alpha),
+        estimate=mean,
+        difference_pvalue=difference_pvalue,
+        equivalence_pvalue=tost.pvalue,
+        margin=margin,
+        alpha=alpha,
+    )

@@ -1,0 +1,418 @@
+"""Comparing two training procedures from paired runs.
+
+Pair *i* runs procedure A and procedure B under the same planned conditions
+(seed, split), so the differences ``scores_a - scores_b`` remove what the pair
+shares. This module gives the paired t interval with a decision against a
+useful threshold fixed in advance, and P(A > B), the probability that a run of
+A beats a run of B.
+
+Explained in :ref:`ch-procedures`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+from numpy.typing import ArrayLike
+from scipy import stats
+
+from ._results import ConfidenceInterval
+from ._ttest import _spread, _two_sided_p
+from ._validation import (
+    RngLike,
+    check_choice,
+    check_paired,
+    check_positive_int,
+    check_real,
+    check_rng,
+    check_scores,
+    check_scores_allowing_nan,
+    check_unit_interval,
+)
+
+__all__ = [
+    "DECISIONS",
+    "PairedDifference",
+    "paired_difference",
+    "ProbImprovement",
+    "prob_improvement",
+]
+
+DECISIONS = (
+    "useful gain established",
+    "gain established; useful gain not established",
+    "gain not established",
+)
+
+
+@dataclass(frozen=True)
+class PairedDifference:
+    """Result of :func:`paired_difference`.
+
+    Attributes
+    ----------
+    estimate : float
+        Mean of the differences ``scores_a - scores_b``.
+    median, sd : float
+        Their median and sample standard deviation (``ddof=1``).
+    n : int
+        Number of complete pairs used.
+    statistic : float
+        Paired t statistic against a zero mean difference.
+    df : int
+        Degrees of freedom, ``n - 1``.
+    pvalue : float
+        Two-sided p-value of the paired t-test.
+    confidence_interval : ConfidenceInterval
+        Student t interval for the mean difference.
+    confidence_level : float
+        Its nominal coverage.
+    threshold : float or None
+        The useful gain stated in advance, if any.
+    decision : str or None
+        One of :data:`DECISIONS` when ``threshold`` is given, else None.
+    n_dropped : int
+        Pairs dropped because a score was NaN (``nan_policy="omit"``).
+    dropped_index : ndarray
+        Positions of the dropped pairs in the input.
+    differences : ndarray
+        The differences of the complete pairs.
+    """
+
+    estimate: float
+    median: float
+    sd: float
+    n: int
+    statistic: float
+    df: int
+    pvalue: float
+    confidence_interval: ConfidenceInterval
+    confidence_level: float
+    threshold: float | None
+    decision: str | None
+    n_dropped: int
+    dropped_index: np.ndarray = field(repr=False)
+    differences: np.ndarray = field(repr=False)
+
+
+def _complete_pairs(
+    scores_a: ArrayLike, scores_b: ArrayLike, nan_policy: str
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Pairs with both scores present; NaN pairs raise or are dropped, never ignored."""
+    c = check_scores_allowing_nan(scores_a, "scores_a")
+    r = check_scores_allowing_nan(scores_b, "scores_b")
+    if c.shape != r.shape:
+        raise ValueError(
+            "`scores_a` and `scores_b` must be paired, with the same length; "
+            f"got {c.size} and {r.size}."
+        )
+    failed = np.isnan(c) | np.isnan(r)
+    dropped = np.flatnonzero(failed)
+    if dropped.size and nan_policy == "raise":
+        shown = "; ".join(
+            f"pair {i} (scores_a={float(c[i])!r}, scores_b={float(r[i])!r})" for i in dropped[:5]
+        )
+        more = f"; ... ({dropped.size} pairs in all)" if dropped.size > 5 else ""
+        raise ValueError(
+            f"{dropped.size} pair(s) hold a NaN score (a failed run?): {shown}{more}. "
+            "Failed runs are not dropped silently: repair them, or pass nan_policy='omit' "
+            "to drop incomplete pairs (the result reports how many in `n_dropped`)."
+        )
+    c, r = c[~failed], r[~failed]
+    if c.size < 2:
+        after = f" after dropping {dropped.size} with NaN" if dropped.size else ""
+        raise ValueError(
+            f"`scores_a` and `scores_b` must hold at least 2 complete pairs; got {c.size}{after}."
+        )
+    return c, r, dropped
+
+
+def _decide(low: float, threshold: float) -> str:
+    if low > threshold:
+        return DECISIONS[0]
+    if low > 0:
+        return DECISIONS[1]
+    return DECISIONS[2]
+
+
+def paired_difference(
+    scores_a: ArrayLike,
+    scores_b: ArrayLike,
+    *,
+    threshold: float | None = None,
+    confidence_level: float = 0.95,
+    nan_policy: str = "raise",
+) -> PairedDifference:
+    r"""Paired differences of two procedures, their t interval and a decision.
+
+    Pair *i* runs procedure B (the baseline) and procedure A (the candidate)
+    under the same planned conditions (seed, split); :math:`d_i = a_i - b_i`. With mean :math:`\bar d`, standard deviation
+    :math:`s_d` (:math:`n - 1` denominator) and :math:`n` pairs,
+
+    .. math::
+
+        t = \frac{\bar d}{s_d/\sqrt n}, \qquad
+        \bar d \pm t_{n-1,\,1-\alpha/2}\, \frac{s_d}{\sqrt n},
+
+    the paired t-test against a zero mean difference and the Student interval
+    with :math:`n - 1` degrees of freedom, assuming independent pairs and
+    roughly normal differences.
+
+    If a useful gain ``threshold`` was fixed before the runs, the interval's
+    lower bound :math:`L` gives one of three decisions (:data:`DECISIONS`):
+
+    ``"useful gain established"``
+        :math:`L > \text{threshold}`: the mean gain exceeds the useful threshold.
+    ``"gain established; useful gain not established"``
+        :math:`0 < L \le \text{threshold}`: A is better, but the
+        interval reaches below the threshold, so the gain may be too small to
+        matter. This is not "A is useless": collect more pairs or keep
+        the baseline, as decided in advance.
+    ``"gain not established"``
+        :math:`L \le 0`: not even a positive gain is shown.
+
+    With the default 95% two-sided interval, :math:`L > c` is the one-sided
+    t-test of "mean gain :math:`\le c`" at level 2.5%.
+
+    Parameters
+    ----------
+    scores_a, scores_b : array_like of float
+        Scores of the paired runs, in the same order (the pairing is fixed by
+        design, not by matching scores afterwards). NaN marks a failed run.
+    threshold : float or None
+        The smallest useful gain (``>= 0``), in the units of the scores.
+    confidence_level : float
+        Level of the two-sided interval.
+    nan_policy : str
+        ``"raise"`` (default): a pair with a NaN score is an error that names
+        it (index and both scores). ``"omit"``: incomplete pairs are dropped
+        and counted in ``n_dropped`` (their positions in ``dropped_index``).
+
+    Returns
+    -------
+    PairedDifference
+
+    Raises
+    ------
+    ValueError
+        If the arrays differ in length, hold an infinite value or (by default)
+        a NaN, fewer than 2 complete pairs remain, the differences are all
+        equal, the threshold is negative or the level is outside (0, 1).
+
+    Notes
+    -----
+    Explained in :ref:`ch-procedures`.
+
+    Examples
+    --------
+    Five pairs scored out of 100, differences 0.4, 0.3, 0.1, 0.5, 0.1 point,
+    and a useful gain of 0.30 point fixed in advance:
+
+    >>> from sigeval import paired_difference
+    >>> scores_b = [71.2, 70.8, 71.5, 70.9, 71.1]
+    >>> scores_a = [71.6, 71.1, 71.6, 71.4, 71.2]
+    >>> res = paired_difference(scores_a, scores_b, threshold=0.30)
+    >>> round(res.estimate, 2), round(res.sd, 3), res.n
+    (0.28, 0.179, 5)
+    >>> round(res.confidence_interval.low, 3), round(res.confidence_interval.high, 3)
+    (0.058, 0.502)
+    >>> res.decision
+    'gain established; useful gain not established'
+    """
+    nan_policy = check_choice(nan_policy, "nan_policy", ("raise", "omit"))
+    c, r, dropped = _complete_pairs(scores_a, scores_b, nan_policy)
+    confidence_level = check_unit_interval(confidence_level, "confidence_level")
+    if threshold is not None:
+        threshold = check_real(threshold, "threshold")
+        if threshold < 0:
+            raise ValueError(
+                "`threshold` must be a useful gain >= 0 in the units of the scores; "
+                f"got {threshold!r}."
+            )
+    d = c - r
+    mean, sd, se = _spread(d, "differences `scores_a - scores_b`")
+    df = d.size - 1
+    statistic = mean / se
+    half = float(stats.t.isf((1 - confidence_level) / 2, df)) * se
+    low, high = mean - half, mean + half
+    return PairedDifference(
+        estimate=mean,
+        median=float(np.median(d)),
+        sd=sd,
+        n=int(d.size),
+        statistic=statistic,
+        df=int(df),
+        pvalue=_two_sided_p(statistic, df),
+        confidence_interval=ConfidenceInterval(low, high),
+        confidence_level=confidence_level,
+        threshold=threshold,
+        decision=None if threshold is None else _decide(low, threshold),
+        n_dropped=int(dropped.size),
+        dropped_index=dropped,
+        differences=d,
+    )
+
+
+@dataclass(frozen=True)
+class ProbImprovement:
+    """Result of :func:`prob_improvement`.
+
+    Attributes
+    ----------
+    estimate : float
+        Estimated probability that a run of A scores higher than a run of B
+        (ties count 1/2).
+    confidence_interval : ConfidenceInterval
+        Percentile bootstrap interval.
+    confidence_level : float
+        Its nominal coverage.
+    significant : bool
+        Lower bound above 0.5 (Bouthillier et al., 2021).
+    meaningful : bool
+        Upper bound above ``gamma``.
+    gamma : float
+        The threshold for a meaningful improvement.
+    paired : bool
+        Whether runs were compared pair by pair or all against all.
+    n_a, n_b : int
+        Number of runs of A and of B.
+    bootstrap_distribution : ndarray
+        The ``n_resamples`` bootstrap estimates.
+    """
+
+    estimate: float
+    confidence_interval: ConfidenceInterval
+    confidence_level: float
+    significant: bool
+    meaningful: bool
+    gamma: float
+    paired: bool
+    n_a: int
+    n_b: int
+    bootstrap_distribution: np.ndarray = field(repr=False)
+
+
+def _wins(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """1 where a beats b, 1/2 on a tie, 0 otherwise (broadcast)."""
+    return (a > b) + 0.5 * (a == b)
+
+
+def prob_improvement(
+    scores_a: ArrayLike,
+    scores_b: ArrayLike,
+    *,
+    n_resamples: int = 10_000,
+    confidence_level: float = 0.95,
+    gamma: float = 0.75,
+    paired: bool = True,
+    rng: RngLike = None,
+) -> ProbImprovement:
+
+    r"""Probability that a run of procedure A beats a run of procedure B.
+
+    Bouthillier et al. (2021) measure the size of an improvement by
+    :math:`P(A > B)`, the probability that one run of A scores higher than
+    one run of B, ties counting 1/2, and read its percentile bootstrap
+    interval :math:`[L, U]`: the improvement is *significant* if
+    :math:`L > 0.5` and *meaningful* if :math:`U > \gamma`, with
+    :math:`\gamma = 0.75` separating benchmark noise from published
+    improvements in their case studies.
+
+    ``paired=True`` (default)
+        Run *i* of A and run *i* of B share their seed, split or other
+        conditions by design, as in Bouthillier et al. (2021):
+        :math:`\hat P = \frac1n \sum_i \bigl(\mathbf 1[a_i > b_i] + \tfrac12 \mathbf 1[a_i = b_i]\bigr)`;
+        the bootstrap resamples pairs. This is the default because the
+        course pairs runs by design (:ref:`ch-procedures`); a shared integer seed alone
+        does not make a pair when the two procedures consume random numbers
+        differently.
+    ``paired=False``
+        The runs are independent: every run of A is compared with every run of B,
+        :math:`\hat P = \frac{1}{n_a n_b} \sum_{i,j} \bigl(\mathbf 1[a_i > b_j] + \tfrac12 \mathbf 1[a_i = b_j]\bigr)`,
+        the Mann–Whitney estimate; the bootstrap resamples each set of runs.
+
+    A resample is summarised by how many times it draws each run (a
+    multinomial count), so all resamples are evaluated in one matrix product.
+
+    Parameters
+    ----------
+    scores_a, scores_b : array_like of float
+        Scores of the runs of A and of B, at least 2 each; with
+        ``paired=True`` of the same length and in pair order.
+    n_resamples : int
+        Number of bootstrap resamples.
+    confidence_level : float
+        Level of the percentile interval.
+    gamma : float
+        Threshold in (0.5, 1) for a meaningful improvement.
+    paired : bool
+        Compare runs pair by pair (True) or all against all (False).
+    rng : numpy.random.Generator, int or None
+        Source of the bootstrap draws.
+
+    Returns
+    -------
+    ProbImprovement
+
+    Raises
+    ------
+    ValueError
+        If a set has fewer than 2 runs or holds NaN, paired sets differ in
+        length, ``gamma`` is not in (0.5, 1) or a level is outside (0, 1).
+    TypeError
+        If ``paired`` is not a bool, or ``rng`` or ``n_resamples`` has the wrong type.
+
+    Notes
+    -----
+    Explained in :ref:`ch-procedures`.
+
+    Examples
+    --------
+    >>> from sigeval import prob_improvement
+    >>> a = [0.652, 0.648, 0.661, 0.655, 0.640, 0.659, 0.650, 0.662]
+    >>> b = [0.641, 0.650, 0.645, 0.638, 0.642, 0.651, 0.639, 0.644]
+    >>> res = prob_improvement(a, b, rng=0)
+    >>> res.estimate, res.significant, res.meaningful
+    (0.75, False, True)
+    >>> prob_improvement(a, b, paired=False, rng=0).estimate
+    0.8515625
+    """
+    if not isinstance(paired, (bool, np.bool_)):
+        raise TypeError(f"`paired` must be True or False; got {paired!r}.")
+    if paired:
+        a, b = check_paired(scores_a, scores_b, ("scores_a", "scores_b"), min_size=2)
+    else:
+        a = check_scores(scores_a, "scores_a", min_size=2)
+        b = check_scores(scores_b, "scores_b", min_size=2)
+    n_resamples = check_positive_int(n_resamples, "n_resamples")
+    confidence_level = check_unit_interval(confidence_level, "confidence_level")
+    gamma = check_unit_interval(gamma, "gamma")
+    if gamma <= 0.5:
+        raise ValueError(f"`gamma` must lie in (0.5, 1); got {gamma!r}.")
+    rng = check_rng(rng)
+
+    n_a, n_b = a.size, b.size
+    if paired:
+        wins = _wins(a, b)
+        counts = rng.multinomial(n_a, np.full(n_a, 1 / n_a), size=n_resamples)
+        boot = counts @ wins / n_a
+    else:
+        wins = _wins(a[:, None], b[None, :])
+        counts_a = rng.multinomial(n_a, np.full(n_a, 1 / n_a), size=n_resamples)
+        counts_b = rng.multinomial(n_b, np.full(n_b, 1 / n_b), size=n_resamples)
+        boot = np.sum((counts_a @ wins) * counts_b, axis=1) / (n_a * n_b)
+    tail = (1 - confidence_level) / 2
+    low, high = np.quantile(boot, [tail, 1 - tail])
+    return ProbImprovement(
+        estimate=float(wins.mean()),
+        confidence_interval=ConfidenceInterval(float(low), float(high)),
+        confidence_level=confidence_level,
+        significant=bool(low > 0.5),
+        meaningful=bool(high > gamma),
+        gamma=gamma,
+        paired=bool(paired),
+        n_a=int(n_a),
+        n_b=int(n_b),
+        bootstrap_distribution=boot,
+    )

@@ -1,0 +1,181 @@
+"""sigeval.multiple: adjusted p-values against scipy, hand computation and simulation."""
+
+import numpy as np
+import pytest
+from scipy import stats
+
+from sigeval import ADJUST_METHODS, adjust_pvalues
+
+
+def _reject(p, method, alpha=0.05):
+    return adjust_pvalues(p, method=method) <= alpha
+
+
+# --------------------------------------------------------------------------- references
+
+
+@pytest.mark.parametrize("method", ["bh", "by"])
+def test_fdr_methods_match_scipy(method):
+    rng = np.random.default_rng(1)
+    p = np.concatenate([rng.uniform(size=40), rng.uniform(0, 0.01, size=10), [0.02, 0.02, 0.5, 1.0]])
+    rng.shuffle(p)
+    np.testing.assert_allclose(
+        adjust_pvalues(p, method=method), stats.false_discovery_control(p, method=method), rtol=1e-13
+    )
+
+
+def test_fdr_methods_match_scipy_along_an_axis():
+    p = np.random.default_rng(2).uniform(size=(5, 30)) ** 2
+    for method in ("bh", "by"):
+        np.testing.assert_allclose(
+            adjust_pvalues(p, method=method, axis=1),
+            stats.false_discovery_control(p, method=method, axis=1),
+            rtol=1e-13,
+        )
+        np.testing.assert_allclose(
+            adjust_pvalues(p.T, method=method, axis=0),
+            stats.false_discovery_control(p.T, method=method, axis=0),
+            rtol=1e-13,
+        )
+
+
+def test_hand_computed_unsorted_with_ties():
+    # m = 5; sorted: 0.01, 0.02, 0.02, 0.04, 0.30 (ties at 0.02).
+    p = np.array([0.04, 0.02, 0.30, 0.01, 0.02])
+    expected = {
+        # 5 p, capped at 1.
+        "bonferroni": [0.20, 0.10, 1.00, 0.05, 0.10],
+        # step-down max of (5, 4, 3, 2, 1) * p_(i): 0.05, 0.08, 0.08, 0.08, 0.30.
+        "holm": [0.08, 0.08, 0.30, 0.05, 0.08],
+        # step-up min of (5, 4, 3, 2, 1) * p_(i) = 0.05, 0.08, 0.06, 0.08, 0.30 from the top.
+        "hochberg": [0.08, 0.06, 0.30, 0.05, 0.06],
+        # step-up min of 5/i * p_(i) = 0.05, 0.05, 0.0333, 0.05, 0.30.
+        "bh": [0.05, 1 / 30, 0.30, 1 / 30, 1 / 30],
+    }
+    for method, values in expected.items():
+        np.testing.assert_allclose(adjust_pvalues(p, method=method), values, rtol=1e-12, err_msg=method)
+    c = sum(1 / i for i in range(1, 6))
+    np.testing.assert_allclose(
+        adjust_pvalues(p, method="by"), np.minimum(1, np.array(expected["bh"]) * c), rtol=1e-12
+    )
+
+
+def test_holm_matches_its_step_down_definition():
+    # Reject H_(1), H_(2), ... while p_(i) <= alpha / (m - i + 1); stop at the first failure.
+    rng = np.random.default_rng(3)
+    for _ in range(200):
+        m = rng.integers(1, 12)
+        p = np.round(rng.uniform(0, 0.1, size=m), 3)
+        alpha = rng.choice([0.01, 0.05, 0.1])
+        order = np.argsort(p, kind="stable")
+        reject = np.zeros(m, bool)
+        for i, j in enumerate(order):
+            if p[j] <= alpha / (m - i):
+                reject[j] = True
+            else:
+                break
+        # Ties: the tied p-value that passes makes its equal passes too (same rule).
+        assert np.array_equal(adjust_pvalues(p, method="holm") <= alpha + 1e-15, reject)
+
+
+def test_bh_matches_largest_i_rule():
+    rng = np.random.default_rng(4)
+    for _ in range(200):
+        m = rng.integers(1, 15)
+        p = np.round(rng.uniform(0, 0.2, size=m), 3)
+        q = 0.05
+        sorted_p = np.sort(p)
+        passing = np.flatnonzero(sorted_p <= np.arange(1, m + 1) * q / m)
+        threshold = sorted_p[passing[-1]] if passing.size else -1.0
+        assert np.array_equal(adjust_pvalues(p, method="bh") <= q + 1e-15, p <= threshold)
+
+
+def test_shape_and_order_kept():
+    p = np.array([[0.01, 0.5], [0.03, 0.02]])
+    out = adjust_pvalues(p, method="holm")
+    assert out.shape == (2, 2)
+    np.testing.assert_allclose(out.ravel(), adjust_pvalues(p.ravel(), method="holm"))
+    assert adjust_pvalues(0.3, method="bonferroni").shape == ()
+    np.testing.assert_allclose(adjust_pvalues([0.3]), [0.3])
+
+
+# --------------------------------------------------------------------------- properties
+
+
+@pytest.mark.parametrize("seed", range(5))
+def test_properties(seed):
+    rng = np.random.default_rng(seed)
+    p = rng.uniform(size=(300, 10)) ** rng.uniform(1, 4, size=(300, 1))
+    adjusted = {m: adjust_pvalues(p, method=m, axis=1) for m in ADJUST_METHODS}
+    for m, a in adjusted.items():
+        assert np.all(a >= p - 1e-15), m
+        assert np.all(a <= 1), m
+        # Monotone in the sorted order of the raw p-values.
+        order = np.argsort(p, axis=1)
+        assert np.all(np.diff(np.take_along_axis(a, order, axis=1), axis=1) >= -1e-15), m
+    for alpha in (0.01, 0.05, 0.2):
+        bonf, holm, hoch, bh, by = (adjusted[m] <= alpha for m in ADJUST_METHODS)
+        assert np.all(holm >= bonf)   # Holm rejects at least what Bonferroni rejects
+        assert np.all(hoch >= holm)   # Hochberg at least what Holm rejects
+        assert np.all(bh >= hoch)     # BH at least what Hochberg rejects
+        assert np.all(bh >= by)
+    assert np.any(adjusted["holm"] < adjusted["bonferroni"])
+    assert np.any(adjusted["hochberg"] < adjusted["holm"])
+
+
+def test_holm_fwer_and_bh_fdr_under_simulated_nulls():
+    # 20 tests, 5 of them false nulls (z shifted by 3), independent; 20,000 families.
+    rng = np.random.default_rng(20260)
+    reps, m, m1, alpha = 20_000, 20, 5, 0.05
+    z = rng.standard_normal((reps, m))
+    z[:, :m1] += 3.0
+    p = 2 * stats.norm.sf(np.abs(z))
+    null = np.zeros(m, bool)
+    null[m1:] = True
+
+    def rates(method):
+        rej = adjust_pvalues(p, method=method, axis=1) <= alpha
+        false = rej[:, null].sum(axis=1)
+        fwer = np.mean(false > 0)
+        fdp = np.where(rej.sum(axis=1) > 0, false / np.maximum(rej.sum(axis=1), 1), 0.0)
+        return fwer, fdp
+
+    fwer_holm, _ = rates("holm")
+    assert fwer_holm <= alpha + 2 * np.sqrt(alpha * (1 - alpha) / reps)
+    _, fdp_bh = rates("bh")
+    assert fdp_bh.mean() <= alpha + 2 * fdp_bh.std(ddof=1) / np.sqrt(reps)
+    # All nulls true: FWER = FDR for every method; BH at the level, none far above it.
+    p0 = rng.uniform(size=(reps, m))
+    for method in ADJUST_METHODS:
+        fwer = np.mean((adjust_pvalues(p0, method=method, axis=1) <= alpha).any(axis=1))
+        assert fwer <= alpha + 2 * np.sqrt(alpha * (1 - alpha) / reps), method
+    # Without correction the FWER is 1 - 0.95^20 = 0.64: the test can fail.
+    assert np.mean((p0 <= alpha).any(axis=1)) > 0.6
+
+
+# --------------------------------------------------------------------------- bad input
+
+
+@pytest.mark.parametrize(
+    "p, match",
+    [
+        ([], "must not be empty"),
+        ([0.1, np.nan], "NaN"),
+        ([0.1, 1.2], r"\[0, 1\]"),
+        ([-0.01, 0.5], r"\[0, 1\]"),
+    ],
+)
+def test_bad_pvalues(p, match):
+    with pytest.raises(ValueError, match=match):
+        adjust_pvalues(p)
+
+
+def test_bad_options():
+    with pytest.raises(ValueError, match="`method` must be one of"):
+        adjust_pvalues([0.1], method="fdr")
+    with pytest.raises(TypeError, match="`pvalues` must hold real numbers"):
+        adjust_pvalues(["a"])
+    with pytest.raises(ValueError, match="`axis`"):
+        adjust_pvalues([[0.1]], axis=2)
+    with pytest.raises(TypeError, match="`axis`"):
+        adjust_pvalues([0.1], axis=0.5)

@@ -1,0 +1,49 @@
+"""The package's shape: a statistics core without plotting, every public name exported."""
+
+import importlib
+from pathlib import Path
+import subprocess
+import sys
+
+import pytest
+
+import sigeval
+
+PACKAGE = Path(sigeval.__file__).parent
+# The statistics modules: every public module of the package but the figures and the command line.
+CORE_MODULES = sorted(
+    p.stem for p in PACKAGE.glob("*.py") if not p.stem.startswith("_") and p.stem not in ("plots", "cli")
+)
+
+
+def test_importing_the_core_does_not_import_matplotlib_or_the_course():
+    code = (
+        "import sys, sigeval\n"
+        "heavy = [m for m in ('matplotlib', 'threadpoolctl', 'sigeval.course', 'sigeval.plots') "
+        "if m in sys.modules]\n"
+        "assert not heavy, heavy\n"
+    )
+    subprocess.run([sys.executable, "-c", code], check=True)
+
+
+@pytest.mark.parametrize("name", CORE_MODULES)
+def test_every_public_name_of_a_statistics_module_is_exported_by_the_package(name):
+    module = importlib.import_module(f"sigeval.{name}")
+    missing = [n for n in module.__all__ if n not in sigeval.__all__ or getattr(sigeval, n) is not getattr(module, n)]
+    assert not missing, f"sigeval.{name} exports {missing} that the package does not"
+
+
+def test_the_core_modules_are_found():
+    assert {"intervals", "paired", "power", "multiple", "ranking"} <= set(CORE_MODULES)
+
+
+def test_package_all_names_exist_and_are_unique():
+    assert len(sigeval.__all__) == len(set(sigeval.__all__))
+    for name in sigeval.__all__:
+        assert hasattr(sigeval, name), name
+
+
+@pytest.mark.parametrize("name", CORE_MODULES)
+def test_docstrings_point_to_a_chapter(name):
+    module = importlib.import_module(f"sigeval.{name}")
+    assert ":ref:`ch-" in module.__doc__, f"sigeval.{name}'s docstring names no chapter"

@@ -1,0 +1,183 @@
+"""Mutation testing of the statistics modules, one module at a time (``make mutation``).
+
+For each module, a scratch copy of the repository gets a ``[tool.mutmut]``
+section that mutates that module alone, runs the module's own test files, and
+copies the rest of the package beside the mutants so that it imports. mutmut
+(pinned in the ``test`` extra) then runs, and this script prints one table:
+module, mutants, killed, survived, timeouts, score, and the survivors judged
+equivalent, which are listed with a one-line reason in
+``tools/mutation_equivalent.txt``. The score counts killed (and timed-out)
+mutants among the non-equivalent ones.
+
+Usage::
+
+    python tools/mutation.py                 # every module
+    python tools/mutation.py power paired    # some modules
+    python tools/mutation.py --list          # the modules and their tests
+
+It takes minutes per module and is not part of ``make test``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+EQUIVALENT_FILE = ROOT / "tools" / "mutation_equivalent.txt"
+
+#: Each statistics module and the test files that test it.
+MODULES: dict[str, list[str]] = {
+    "intervals": ["tests/test_intervals.py"],
+    "resampling": ["tests/test_resampling.py"],
+    "metrics": ["tests/test_resampling.py", "tests/test_metrics.py"],
+    "permutation": ["tests/test_resampling.py", "tests/test_permutation.py"],
+    "paired": ["tests/test_paired.py"],
+    "seeds": ["tests/test_seeds.py"],
+    "procedures": ["tests/test_procedures.py"],
+    "crossval": ["tests/test_crossval.py"],
+    "power": ["tests/test_power.py", "tests/test_power_mcnemar.py"],
+    "equivalence": ["tests/test_equivalence.py"],
+    "multiple": ["tests/test_multiple.py"],
+    "ranking": ["tests/test_ranking.py"],
+    "report": ["tests/test_report.py"],
+}
+
+
+def equivalent_survivors() -> dict[str, str]:
+    """Mutant name -> why it cannot change behaviour, from the reviewed file."""
+    if not EQUIVALENT_FILE.exists():
+        return {}
+    reviewed = {}
+    for line in EQUIVALENT_FILE.read_text().splitlines():
+        line = line.strip()
+        if line and not line.startswith("#"):
+            name, _, why = line.partition(" ")
+            reviewed[name] = why.strip()
+    return reviewed
+
+
+def _scratch_copy(module: str, tests: list[str]) -> Path:
+    scratch = Path(tempfile.mkdtemp(prefix=f"mutation-{module}-"))
+    shutil.copytree(ROOT / "src", scratch / "src", ignore=shutil.ignore_patterns("__pycache__", "*.egg-info"))
+    (scratch / "tests").mkdir()
+    for path in (ROOT / "tests").iterdir():
+        if path.is_file() and (path.suffix != ".py" or not path.name.startswith("test_")):
+            shutil.copy2(path, scratch / "tests" / path.name)
+    for test in tests:
+        if (ROOT / test).exists():
+            shutil.copy2(ROOT / test, scratch / test)
+    if (ROOT / "tests" / "data").exists():
+        shutil.copytree(ROOT / "tests" / "data", scratch / "tests" / "data")
+    package = scratch / "src" / "sigeval"
+    # The rest of the package: its other files, and its subpackages whole.
+    others = sorted(
+        str(p.relative_to(scratch)) + ("/" if p.is_dir() else "")
+        for p in package.iterdir()
+        if p.name not in (f"{module}.py", "__pycache__")
+    )
+    selected = [t for t in tests if (ROOT / t).exists()]
+    config = (
+        "\n[tool.mutmut]\n"
+        f'source_paths = ["src/sigeval/{module}.py"]\n'
+        f"also_copy = {json.dumps(others)}\n"
+        f"pytest_add_cli_args_test_selection = {json.dumps(selected)}\n"
+        'pytest_add_cli_args = ["-p", "no:cacheprovider", "-o", "addopts=", "-q", "-x"]\n'
+    )
+    text = (ROOT / "pyproject.toml").read_text()
+    text = re.sub(r"\n\[tool\.mutmut\][^\[]*", "\n", text)
+    (scratch / "pyproject.toml").write_text(text + config)
+    return scratch
+
+
+def run_module(module: str, jobs: int) -> dict:
+    tests = MODULES[module]
+    if not (ROOT / "src" / "sigeval" / f"{module}.py").exists():
+        return {"module": module, "missing": True}
+    scratch = _scratch_copy(module, tests)
+    env = {**os.environ, "PYTHONDONTWRITEBYTECODE": "1", "MPLBACKEND": "Agg"}
+    mutmut = [sys.executable, "-m", "mutmut"]
+    subprocess.run([*mutmut, "run", "--max-children", str(jobs)], cwd=scratch, env=env,
+                   stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=False)
+    listing = subprocess.run([*mutmut, "results", "--all", "true"], cwd=scratch, env=env,
+                             capture_output=True, text=True, check=False).stdout
+    status: dict[str, str] = {}
+    for line in listing.splitlines():
+        name, sep, state = line.strip().rpartition(": ")
+        if sep and name:
+            status[name] = state.strip()
+    shutil.rmtree(scratch, ignore_errors=True)
+    return {"module": module, "status": status}
+
+
+def summarise(result: dict, reviewed: dict[str, str]) -> dict:
+    status = result["status"]
+    counts = {k: sum(1 for s in status.values() if s == k) for k in ("killed", "survived", "timeout", "suspicious", "no tests", "skipped")}
+    survivors = sorted(n for n, s in status.items() if s in ("survived", "no tests"))
+    equivalent = [n for n in survivors if n in reviewed]
+    relevant = len(status) - len(equivalent) - counts["skipped"]
+    caught = counts["killed"] + counts["timeout"]
+    return {
+        "module": result["module"],
+        "mutants": len(status),
+        "killed": counts["killed"],
+        "survived": len(survivors),
+        "timeouts": counts["timeout"],
+        "equivalent": len(equivalent),
+        "score": caught / relevant if relevant else float("nan"),
+        "open": [n for n in survivors if n not in reviewed],
+    }
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("modules", nargs="*", help="modules to mutate (default: all)")
+    parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1, help="parallel mutmut workers")
+    parser.add_argument("--list", action="store_true", help="list the modules and their tests")
+    args = parser.parse_args(argv)
+    if args.list:
+        for module, tests in MODULES.items():
+            print(f"{module:12s} {' '.join(tests)}")
+        return 0
+    unknown = [m for m in args.modules if m not in MODULES]
+    if unknown:
+        parser.error(f"unknown module(s) {unknown}; choose from {sorted(MODULES)}")
+    reviewed = equivalent_survivors()
+    rows = []
+    for module in args.modules or list(MODULES):
+        result = run_module(module, args.jobs)
+        if result.get("missing"):
+            continue
+        row = summarise(result, reviewed)
+        rows.append(row)
+        print(f"{row['module']:12s} mutants {row['mutants']:5d}  killed {row['killed']:5d}  "
+              f"survived {row['survived']:4d}  timeouts {row['timeouts']:3d}  "
+              f"equivalent {row['equivalent']:3d}  score {row['score']:.1%}", flush=True)
+    print()
+    print("| module | mutants | killed | survived | timeouts | equivalent | score |")
+    print("|---|---:|---:|---:|---:|---:|---:|")
+    for r in rows:
+        print(f"| {r['module']} | {r['mutants']} | {r['killed']} | {r['survived']} | {r['timeouts']} "
+              f"| {r['equivalent']} | {r['score']:.1%} |")
+    for r in rows:
+        if r["open"]:
+            print(f"\nsurvivors in {r['module']} not judged equivalent ({len(r['open'])}):")
+            for name in r["open"]:
+                print(f"  {name}")
+    equivalents = [(n, why) for n, why in reviewed.items() if any(n.startswith(f"sigeval.{r['module']}.") for r in rows)]
+    if equivalents:
+        print("\nsurvivors judged equivalent (tools/mutation_equivalent.txt):")
+        for name, why in equivalents:
+            print(f"  {name}: {why}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
