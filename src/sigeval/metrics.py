@@ -174,7 +174,7 @@ def roc_auc(labels: ArrayLike, scores: ArrayLike, *, axis: int = 1) -> np.ndarra
     the Mann–Whitney :math:`U` of the positives over :math:`mn`: the
     probability that a random positive outscores a random negative. Sorting
     makes it :math:`O(N \log N)` per resample. A resample without positives or
-    without negatives has no AUC (NaN, which :func:`bootstrap_ci` refuses).
+    without negatives has no AUC (NaN, which :func:`~sigeval.resampling.bootstrap_ci` refuses).
 
     Follows the callable convention of :func:`~sigeval.resampling.bootstrap_ci`,
     so a paired bootstrap of the difference of two models' AUCs is
