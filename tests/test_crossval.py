@@ -1,4 +1,4 @@
-"""sigeval.crossval: 5x2cv t and F, the corrected resampled t."""
+"""sigeval.crossval: Dietterich's tests, 5x2cv t and F, the corrected resampled t."""
 
 import numpy as np
 import pytest
@@ -6,8 +6,11 @@ from scipy import stats
 
 from sigeval import (
     corrected_resampled_t,
+    difference_of_proportions_test,
     five_by_two_cv_f,
     five_by_two_cv_t,
+    kfold_cv_paired_t,
+    resampled_paired_t,
 )
 
 
@@ -97,3 +100,91 @@ def test_corrected_resampled_t_by_hand_and_against_the_naive_test():
 def test_corrected_resampled_t_rejects_bad_input(args, kwargs, error, match):
     with pytest.raises(error, match=match):
         corrected_resampled_t(*args, **kwargs)
+
+
+# --------------------------------------------------------------------------- Dietterich's tests 1, 3 and 4
+
+
+def test_difference_of_proportions_by_hand():
+    # Dietterich's formula with error rates p_A, p_B; z with accuracies is -z with errors.
+    for k_a, k_b, n in [(845, 829, 1000), (70, 81, 100), (3, 1, 10), (500, 500, 1000)]:
+        err_a, err_b = 1 - k_a / n, 1 - k_b / n
+        p = (err_a + err_b) / 2
+        z_errors = (err_a - err_b) / np.sqrt(2 * p * (1 - p) / n)
+        res = difference_of_proportions_test(k_a, k_b, n)
+        assert res.statistic == pytest.approx(-z_errors, rel=1e-12, abs=1e-15)
+        assert res.pvalue == pytest.approx(2 * stats.norm.sf(abs(z_errors)), rel=1e-12)
+        assert res.estimate == pytest.approx((k_a - k_b) / n, abs=1e-15)
+        assert isinstance(res.pvalue, float)
+
+
+def test_difference_of_proportions_is_the_pooled_two_sample_z_test():
+    # With equal n, 2 p(1-p)/n is the pooled variance of the classical two-proportion z-test;
+    # its square is the chi-square statistic of the 2x2 table (A/B x right/wrong) without correction.
+    k_a, k_b, n = 845, 829, 1000
+    table = np.array([[k_a, n - k_a], [k_b, n - k_b]])
+    chi2 = stats.chi2_contingency(table, correction=False).statistic
+    assert difference_of_proportions_test(k_a, k_b, n).statistic ** 2 == pytest.approx(chi2, rel=1e-12)
+
+
+def test_difference_of_proportions_vectorized_and_degenerate():
+    res = difference_of_proportions_test([845, 10, 7], [829, 10, 3], [1000, 10, 10])
+    assert res.pvalue.shape == (3,)
+    assert res.pvalue[0] == difference_of_proportions_test(845, 829, 1000).pvalue
+    # Both perfect: standard error 0, statistic 0, p = 1.
+    assert (res.statistic[1], res.pvalue[1], res.standard_error[1]) == (0.0, 1.0, 0.0)
+
+
+@pytest.mark.parametrize(
+    ("args", "error", "match"),
+    [
+        ((11, 3, 10), ValueError, r"`k` must not exceed `n`"),
+        ((-1, 3, 10), ValueError, r"`k` must be non-negative"),
+        ((1.5, 3, 10), ValueError, r"whole numbers"),
+        ((1, 3, 0), ValueError, r"`n` must be at least 1"),
+        (("a", 3, 10), TypeError, r"integer counts"),
+        (([1, 2], [1, 2, 3], 10), ValueError, r"broadcast"),
+    ],
+)
+def test_difference_of_proportions_rejects_bad_input(args, error, match):
+    with pytest.raises(error, match=match):
+        difference_of_proportions_test(*args)
+
+
+@pytest.mark.parametrize("func", [resampled_paired_t, kfold_cv_paired_t])
+def test_paired_t_over_splits_is_the_one_sample_t_test(func):
+    rng = np.random.default_rng(18)
+    for size in (2, 5, 10, 30):
+        d = rng.normal(0.01, 0.02, size)
+        res = func(d)
+        ref = stats.ttest_1samp(d, 0.0)
+        assert res.statistic == pytest.approx(ref.statistic, rel=1e-12)
+        assert res.pvalue == pytest.approx(ref.pvalue, rel=1e-10)
+        assert res.df == size - 1
+        # Dietterich's form: t = mean * sqrt(n) / s.
+        assert res.statistic == pytest.approx(d.mean() * np.sqrt(size) / d.std(ddof=1), rel=1e-12)
+        assert res.estimate == pytest.approx(d.mean(), rel=1e-12)
+
+
+def test_corrected_resampled_t_shrinks_the_naive_t():
+    d = np.random.default_rng(19).normal(0.01, 0.02, 30)
+    naive = resampled_paired_t(d)
+    corrected = corrected_resampled_t(d, n_train=200, n_test=100)
+    factor = np.sqrt((1 / 30) / (1 / 30 + 100 / 200))
+    assert corrected.statistic == pytest.approx(naive.statistic * factor, rel=1e-12)
+
+
+@pytest.mark.parametrize("func", [resampled_paired_t, kfold_cv_paired_t])
+@pytest.mark.parametrize(
+    ("differences", "error", "match"),
+    [
+        ([0.1], ValueError, r"at least 2"),
+        ([0.1, 0.1, 0.1], ValueError, r"zero spread"),
+        ([0.1, np.nan], ValueError, r"NaN"),
+        ([[0.1, 0.2]], ValueError, r"one-dimensional"),
+        (["a", "b"], TypeError, r"numbers"),
+    ],
+)
+def test_paired_t_over_splits_rejects_bad_input(func, differences, error, match):
+    with pytest.raises(error, match=match):
+        func(differences)

@@ -88,7 +88,9 @@ def test_mcnemar_is_symmetric_in_the_models():
     assert ab.pvalue == ba.pvalue
 
 
-@pytest.mark.parametrize("kwargs", [dict(), dict(exact=False), dict(exact=False, correction=False)])
+@pytest.mark.parametrize(
+    "kwargs", [dict(), dict(mid_p=True), dict(exact=False), dict(exact=False, correction=False)]
+)
 def test_mcnemar_without_disagreements_warns_and_gives_p_one(kwargs):
     a = np.array([1, 1, 0, 1, 0], dtype=bool)
     with pytest.warns(UserWarning, match="agree on every item"):
@@ -197,6 +199,8 @@ def test_mcnemar_counts_without_disagreements_warns():
         ([1, 2, 3], [1, 2], {}, ValueError, r"`n01` and `n10` must broadcast to a common shape; got shapes \(3,\) and \(2,\)"),
         (3, 4, dict(exact="yes"), TypeError, r"`exact` must be True or False; got 'yes'"),
         (3, 4, dict(correction=1), TypeError, r"`correction` must be True or False; got 1"),
+        (3, 4, dict(mid_p="yes"), TypeError, r"`mid_p` must be True or False; got 'yes'"),
+        (3, 4, dict(mid_p=True, exact=False), ValueError, r"`mid_p=True` .* needs `exact=True`"),
     ],
 )
 def test_mcnemar_counts_rejects_bad_input(n01, n10, kwargs, error, match):
@@ -207,6 +211,87 @@ def test_mcnemar_counts_rejects_bad_input(n01, n10, kwargs, error, match):
 def test_mcnemar_checks_its_flags_too():
     with pytest.raises(TypeError, match=r"`exact` must be True or False"):
         mcnemar(*ARTICLE, exact=None)
+    with pytest.raises(ValueError, match=r"`mid_p=True`"):
+        mcnemar(*ARTICLE, exact=False, mid_p=True)
+
+
+# --------------------------------------------------------------------------- McNemar mid-p
+
+
+def test_mid_p_fagerland_worked_example():
+    # Fagerland, Lydersen & Laake (2013), Table 1 (Bentur et al., 2009): airway
+    # hyper-responsiveness of 21 children before and after stem cell transplantation,
+    # discordant pairs n12 = 1 and n21 = 7. By hand, with X ~ Binomial(8, 1/2):
+    # exact p = 2 P(X <= 1) = 18/256, mid-p = 2 [P(X <= 1) - P(X = 1)/2] = 10/256.
+    # The paper reports 0.070 (exact conditional), 0.039 (mid-p), 0.034 (asymptotic)
+    # and 0.077 (asymptotic with continuity correction).
+    mid = mcnemar_counts(1, 7, mid_p=True)
+    exact = mcnemar_counts(1, 7)
+    assert mid.method == "mid-p" and mid.statistic == 1.0
+    assert exact.pvalue == pytest.approx(18 / 256, rel=1e-14)
+    assert mid.pvalue == pytest.approx(10 / 256, rel=1e-14)
+    rounded = [
+        round(r.pvalue, 3)
+        for r in (
+            exact,
+            mid,
+            mcnemar_counts(1, 7, exact=False, correction=False),
+            mcnemar_counts(1, 7, exact=False),
+        )
+    ]
+    assert rounded == [0.070, 0.039, 0.034, 0.077]
+
+
+def test_mid_p_by_hand_for_every_small_table():
+    for n01 in range(0, 30):
+        for n10 in range(0, 30):
+            m = n01 + n10
+            if m == 0:
+                continue
+            k = min(n01, n10)
+            point = stats.binom.pmf(k, m, 0.5)
+            if n01 == n10:
+                hand = 1 - point / 2  # Fagerland et al.'s convention for a tie
+            else:
+                hand = 2 * (stats.binom.cdf(k, m, 0.5) - point / 2)
+            res = mcnemar_counts(n01, n10, mid_p=True)
+            assert res.pvalue == pytest.approx(hand, rel=1e-12, abs=1e-15)
+            # The exact p-value less the probability of the observed count.
+            if n01 != n10:
+                exact = stats.binomtest(n01, m, 0.5).pvalue
+                assert res.pvalue == pytest.approx(exact - point, rel=1e-10, abs=1e-15)
+            assert res.pvalue <= mcnemar_counts(n01, n10).pvalue
+
+
+def test_mid_p_from_vectors_and_vectorized_counts_agree():
+    a, b = ARTICLE
+    res = mcnemar(a, b, mid_p=True)
+    assert (res.n01, res.n10, res.method) == (44, 28, "mid-p")
+    assert res.pvalue == pytest.approx(
+        2 * stats.binom.cdf(28, 72, 0.5) - stats.binom.pmf(28, 72, 0.5), rel=1e-13
+    )
+    many = mcnemar_counts([44, 1, 6], [28, 7, 6], mid_p=True)
+    assert many.pvalue[0] == res.pvalue
+    assert many.pvalue[2] == pytest.approx(1 - stats.binom.pmf(6, 12, 0.5) / 2, rel=1e-14)
+
+
+def test_mid_p_size_is_closer_to_alpha_than_exact():
+    # Exact size of each test for m disagreements, averaged over m ~ Binomial(150, 0.2):
+    # the mid-p test keeps the level here but wastes less of it than the exact test.
+    m = np.arange(0, 151)
+    weights = stats.binom.pmf(m, 150, 0.2)
+    sizes = {}
+    for mid_p in (False, True):
+        size = np.zeros(m.size)
+        for i, mi in enumerate(m):
+            k = np.arange(mi + 1)
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")
+                p = mcnemar_counts(k, mi - k, mid_p=mid_p).pvalue
+            size[i] = stats.binom.pmf(k, mi, 0.5)[p <= 0.05].sum()
+        sizes[mid_p] = float(weights @ size)
+    assert sizes[False] < sizes[True] <= 0.05
+    assert sizes[True] > 0.045
 
 
 # --------------------------------------------------------------------------- standard errors

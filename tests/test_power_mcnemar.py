@@ -15,7 +15,7 @@ from sigeval.power import _critical_count
 
 # --------------------------------------------------------------------------- McNemar power
 
-FORMS = [dict(), dict(exact=False), dict(exact=False, correction=False)]
+FORMS = [dict(), dict(mid_p=True), dict(exact=False), dict(exact=False, correction=False)]
 
 
 def _power_by_enumeration(n, p01, p10, alpha=0.05, **kwargs):
@@ -41,7 +41,7 @@ def test_power_equals_the_sum_over_all_tables(kwargs, n, p01, p10):
 def test_critical_counts_are_the_tests_own_rejection_region(kwargs, alpha):
     exact, correction = kwargs.get("exact", True), kwargs.get("correction", True)
     m = np.arange(0, 400)
-    c = _critical_count(m, alpha, exact, correction)
+    c = _critical_count(m, alpha, exact, correction, kwargs.get("mid_p", False))
     for size in [0, 1, 2, 5, 6, 7, 17, 100, 257, 399]:
         k = np.arange(size + 1)
         with warnings.catch_warnings():

@@ -12,12 +12,14 @@ from sigeval.course.shapes import (
     SHAPES,
     SHIFTS,
     blur,
+    checkpoint_sweep,
     iter_images,
     make_images,
     make_scenes,
     seed_sweep,
     template_matcher,
     train_mlp,
+    train_mlp_checkpoints,
 )
 
 # --------------------------------------------------------------------------- images and scenes
@@ -94,6 +96,40 @@ def test_stacked_training_equals_separate_runs():
             np.testing.assert_array_equal(getattr(together, name)[j], getattr(alone, name)[0])
     alone = train_mlp(features, labels, [0], hidden=8, epochs=2)
     np.testing.assert_array_equal(together.predict(features)[1], alone.predict(features)[0])
+
+
+def test_checkpoints_are_the_training_stopped_after_each_epoch():
+    images, labels = make_images(300, rng=1)
+    features = blur(images)
+    checkpoints = train_mlp_checkpoints(features, labels, [4, 2], hidden=8, epochs=3)
+    assert len(checkpoints) == 4
+    for epochs, checkpoint in enumerate(checkpoints):
+        # Training for e epochs gives exactly the e-th checkpoint (e = 0: the initial weights).
+        direct = train_mlp(features, labels, [4, 2], hidden=8, epochs=epochs)
+        for name in ("W1", "b1", "W2", "b2"):
+            np.testing.assert_array_equal(getattr(checkpoint, name), getattr(direct, name))
+    # Checkpoints are copies: later epochs did not overwrite earlier ones.
+    assert not np.array_equal(checkpoints[1].W1, checkpoints[2].W1)
+
+
+def test_checkpoint_sweep_last_epoch_is_the_seed_sweep():
+    kwargs = dict(seeds=range(3), rng=5, n_train=200, n_test=100, n_fresh=700)
+    sweep = checkpoint_sweep(8, epochs=10, **kwargs)  # seed_sweep trains for 10 epochs
+    plain = seed_sweep(hidden=(8,), **kwargs)
+    last = sweep.runs[sweep.runs["epoch"] == 10]
+    np.testing.assert_array_equal(last["test_acc"].to_numpy(), plain.runs["test_acc"].to_numpy())
+    np.testing.assert_array_equal(last["fresh_acc"].to_numpy(), plain.runs["fresh_acc"].to_numpy())
+    assert len(sweep.runs) == 30 and sweep.hidden == 8
+
+    best = sweep.best_checkpoints()
+    for row in best.itertuples():
+        runs = sweep.runs[sweep.runs["seed"] == row.seed]
+        assert row.test_acc == runs["test_acc"].max()
+        # The first epoch reaching the maximum, and its own fresh accuracy.
+        assert row.best_epoch == runs.loc[runs["test_acc"].idxmax(), "epoch"]
+        chosen = runs[runs["epoch"] == row.best_epoch]
+        assert row.fresh_acc == chosen["fresh_acc"].item()
+        assert row.last_test_acc == runs[runs["epoch"] == 10]["test_acc"].item()
 
 
 def test_seed_sweep_in_threads_equals_serial():

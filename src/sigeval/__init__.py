@@ -6,12 +6,13 @@ idea of the course, and its chapter explains it:
 ====================  =============================================================================
 ``intervals``         binomial intervals for one score and their exact coverage
 ``resampling``        bootstrap intervals: percentile, basic, BCa; paired and grouped
-``metrics``           metrics that are not averages (dataset IoU, average precision)
+``metrics``           metrics that are not averages (dataset IoU, average precision, ROC AUC)
 ``permutation``       the paired permutation (sign-flip) test
 ``paired``            two fixed models on the same items: McNemar, paired standard errors, Wilcoxon
+``roc``               two scoring models on the same items: DeLong's test for two AUCs
 ``seeds``             seed sweeps: summaries, Welch's test, the variance split
 ``procedures``        two training procedures from paired runs: thresholds, P(A>B)
-``crossval``          tests over repeated train/test splits (5x2cv, corrected resampled t)
+``crossval``          Dietterich's tests of two learning algorithms (5x2cv, resampled and k-fold t)
 ``power``             power, minimum detectable effect, seeds and test items needed
 ``equivalence``       TOST and the four verdicts
 ``multiple``          adjusted p-values for a family of tests: Bonferroni, Holm, Hochberg, BH, BY
@@ -39,6 +40,7 @@ from . import (
     rank_uncertainty,
     ranking,
     resampling,
+    roc,
     seeds,
 )
 from ._results import ConfidenceInterval
@@ -54,6 +56,7 @@ from .procedures import *  # noqa: F403
 from .rank_uncertainty import *  # noqa: F403
 from .ranking import *  # noqa: F403
 from .resampling import *  # noqa: F403
+from .roc import *  # noqa: F403
 from .seeds import *  # noqa: F403
 
 __version__ = "0.2.0"
@@ -65,6 +68,7 @@ __all__ = [
     *metrics.__all__,
     *permutation.__all__,
     *paired.__all__,
+    *roc.__all__,
     *seeds.__all__,
     *procedures.__all__,
     *crossval.__all__,

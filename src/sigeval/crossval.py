@@ -1,8 +1,12 @@
-"""Tests over repeated train/test splits of one dataset.
+"""Tests that compare two learning algorithms on one dataset.
 
-The splits of a cross-validation share training data, so their differences are
-not independent and the plain paired t-test over them is too liberal.
-Dietterich's (1998) 5x2cv t-test, Alpaydin's (1999) combined F-test and the
+Dietterich (1998) studied five tests: the test for the difference of two
+proportions and McNemar's test (:func:`sigeval.paired.mcnemar`) on one
+train/test split, the resampled paired t-test over random splits, the
+cross-validated paired t-test over the folds of k-fold cross-validation, and
+his own 5x2cv t-test. The splits of a cross-validation share training data, so
+their differences are not independent and the plain paired t-test over them
+is too liberal. The 5x2cv t-test, Alpaydin's (1999) combined F-test and the
 corrected resampled t-test of Nadeau & Bengio (2003) account for it.
 
 Explained in :ref:`ch-procedures`.
@@ -17,16 +21,22 @@ import numpy as np
 from numpy.typing import ArrayLike
 from scipy import stats
 
-from ._ttest import _spread, _two_sided_p
+from ._ttest import _spread
 from ._validation import (
+    check_counts,
     check_finite_array,
     check_positive_int,
     check_scores,
+    scalar_or_array,
 )
 
 __all__ = [
     "CVTTestResult",
     "CVFTestResult",
+    "ProportionsTestResult",
+    "difference_of_proportions_test",
+    "resampled_paired_t",
+    "kfold_cv_paired_t",
     "five_by_two_cv_t",
     "five_by_two_cv_f",
     "corrected_resampled_t",
@@ -36,7 +46,9 @@ __all__ = [
 
 @dataclass(frozen=True)
 class CVTTestResult:
-    """Result of :func:`five_by_two_cv_t` and :func:`corrected_resampled_t`.
+    """Result of the t-tests over splits: :func:`resampled_paired_t`,
+    :func:`kfold_cv_paired_t`, :func:`five_by_two_cv_t` and
+    :func:`corrected_resampled_t`.
 
     Attributes
     ----------
@@ -76,21 +88,300 @@ class CVFTestResult:
     df: tuple[int, int]
 
 
-def _five_by_two(differences: ArrayLike) -> tuple[np.ndarray, np.ndarray]:
-    """The (5, 2) fold differences and each replication's variance estimate s_i^2."""
+def _five_by_two_variances(p: np.ndarray) -> np.ndarray:
+    """Each replication's variance estimate s_i^2, for arrays of shape (..., 5, 2)."""
+    return np.sum((p - p.mean(axis=-1, keepdims=True)) ** 2, axis=-1)
+
+
+def _five_by_two_t_core(p: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Dietterich's t and its p-value for arrays of shape (..., 5, 2) (NaN if undefined)."""
+    with np.errstate(divide="ignore", invalid="ignore"):
+        statistic = p[..., 0, 0] / np.sqrt(_five_by_two_variances(p).mean(axis=-1))
+    return statistic, 2 * stats.t.sf(np.abs(statistic), 5)
+
+
+def _five_by_two_f_core(p: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Alpaydin's F and its p-value for arrays of shape (..., 5, 2) (NaN if undefined)."""
+    with np.errstate(divide="ignore", invalid="ignore"):
+        statistic = np.sum(p**2, axis=(-2, -1)) / (2 * _five_by_two_variances(p).sum(axis=-1))
+    return statistic, stats.f.sf(statistic, 10, 5)
+
+
+def _five_by_two(differences: ArrayLike) -> np.ndarray:
+    """The (5, 2) fold differences, refused when every s_i^2 is zero."""
     p = check_finite_array(differences, "differences")
     if p.shape != (5, 2):
         raise ValueError(
             "`differences` must have shape (5, 2): 5 replications of 2-fold cross-validation, "
             f"one score difference per fold; got shape {p.shape}."
         )
-    s2 = np.sum((p - p.mean(axis=1, keepdims=True)) ** 2, axis=1)
-    if not np.any(s2 > 0):
+    if not np.any(_five_by_two_variances(p) > 0):
         raise ValueError(
             "`differences` has equal differences in both folds of every replication: the "
             "5x2cv variance estimate is zero and the test is undefined."
         )
-    return p, s2
+    return p
+
+
+@dataclass(frozen=True)
+class ProportionsTestResult:
+    """Result of :func:`difference_of_proportions_test`.
+
+    Scalars for scalar counts, arrays of the broadcast shape otherwise.
+
+    Attributes
+    ----------
+    statistic : float or ndarray
+        The z statistic.
+    pvalue : float or ndarray
+        Two-sided p-value from the standard normal.
+    estimate : float or ndarray
+        Accuracy of A minus accuracy of B, ``(k_a - k_b) / n``.
+    standard_error : float or ndarray
+        :math:`\\sqrt{2\\bar p(1 - \\bar p)/n}`, the standard error of two
+        *independent* proportions.
+    """
+
+    statistic: float | np.ndarray
+    pvalue: float | np.ndarray
+    estimate: float | np.ndarray
+    standard_error: float | np.ndarray
+
+
+def _proportions_core(k_a: np.ndarray, k_b: np.ndarray, n: np.ndarray):
+    """z, two-sided p, estimate and SE for validated counts (any shape); z = 0 when SE = 0."""
+    p_a, p_b = k_a / n, k_b / n
+    pooled = (p_a + p_b) / 2
+    se = np.sqrt(2 * pooled * (1 - pooled) / n)
+    estimate = p_a - p_b
+    # SE = 0 only when both models are right (or wrong) on every item: then k_a = k_b.
+    statistic = np.where(se > 0, estimate / np.where(se > 0, se, 1.0), 0.0)
+    return statistic, 2 * stats.norm.sf(np.abs(statistic)), estimate, se
+
+
+def difference_of_proportions_test(
+    k_a: int | ArrayLike, k_b: int | ArrayLike, n: int | ArrayLike
+) -> ProportionsTestResult:
+    r"""Dietterich's (1998) test 1: the difference of two proportions on one test set.
+
+    Models A and B, trained on the same training set, classify ``k_a`` and
+    ``k_b`` of the same ``n`` test items correctly. The test treats the two
+    accuracies :math:`\hat p_A = k_a/n` and :math:`\hat p_B = k_b/n` as
+    independent binomial proportions:
+
+    .. math::
+
+        z = \frac{\hat p_A - \hat p_B}{\sqrt{2\bar p(1 - \bar p)/n}}, \qquad
+        \bar p = \frac{\hat p_A + \hat p_B}{2},
+
+    referred to the standard normal. (Dietterich writes it with error rates;
+    :math:`\bar p(1 - \bar p)` and :math:`|z|` are the same.) It is in the
+    library to show what goes wrong: the two accuracies are measured on the
+    *same* items, so they are positively correlated and the denominator
+    overstates the noise of their difference (:func:`~sigeval.paired.mcnemar`
+    and :func:`~sigeval.paired.difference_se` use the pairing); and the
+    training set is a single draw, whose variability no test on one split can
+    see. Dietterich found its type I error high in some settings and
+    recommended against it.
+
+    The counts broadcast against each other (e.g. one test per simulated
+    dataset). When both models are right on every item, or wrong on every
+    item, the standard error is 0 and the statistic is set to 0 (p = 1).
+
+    Parameters
+    ----------
+    k_a, k_b : int or array_like of int
+        Test items that A, and B, classify correctly.
+    n : int or array_like of int
+        Test items, at least 1.
+
+    Returns
+    -------
+    ProportionsTestResult
+
+    Raises
+    ------
+    ValueError
+        If a count is negative, not a whole number, exceeds ``n``, or the
+        shapes do not broadcast.
+    TypeError
+        If a count is not a number.
+
+    See Also
+    --------
+    sigeval.paired.mcnemar_counts : the paired test on the same split.
+
+    Notes
+    -----
+    Explained in :ref:`ch-procedures`.
+
+    References
+    ----------
+    Dietterich, T. G. (1998). Approximate statistical tests for comparing
+    supervised classification learning algorithms. *Neural Computation*
+    10(7), 1895–1923.
+
+    Examples
+    --------
+    The article's two matchers on 1,000 images (845 and 829 right): the
+    unpaired test sees nothing, where McNemar's test on the same items is
+    close to significance.
+
+    >>> from sigeval import difference_of_proportions_test, mcnemar_counts
+    >>> res = difference_of_proportions_test(845, 829, 1000)
+    >>> round(res.estimate, 3), round(res.standard_error, 4), round(res.pvalue, 3)
+    (0.016, 0.0165, 0.333)
+    >>> round(mcnemar_counts(44, 28).pvalue, 3)
+    0.076
+    """
+    k_a_arr, n_a = check_counts(k_a, n)
+    k_b_arr, n_b = check_counts(k_b, n)
+    try:
+        k_a_arr, k_b_arr, n_arr = np.broadcast_arrays(k_a_arr, k_b_arr, n_a)
+        np.broadcast_shapes(n_a.shape, n_b.shape)
+    except ValueError:
+        raise ValueError(
+            "`k_a`, `k_b` and `n` must broadcast to a common shape; got shapes "
+            f"{np.shape(k_a)}, {np.shape(k_b)} and {np.shape(n)}."
+        ) from None
+    statistic, pvalue, estimate, se = _proportions_core(k_a_arr, k_b_arr, n_arr)
+    return ProportionsTestResult(
+        statistic=scalar_or_array(statistic),
+        pvalue=scalar_or_array(pvalue),
+        estimate=scalar_or_array(estimate),
+        standard_error=scalar_or_array(se),
+    )
+
+
+def _paired_t_core(d: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """t = mean sqrt(J) / sd over the last axis, and its two-sided p-value (NaN if sd = 0)."""
+    size = d.shape[-1]
+    with np.errstate(divide="ignore", invalid="ignore"):
+        statistic = d.mean(axis=-1) * math.sqrt(size) / d.std(axis=-1, ddof=1)
+    return statistic, 2 * stats.t.sf(np.abs(statistic), size - 1)
+
+
+def _paired_t(differences: ArrayLike, what: str) -> CVTTestResult:
+    d = check_scores(differences, "differences", min_size=2)
+    # Equal values such as 0.1 can leave a rounding-error spread: test equality itself.
+    mean, _, _ = _spread(np.full(2, d[0]) if np.all(d == d[0]) else d, f"{what} `differences`")
+    mean = float(d.mean())
+    statistic, pvalue = _paired_t_core(d)
+    return CVTTestResult(
+        statistic=float(statistic), pvalue=float(pvalue), df=int(d.size - 1), estimate=mean
+    )
+
+
+def resampled_paired_t(differences: ArrayLike) -> CVTTestResult:
+    r"""Dietterich's (1998) test 3: the resampled paired t-test over random splits.
+
+    The data are split at random into a training and a test set :math:`J`
+    times (Dietterich used :math:`J = 30` splits of two thirds and one
+    third); both algorithms are trained on each training set and scored on
+    its test set, giving differences :math:`d_j` (A minus B). Then
+
+    .. math::
+
+        t = \frac{\bar d \sqrt J}{s}, \qquad
+        s^2 = \frac{1}{J - 1} \sum_{j=1}^J (d_j - \bar d)^2,
+
+    referred to a t distribution with :math:`J - 1` degrees of freedom: the
+    ordinary one-sample t-test of the differences. It is in the library to
+    show what goes wrong. The splits reuse the same items, so the
+    :math:`d_j` are far from independent and :math:`s^2/J` understates the
+    variance of :math:`\bar d`; the test asks whether A beats B *on this
+    dataset's items*, not in the population. Dietterich found its type I
+    error far above :math:`\alpha` and advised never to use it;
+    :func:`corrected_resampled_t` (Nadeau & Bengio, 2003) inflates the
+    variance to compensate, and :func:`five_by_two_cv_t` keeps the level.
+
+    Parameters
+    ----------
+    differences : array_like of float, 1-D
+        One score difference (A minus B) per random split, at least 2.
+
+    Returns
+    -------
+    CVTTestResult
+        With ``df = J - 1`` and ``estimate`` the mean difference.
+
+    Raises
+    ------
+    ValueError
+        If ``differences`` has fewer than 2 values, holds NaN or has zero spread.
+
+    See Also
+    --------
+    corrected_resampled_t : the same splits, with the variance corrected.
+
+    Notes
+    -----
+    Explained in :ref:`ch-procedures`.
+
+    Examples
+    --------
+    Ten 90/10 splits of 1,000 examples; the corrected test on the same
+    differences gives a smaller t, and a p-value ten times larger (0.0072):
+
+    >>> from sigeval import corrected_resampled_t, resampled_paired_t
+    >>> d = [0.02, 0.01, 0.03, 0.00, 0.02, 0.04, 0.01, 0.02, 0.03, 0.01]
+    >>> res = resampled_paired_t(d)
+    >>> round(res.statistic, 3), round(res.pvalue, 5), res.df
+    (5.019, 0.00072, 9)
+    >>> round(corrected_resampled_t(d, n_train=900, n_test=100).statistic, 3)
+    3.454
+    """
+    return _paired_t(differences, "split differences")
+
+
+def kfold_cv_paired_t(differences: ArrayLike) -> CVTTestResult:
+    r"""Dietterich's (1998) test 4: the k-fold cross-validated paired t-test.
+
+    The data are cut into :math:`k` folds; each fold in turn is the test set
+    of both algorithms, trained on the other :math:`k - 1` folds, giving one
+    difference :math:`d_i` (A minus B) per fold. Then
+
+    .. math:: t = \frac{\bar d \sqrt k}{s} \sim t_{k-1},
+
+    with :math:`s` the sample standard deviation of the :math:`d_i`. Unlike
+    :func:`resampled_paired_t` the test sets do not overlap, but every two
+    training sets share :math:`(k - 2)/(k - 1)` of their items, so the
+    differences are still correlated. Dietterich found the type I error of
+    the 10-fold test somewhat above :math:`\alpha`, and its power the
+    highest of the five tests.
+
+    Parameters
+    ----------
+    differences : array_like of float, 1-D
+        One score difference (A minus B) per fold, at least 2.
+
+    Returns
+    -------
+    CVTTestResult
+        With ``df = k - 1`` and ``estimate`` the mean difference.
+
+    Raises
+    ------
+    ValueError
+        If ``differences`` has fewer than 2 values, holds NaN or has zero spread.
+
+    See Also
+    --------
+    five_by_two_cv_t : Dietterich's alternative with acceptable type I error.
+
+    Notes
+    -----
+    Explained in :ref:`ch-procedures`.
+
+    Examples
+    --------
+    >>> from sigeval import kfold_cv_paired_t
+    >>> d = [0.03, -0.01, 0.02, 0.04, 0.00, 0.01, 0.02, -0.02, 0.03, 0.01]
+    >>> res = kfold_cv_paired_t(d)
+    >>> round(res.statistic, 3), round(res.pvalue, 4), res.df
+    (2.177, 0.0575, 9)
+    """
+    return _paired_t(differences, "fold differences")
 
 
 def five_by_two_cv_t(differences: ArrayLike) -> CVTTestResult:
@@ -134,10 +425,10 @@ def five_by_two_cv_t(differences: ArrayLike) -> CVTTestResult:
     >>> round(res.statistic, 4), round(res.pvalue, 4), res.df
     (1.5811, 0.1747, 5)
     """
-    p, s2 = _five_by_two(differences)
-    statistic = float(p[0, 0] / np.sqrt(s2.mean()))
+    p = _five_by_two(differences)
+    statistic, pvalue = _five_by_two_t_core(p)
     return CVTTestResult(
-        statistic=statistic, pvalue=_two_sided_p(statistic, 5), df=5, estimate=float(p.mean())
+        statistic=float(statistic), pvalue=float(pvalue), df=5, estimate=float(p.mean())
     )
 
 
@@ -182,10 +473,8 @@ def five_by_two_cv_f(differences: ArrayLike) -> CVFTestResult:
     >>> round(res.statistic, 3), round(res.pvalue, 4), res.df
     (3.25, 0.1027, (10, 5))
     """
-    p, s2 = _five_by_two(differences)
-    statistic = float(np.sum(p**2) / (2 * np.sum(s2)))
-    pvalue = float(stats.f.sf(statistic, 10, 5))
-    return CVFTestResult(statistic=statistic, pvalue=pvalue, df=(10, 5))
+    statistic, pvalue = _five_by_two_f_core(_five_by_two(differences))
+    return CVFTestResult(statistic=float(statistic), pvalue=float(pvalue), df=(10, 5))
 
 
 def corrected_resampled_t(differences: ArrayLike, *, n_train: int, n_test: int) -> CVTTestResult:
@@ -240,9 +529,18 @@ def corrected_resampled_t(differences: ArrayLike, *, n_train: int, n_test: int) 
     d = check_scores(differences, "differences", min_size=2)
     n_train = check_positive_int(n_train, "n_train")
     n_test = check_positive_int(n_test, "n_test")
-    mean, sd, _ = _spread(d, "differences `differences`")
-    df = d.size - 1
-    statistic = mean / math.sqrt((1 / d.size + n_test / n_train) * sd**2)
+    mean, _, _ = _spread(d, "differences `differences`")
+    statistic, pvalue = _corrected_t_core(d, n_train, n_test)
     return CVTTestResult(
-        statistic=statistic, pvalue=_two_sided_p(statistic, df), df=int(df), estimate=mean
+        statistic=float(statistic), pvalue=float(pvalue), df=int(d.size - 1), estimate=mean
     )
+
+
+def _corrected_t_core(d: np.ndarray, n_train: int, n_test: int) -> tuple[np.ndarray, np.ndarray]:
+    """Nadeau and Bengio's t over the last axis, and its two-sided p-value (NaN if sd = 0)."""
+    size = d.shape[-1]
+    with np.errstate(divide="ignore", invalid="ignore"):
+        statistic = d.mean(axis=-1) / np.sqrt(
+            (1 / size + n_test / n_train) * d.var(axis=-1, ddof=1)
+        )
+    return statistic, 2 * stats.t.sf(np.abs(statistic), size - 1)

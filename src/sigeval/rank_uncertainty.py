@@ -62,7 +62,7 @@ class RankStabilityResult:
         ``(n_datasets, k)``: the shift of every model's mean rank when each
         dataset is dropped in turn (leave-one-out minus observed).
     critical_difference : float
-        :func:`nemenyi_cd` for ``k`` models and ``n_datasets`` at ``alpha``.
+        :func:`~sigeval.ranking.nemenyi_cd` for ``k`` models and ``n_datasets`` at ``alpha``.
     resampled_mean_ranks : ndarray
         ``(n_resamples, k)``: the mean ranks of every resample.
     n_resamples : int
@@ -111,7 +111,7 @@ def rank_stability(
     ``separation``
         for each pair, the fraction of resamples with
         :math:`|R^*_i - R^*_j| \ge \mathrm{CD}`, the Nemenyi critical difference
-        of the observed design (:func:`nemenyi_cd`);
+        of the observed design (:func:`~sigeval.ranking.nemenyi_cd`);
     ``jackknife``
         the shift :math:`R_{j,(-i)} - R_j = (R_j - r_{ij})/(N-1)` of every mean
         rank when dataset :math:`i` is left out.
@@ -142,7 +142,7 @@ def rank_stability(
     Raises
     ------
     ValueError
-        For a table :func:`friedman` refuses, ``n_resamples < 1`` or ``alpha``
+        For a table :func:`~sigeval.ranking.friedman` refuses, ``n_resamples < 1`` or ``alpha``
         outside (0, 1).
 
     Notes

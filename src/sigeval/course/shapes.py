@@ -49,8 +49,11 @@ __all__ = [
     "matcher_experiment",
     "MLP",
     "train_mlp",
+    "train_mlp_checkpoints",
     "SeedSweep",
     "seed_sweep",
+    "CheckpointSweep",
+    "checkpoint_sweep",
 ]
 
 SHAPE_NAMES = ("disc", "square", "cross", "triangle")
@@ -585,6 +588,13 @@ def train_mlp(
     >>> nets.predict(blur(X)).shape
     (2, 400)
     """
+    for trained in _sgd_epochs(features, labels, seeds, hidden, epochs, lr, batch):
+        pass
+    return trained
+
+
+def _check_training(features, labels, seeds, hidden, epochs, batch):
+    """Validated inputs of :func:`train_mlp` (features as float, seeds as a tuple)."""
     features = np.asarray(features, dtype=float)
     labels = np.asarray(labels)
     if features.ndim != 2 or labels.shape != (len(features),):
@@ -603,16 +613,34 @@ def train_mlp(
     hidden = check_positive_int(hidden, "hidden")
     epochs = check_positive_int(epochs, "epochs", minimum=0)
     batch = check_positive_int(batch, "batch")
-    n, dims = features.shape
-    if n < batch:
-        raise ValueError(f"`batch` must not exceed the number of examples {n}; got {batch}.")
+    if len(features) < batch:
+        raise ValueError(
+            f"`batch` must not exceed the number of examples {len(features)}; got {batch}."
+        )
+    return features, labels, seeds, hidden, epochs, batch
 
+
+def _sgd_epochs(features, labels, seeds, hidden, epochs, lr, batch) -> Iterator[MLP]:
+    """The networks before training and after each epoch: ``epochs + 1`` snapshots.
+
+    The one implementation of the training of :func:`train_mlp` and
+    :func:`train_mlp_checkpoints`; each snapshot holds copies of the weights.
+    """
+    features, labels, seeds, hidden, epochs, batch = _check_training(
+        features, labels, seeds, hidden, epochs, batch
+    )
+    n, dims = features.shape
     generators = [np.random.default_rng(seed) for seed in seeds]
     # Each seed's generator draws its W1, then its W2, as a separate run would.
     W1 = np.stack([g.normal(scale=np.sqrt(2 / dims), size=(dims, hidden)) for g in generators])
     W2 = np.stack([g.normal(scale=np.sqrt(1 / hidden), size=(hidden, N_CLASSES)) for g in generators])
     b1 = np.zeros((len(seeds), 1, hidden))
     b2 = np.zeros((len(seeds), 1, N_CLASSES))
+
+    def snapshot() -> MLP:
+        return MLP(seeds=seeds, W1=W1.copy(), b1=b1[:, 0].copy(), W2=W2.copy(), b2=b2[:, 0].copy())
+
+    yield snapshot()
     onehot = np.eye(N_CLASSES)[labels]
     sizes = [len(part) for part in np.array_split(np.arange(n), n // batch)]
     bounds = np.cumsum([0, *sizes])
@@ -631,7 +659,53 @@ def train_mlp(
             b2 -= lr * g.sum(axis=1, keepdims=True)
             W1 -= lr * x.transpose(0, 2, 1) @ gh
             b1 -= lr * gh.sum(axis=1, keepdims=True)
-    return MLP(seeds=seeds, W1=W1, b1=b1[:, 0], W2=W2, b2=b2[:, 0])
+        yield snapshot()
+
+
+@_one_blas_thread
+def train_mlp_checkpoints(
+    features: np.ndarray,
+    labels: np.ndarray,
+    seeds: int | Iterable[int],
+    hidden: int,
+    *,
+    epochs: int = 10,
+    lr: float = 0.05,
+    batch: int = 20,
+) -> list[MLP]:
+    """The networks of :func:`train_mlp` after every epoch: its checkpoints.
+
+    The same training, step for step (the last checkpoint is exactly
+    ``train_mlp(...)`` with the same arguments), with a copy of the weights
+    kept at the end of each epoch. Evaluating every checkpoint on the test
+    set and picking the best is a search like picking the best seed: the
+    chosen score is biased upwards (:func:`checkpoint_sweep` measures by how
+    much).
+
+    Parameters
+    ----------
+    features, labels, seeds, hidden, epochs, lr, batch
+        As in :func:`train_mlp`.
+
+    Returns
+    -------
+    list of MLP
+        ``epochs + 1`` stacks of networks: before training (index 0) and after
+        each epoch (index ``e`` after epoch ``e``).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from sigeval.course.shapes import blur, make_images, train_mlp, train_mlp_checkpoints
+    >>> X, y = make_images(400, rng=0)
+    >>> checkpoints = train_mlp_checkpoints(blur(X), y, seeds=[0, 1], hidden=8, epochs=3)
+    >>> len(checkpoints)
+    4
+    >>> final = train_mlp(blur(X), y, seeds=[0, 1], hidden=8, epochs=3)
+    >>> bool(np.array_equal(checkpoints[-1].W1, final.W1))
+    True
+    """
+    return list(_sgd_epochs(features, labels, seeds, hidden, epochs, lr, batch))
 
 
 # --------------------------------------------------------------------------- the seed sweep
@@ -737,6 +811,131 @@ def seed_sweep(
         n_fresh=n_fresh,
         networks=dict(zip(hidden, nets)),
     )
+
+
+@dataclass(frozen=True)
+class CheckpointSweep:
+    """A seed sweep that scores every network after every epoch.
+
+    Attributes
+    ----------
+    runs : pandas.DataFrame
+        One row per (seed, epoch), epochs 1 to ``epochs``: ``seed``,
+        ``epoch``, ``test_acc`` (on the fixed test set) and ``fresh_acc`` (on
+        fresh images, close to the checkpoint's population accuracy).
+    hidden : int
+        Width of the networks.
+    n_test, n_fresh : int
+        Sizes of the test set and of the fresh-image evaluation.
+    """
+
+    runs: pd.DataFrame
+    hidden: int
+    n_test: int
+    n_fresh: int
+
+    def best_checkpoints(self) -> pd.DataFrame:
+        """Per seed, the epoch with the highest test accuracy (the first on ties).
+
+        Its ``test_acc`` is what "report the best checkpoint" reports; its
+        ``fresh_acc`` is what that checkpoint really scores; ``last_test_acc``
+        and ``last_fresh_acc`` are those of the final epoch.
+        """
+        runs = self.runs.sort_values(["seed", "epoch"], kind="stable")
+        best = runs.loc[runs.groupby("seed", sort=True)["test_acc"].idxmax()]
+        last = runs.groupby("seed", sort=True).tail(1)
+        return pd.DataFrame(
+            {
+                "seed": best["seed"].to_numpy(),
+                "best_epoch": best["epoch"].to_numpy(),
+                "test_acc": best["test_acc"].to_numpy(),
+                "fresh_acc": best["fresh_acc"].to_numpy(),
+                "last_test_acc": last["test_acc"].to_numpy(),
+                "last_fresh_acc": last["fresh_acc"].to_numpy(),
+            }
+        )
+
+
+def checkpoint_sweep(
+    hidden: int = 32,
+    seeds: Iterable[int] = range(20),
+    *,
+    epochs: int = 10,
+    rng: RngLike = None,
+    n_train: int = 2000,
+    n_test: int = 1000,
+    n_fresh: int = 20_000,
+) -> CheckpointSweep:
+    """Train one MLP per seed and score every epoch's checkpoint on a test set and fresh images.
+
+    The data are drawn as in :func:`seed_sweep` (training set, then test set,
+    then fresh images, from ``rng``), so with the same ``rng``, sizes, width
+    and seeds, and the default 10 epochs, the last epoch's ``test_acc`` and
+    ``fresh_acc`` are those of :func:`seed_sweep`.
+    Choosing the checkpoint with the best test accuracy is a search over
+    ``epochs`` correlated candidates; comparing its test accuracy with its
+    fresh accuracy measures how much the choice overstates the score
+    (:meth:`CheckpointSweep.best_checkpoints`).
+
+    Parameters
+    ----------
+    hidden : int
+        Width of the networks.
+    seeds : iterable of int
+        One network per seed.
+    epochs : int
+        Epochs of training; every epoch's checkpoint is scored.
+    rng : numpy.random.Generator, int or None
+        Draws the training set, then the test set, then the fresh images.
+    n_train, n_test, n_fresh : int
+        Sizes of the three image sets. The fresh images are streamed in
+        chunks and every checkpoint is scored on each, so their cost grows
+        with ``epochs * len(seeds) * n_fresh``.
+
+    Returns
+    -------
+    CheckpointSweep
+
+    Notes
+    -----
+    Explained in :ref:`ch-training-randomness`.
+
+    Examples
+    --------
+    >>> from sigeval.course.shapes import checkpoint_sweep
+    >>> sweep = checkpoint_sweep(8, range(3), epochs=4, rng=0, n_train=200, n_test=100, n_fresh=500)
+    >>> list(sweep.runs.columns), len(sweep.runs)
+    (['seed', 'epoch', 'test_acc', 'fresh_acc'], 12)
+    >>> list(sweep.best_checkpoints().columns)
+    ['seed', 'best_epoch', 'test_acc', 'fresh_acc', 'last_test_acc', 'last_fresh_acc']
+    """
+    seeds = tuple(int(s) for s in seeds)
+    hidden = check_positive_int(hidden, "hidden")
+    epochs = check_positive_int(epochs, "epochs")
+    n_fresh = check_positive_int(n_fresh, "n_fresh")
+    rng = check_rng(rng)
+    train_x, train_y = make_images(n_train, rng)
+    test_x, test_y = make_images(n_test, rng)
+    fresh = iter_images(n_fresh, rng)
+    checkpoints = train_mlp_checkpoints(blur(train_x), train_y, seeds, hidden, epochs=epochs)[1:]
+    # Every checkpoint as one stack of epochs * seeds networks, epoch-major.
+    stacked = MLP(
+        seeds=seeds * epochs,
+        **{name: np.concatenate([getattr(c, name) for c in checkpoints]) for name in ("W1", "b1", "W2", "b2")},
+    )
+    test_acc = stacked.accuracy(blur(test_x), test_y)
+    fresh_hits = np.zeros(len(stacked.seeds), dtype=np.int64)
+    for images, labels in fresh:  # streamed in chunks, as in seed_sweep
+        fresh_hits += _hits([stacked], blur(images), labels)
+    runs = pd.DataFrame(
+        {
+            "seed": np.tile(seeds, epochs),
+            "epoch": np.repeat(np.arange(1, epochs + 1), len(seeds)),
+            "test_acc": test_acc,
+            "fresh_acc": fresh_hits / n_fresh,
+        }
+    )
+    return CheckpointSweep(runs=runs, hidden=hidden, n_test=n_test, n_fresh=n_fresh)
 
 
 def _hits(nets: Sequence[MLP], features: np.ndarray, labels: np.ndarray) -> np.ndarray:

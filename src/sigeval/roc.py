@@ -1,0 +1,267 @@
+"""Two scoring models compared by the area under their ROC curves.
+
+When two models output a score per item (a probability, a margin, a
+similarity) rather than a hard decision, their ranking quality is summarised
+by the area under the ROC curve (AUC): the probability that a random positive
+item scores above a random negative one. Scored on the same items, the two
+AUCs are correlated like two accuracies are; DeLong's test uses that pairing,
+as McNemar's test does for accuracies.
+
+Explained in :ref:`ch-two-models`.
+"""
+
+from __future__ import annotations
+
+import math
+import warnings
+from dataclasses import dataclass
+
+import numpy as np
+from numpy.typing import ArrayLike
+from scipy import stats
+
+from ._results import ConfidenceInterval
+from ._validation import check_binary, check_scores, check_unit_interval
+
+__all__ = ["DeLongResult", "delong_test"]
+
+
+@dataclass(frozen=True)
+class DeLongResult:
+    """Result of :func:`delong_test`.
+
+    Attributes
+    ----------
+    auc_a, auc_b : float
+        Area under the ROC curve of each model (ties count one half).
+    estimate : float
+        ``auc_a - auc_b``.
+    standard_error : float
+        DeLong's standard error of the difference.
+    statistic : float
+        :math:`z = \\text{estimate} / \\text{standard\\_error}`.
+    pvalue : float
+        Two-sided p-value from the standard normal distribution.
+    confidence_interval : ConfidenceInterval
+        Wald interval of the difference, ``estimate ± z_{1-α/2} · standard_error``.
+    confidence_level : float
+        The level of ``confidence_interval``.
+    n_positive, n_negative : int
+        Number of positive (label 1) and negative (label 0) items.
+    """
+
+    auc_a: float
+    auc_b: float
+    estimate: float
+    standard_error: float
+    statistic: float
+    pvalue: float
+    confidence_interval: ConfidenceInterval
+    confidence_level: float
+    n_positive: int
+    n_negative: int
+
+
+def _check_labels(labels: ArrayLike) -> np.ndarray:
+    """Binary labels (0/1 or bool) holding at least two items of each class."""
+    y = check_binary(labels, "labels")
+    n_pos = int(np.count_nonzero(y))
+    n_neg = y.size - n_pos
+    if n_pos == 0 or n_neg == 0:
+        only = "positive (1)" if n_neg == 0 else "negative (0)"
+        raise ValueError(
+            "`labels` must hold both classes (1 = positive, 0 = negative); got only "
+            f"{only} labels in {y.size} items. The AUC compares positives with negatives."
+        )
+    if min(n_pos, n_neg) < 2:
+        raise ValueError(
+            "`labels` must hold at least 2 positive and 2 negative items (DeLong's variance "
+            f"is a sample variance over each class); got {n_pos} positive and {n_neg} negative."
+        )
+    return y
+
+
+def _placements(y: np.ndarray, scores: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """DeLong's structural components by midranks (Sun & Xu, 2014), for rows of ``scores``.
+
+    ``scores`` has shape ``(k, n_items)``. Returns ``v10`` of shape
+    ``(k, n_pos)``, the share of negatives each positive outscores, and
+    ``v01`` of shape ``(k, n_neg)``, the share of positives that outscore
+    each negative; ties count one half.
+    """
+    pos, neg = scores[:, y], scores[:, ~y]
+    m, n = pos.shape[1], neg.shape[1]
+    overall = stats.rankdata(np.concatenate([pos, neg], axis=1), axis=1)
+    within_pos = stats.rankdata(pos, axis=1)
+    within_neg = stats.rankdata(neg, axis=1)
+    # A positive's midrank among all items, less its midrank among the
+    # positives, is the number of negatives below it (ties counted one half).
+    v10 = (overall[:, :m] - within_pos) / n
+    v01 = 1.0 - (overall[:, m:] - within_neg) / m
+    return v10, v01
+
+
+def delong_test(
+    labels: ArrayLike,
+    scores_a: ArrayLike,
+    scores_b: ArrayLike,
+    *,
+    confidence_level: float = 0.95,
+) -> DeLongResult:
+    r"""DeLong's test for the difference of two AUCs measured on the same items.
+
+    With :math:`m` positive items :math:`X_1, \dots, X_m` and :math:`n`
+    negative items :math:`Y_1, \dots, Y_n`, a model's AUC is the
+    Mann–Whitney estimate
+
+    .. math::
+
+        \hat\theta = \frac{1}{mn} \sum_{i=1}^m \sum_{j=1}^n \psi(X_i, Y_j), \qquad
+        \psi(x, y) = \begin{cases} 1 & x > y \\ \tfrac12 & x = y \\ 0 & x < y, \end{cases}
+
+    the probability that a positive scores above a negative, ties counting one
+    half. DeLong, DeLong and Clarke-Pearson (1988) split it into structural
+    components (placement values), one per item,
+
+    .. math::
+
+        V_{10}(X_i) = \frac1n \sum_j \psi(X_i, Y_j), \qquad
+        V_{01}(Y_j) = \frac1m \sum_i \psi(X_i, Y_j),
+
+    whose means are both :math:`\hat\theta`. For two models A and B scored on
+    the same items, the variance of :math:`\hat\theta_A - \hat\theta_B` is
+    estimated from the differences of their components,
+    :math:`D_{10,i} = V^A_{10}(X_i) - V^B_{10}(X_i)` and
+    :math:`D_{01,j} = V^A_{01}(Y_j) - V^B_{01}(Y_j)`:
+
+    .. math::
+
+        \widehat{\operatorname{Var}}(\hat\theta_A - \hat\theta_B)
+        = \frac{s^2(D_{10})}{m} + \frac{s^2(D_{01})}{n}, \qquad
+        z = \frac{\hat\theta_A - \hat\theta_B}{\sqrt{\widehat{\operatorname{Var}}}},
+
+    with :math:`s^2` the sample variance (:math:`m - 1` and :math:`n - 1`
+    denominators). This equals DeLong's
+    :math:`S_{10}^{AA} + S_{10}^{BB} - 2 S_{10}^{AB}` (over :math:`m`) plus the
+    same for :math:`S_{01}` (over :math:`n`). The p-value is two-sided from the
+    standard normal, and the interval is
+    :math:`\hat\theta_A - \hat\theta_B \pm z_{1-\alpha/2}\,\widehat{\mathrm{SE}}`.
+
+    The components are computed in :math:`O(N \log N)` by sorting, not by the
+    :math:`m \times n` comparisons above: a positive item's midrank among all
+    items minus its midrank among the positives is the number of negatives it
+    outscores, ties counting one half (Sun & Xu, 2014). A million items take
+    a few seconds, where the pairwise comparisons would number :math:`2.5 \times 10^{11}`.
+
+    Higher scores mean "more positive" for both models; for a score where
+    lower means positive (a distance, a loss), pass its negative.
+
+    Parameters
+    ----------
+    labels : array_like of bool or 0/1
+        True class of each item: 1 (positive) or 0 (negative); at least 2 of each.
+    scores_a, scores_b : array_like of float
+        Scores of models A and B for the same items, in the same order.
+    confidence_level : float
+        Level of the interval for the difference.
+
+    Returns
+    -------
+    DeLongResult
+        The two AUCs, their difference (A minus B), its standard error, the
+        z statistic, the two-sided p-value and the interval.
+
+    Raises
+    ------
+    ValueError
+        If the arrays are empty, not 1-D, of different lengths, hold NaN or
+        infinity, ``labels`` holds values other than 0/1 or fewer than two
+        items of either class, or ``confidence_level`` is outside (0, 1).
+    TypeError
+        If an array does not hold numbers.
+
+    Warns
+    -----
+    UserWarning
+        When the standard error is zero (both models rank every
+        positive–negative pair alike, e.g. identical scores): the statistic is
+        then 0 with p-value 1 if the AUCs are equal.
+
+    See Also
+    --------
+    sigeval.metrics.roc_auc : the AUC as a batched statistic, for
+        :func:`~sigeval.resampling.paired_bootstrap_ci`.
+
+    Notes
+    -----
+    Explained in :ref:`ch-two-models`.
+
+    References
+    ----------
+    DeLong, E. R., DeLong, D. M. and Clarke-Pearson, D. L. (1988). Comparing
+    the areas under two or more correlated receiver operating characteristic
+    curves: a nonparametric approach. *Biometrics* 44(3), 837–845.
+
+    Sun, X. and Xu, W. (2014). Fast implementation of DeLong's algorithm for
+    comparing the areas under correlated receiver operating characteristic
+    curves. *IEEE Signal Processing Letters* 21(11), 1389–1393.
+
+    Examples
+    --------
+    Two scorers of eight items, four of them positive:
+
+    >>> from sigeval import delong_test
+    >>> labels = [1, 1, 1, 1, 0, 0, 0, 0]
+    >>> a = [0.9, 0.8, 0.7, 0.3, 0.6, 0.2, 0.1, 0.4]
+    >>> b = [0.8, 0.4, 0.6, 0.2, 0.7, 0.3, 0.1, 0.5]
+    >>> res = delong_test(labels, a, b)
+    >>> res.auc_a, res.auc_b, res.estimate
+    (0.875, 0.625, 0.25)
+    >>> round(res.standard_error, 4), round(res.statistic, 3), round(res.pvalue, 4)
+    (0.1443, 1.732, 0.0833)
+    >>> low, high = res.confidence_interval
+    >>> round(low, 3), round(high, 3)
+    (-0.033, 0.533)
+    """
+    y = _check_labels(labels)
+    a = check_scores(scores_a, "scores_a")
+    b = check_scores(scores_b, "scores_b")
+    for arr, name in ((a, "scores_a"), (b, "scores_b")):
+        if arr.shape != y.shape:
+            raise ValueError(
+                f"`labels` and `{name}` must describe the same items, with the same length; "
+                f"got {y.size} and {arr.size}."
+            )
+    confidence_level = check_unit_interval(confidence_level, "confidence_level")
+    v10, v01 = _placements(y, np.stack([a, b]))
+    m, n = v10.shape[1], v01.shape[1]
+    auc = v10.mean(axis=1)
+    estimate = float(auc[0] - auc[1])
+    d10, d01 = v10[0] - v10[1], v01[0] - v01[1]
+    variance = d10.var(ddof=1) / m + d01.var(ddof=1) / n
+    se = math.sqrt(max(float(variance), 0.0))
+    if se == 0.0:
+        warnings.warn(
+            "DeLong's standard error is zero: the two models order every positive-negative "
+            "pair alike (identical rankings?), so the data show no variation in their "
+            "difference. The statistic is 0 and the p-value 1 when the AUCs are equal.",
+            UserWarning,
+            stacklevel=2,
+        )
+        statistic = 0.0 if estimate == 0 else math.copysign(math.inf, estimate)
+    else:
+        statistic = estimate / se
+    pvalue = float(2 * stats.norm.sf(abs(statistic)))
+    half = float(stats.norm.isf((1 - confidence_level) / 2)) * se
+    return DeLongResult(
+        auc_a=float(auc[0]),
+        auc_b=float(auc[1]),
+        estimate=estimate,
+        standard_error=se,
+        statistic=float(statistic),
+        pvalue=min(pvalue, 1.0),
+        confidence_interval=ConfidenceInterval(estimate - half, estimate + half),
+        confidence_level=confidence_level,
+        n_positive=int(m),
+        n_negative=int(n),
+    )

@@ -1,0 +1,265 @@
+"""sigeval.roc (DeLong's test) and sigeval.metrics.roc_auc against independent computations."""
+
+import math
+import warnings
+from pathlib import Path
+
+import numpy as np
+import pytest
+from scipy import stats
+
+from sigeval import ConfidenceInterval, delong_test, paired_bootstrap_ci, roc_auc
+
+DATA = Path(__file__).parent / "data"
+
+
+def _brute_force_delong(y, a, b):
+    """DeLong, DeLong & Clarke-Pearson (1988) from the m x n kernel, no ranks.
+
+    Structural components V10 (one per positive) and V01 (one per negative)
+    for each model, their covariance matrices S10 and S01, and the variance of
+    the difference L theta with L = (1, -1).
+    """
+    y = np.asarray(y, dtype=bool)
+    comps10, comps01, aucs = [], [], []
+    for s in (np.asarray(a, float), np.asarray(b, float)):
+        x, z = s[y], s[~y]
+        psi = (x[:, None] > z[None, :]) + 0.5 * (x[:, None] == z[None, :])
+        comps10.append(psi.mean(axis=1))
+        comps01.append(psi.mean(axis=0))
+        aucs.append(psi.mean())
+    m, n = y.sum(), (~y).sum()
+    s10 = np.cov(np.vstack(comps10))  # ddof = 1
+    s01 = np.cov(np.vstack(comps01))
+    cov = s10 / m + s01 / n
+    contrast = np.array([1.0, -1.0])
+    return aucs[0], aucs[1], float(contrast @ cov @ contrast)
+
+
+def _mann_whitney_auc(y, s):
+    y = np.asarray(y, dtype=bool)
+    u = stats.mannwhitneyu(s[y], s[~y]).statistic
+    return u / (y.sum() * (~y).sum())
+
+
+def _tied_data(seed, n=157):
+    rng = np.random.default_rng(seed)
+    y = rng.integers(0, 2, n)
+    # Rounding forces ties within and across the classes.
+    a = np.round(0.6 * y + rng.normal(0, 1, n), 1)
+    b = np.round(0.7 * a + rng.normal(0, 0.8, n), 1)
+    return y, a, b
+
+
+# --------------------------------------------------------------------------- DeLong
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2, 3])
+def test_delong_matches_brute_force_structural_components(seed):
+    y, a, b = _tied_data(seed)
+    res = delong_test(y, a, b)
+    auc_a, auc_b, var = _brute_force_delong(y, a, b)
+    assert res.auc_a == pytest.approx(auc_a, abs=1e-13)
+    assert res.auc_b == pytest.approx(auc_b, abs=1e-13)
+    assert res.estimate == pytest.approx(auc_a - auc_b, abs=1e-13)
+    assert res.standard_error == pytest.approx(math.sqrt(var), rel=1e-10)
+    z = (auc_a - auc_b) / math.sqrt(var)
+    assert res.statistic == pytest.approx(z, rel=1e-10)
+    assert res.pvalue == pytest.approx(2 * stats.norm.sf(abs(z)), rel=1e-9)
+    half = stats.norm.isf(0.025) * math.sqrt(var)
+    assert res.confidence_interval.low == pytest.approx(z * math.sqrt(var) - half, abs=1e-12)
+    assert res.confidence_interval.high == pytest.approx(z * math.sqrt(var) + half, abs=1e-12)
+    assert (res.n_positive, res.n_negative) == (int(y.sum()), int((1 - y).sum()))
+
+
+@pytest.mark.parametrize("seed", [0, 5])
+def test_aucs_equal_mann_whitney_u(seed):
+    y, a, b = _tied_data(seed, n=301)
+    res = delong_test(y, a, b)
+    assert res.auc_a == pytest.approx(_mann_whitney_auc(y, a), abs=1e-13)
+    assert res.auc_b == pytest.approx(_mann_whitney_auc(y, b), abs=1e-13)
+
+
+def _asah():
+    data = np.loadtxt(DATA / "asah.csv", delimiter=",", comments="#", skiprows=6)
+    poor, wfns, s100b, ndka = data.T
+    assert (poor.size, int(poor.sum())) == (113, 41)
+    return poor, wfns, s100b, ndka
+
+
+# pROC's own tests (tests/testthat/test-roc.test.R): roc.test(r.wfns, r.s100b),
+# roc.test(r.wfns, r.ndka), roc.test(r.ndka, r.s100b) on data(aSAH), method "delong",
+# paired, two-sided: Z, p-value and the 95% interval of AUC1 - AUC2.
+PROC_ROC_TEST = [
+    ("wfns", "s100b", 2.20898359144091, 0.0271757822291882, 0.0104061769564846, 0.174214419249478),
+    ("wfns", "ndka", 2.79777591868904, 0.00514557970691098, 0.0634011709339876, 0.3600405634833566),
+    ("ndka", "s100b", -1.39077002573558, 0.164295175223054, -0.2876917446341914, 0.0488706064228094),
+]
+
+
+@pytest.mark.parametrize(("first", "second", "z", "p", "low", "high"), PROC_ROC_TEST)
+def test_delong_reproduces_proc_roc_test_on_asah(first, second, z, p, low, high):
+    poor, wfns, s100b, ndka = _asah()
+    scores = {"wfns": wfns, "s100b": s100b, "ndka": ndka}
+    res = delong_test(poor, scores[first], scores[second])
+    assert res.statistic == pytest.approx(z, rel=1e-12)
+    assert res.pvalue == pytest.approx(p, rel=1e-11)
+    assert res.confidence_interval.low == pytest.approx(low, rel=1e-11)
+    assert res.confidence_interval.high == pytest.approx(high, rel=1e-11)
+    swapped = delong_test(poor, scores[second], scores[first])
+    assert swapped.statistic == pytest.approx(-z, rel=1e-12)
+    assert swapped.pvalue == pytest.approx(p, rel=1e-11)
+
+
+def test_asah_aucs_match_proc():
+    # pROC: auc(r.s100b) = 0.7314, auc(r.wfns) = 0.8237, auc(r.ndka) = 0.6120 (its print).
+    poor, wfns, s100b, ndka = _asah()
+    assert round(delong_test(poor, s100b, wfns).auc_a, 4) == 0.7314
+    assert round(delong_test(poor, s100b, wfns).auc_b, 4) == 0.8237
+    assert round(delong_test(poor, ndka, wfns).auc_a, 4) == 0.6120
+
+
+def test_delong_confidence_level_and_labels_as_bool():
+    y, a, b = _tied_data(7)
+    r95 = delong_test(y, a, b)
+    r90 = delong_test(y.astype(bool), a, b, confidence_level=0.90)
+    assert r90.statistic == r95.statistic
+    assert r90.confidence_interval.high - r90.confidence_interval.low == pytest.approx(
+        2 * stats.norm.isf(0.05) * r95.standard_error, rel=1e-12
+    )
+    assert isinstance(r95.confidence_interval, ConfidenceInterval)
+    assert all(isinstance(v, float) for v in (r95.auc_a, r95.statistic, r95.pvalue))
+
+
+def test_delong_invariant_to_monotone_transform_and_item_order():
+    y, a, b = _tied_data(11)
+    res = delong_test(y, a, b)
+    perm = np.random.default_rng(0).permutation(y.size)
+    again = delong_test(y[perm], np.exp(a[perm]), 3 * b[perm] - 1)
+    assert again.statistic == pytest.approx(res.statistic, rel=1e-12)
+    assert again.auc_a == pytest.approx(res.auc_a, abs=1e-15)
+
+
+def test_delong_identical_scores_warn_and_give_p_one():
+    y, a, _ = _tied_data(1)
+    with pytest.warns(UserWarning, match="standard error is zero"):
+        res = delong_test(y, a, a)
+    assert (res.estimate, res.statistic, res.pvalue, res.standard_error) == (0.0, 0.0, 1.0, 0.0)
+
+
+def test_delong_se_agrees_with_paired_bootstrap():
+    # Two correlated scorers of 3,000 items: DeLong's SE against the SD of 2,000
+    # paired bootstrap replicates. The bootstrap SD has Monte Carlo relative error
+    # about 1/sqrt(2 * 2000) = 1.6%, and the bootstrap and DeLong's variance differ
+    # by O(1/n); allow 6%.
+    rng = np.random.default_rng(2024)
+    n = 3000
+    y = rng.integers(0, 2, n)
+    shared = rng.normal(0, 1, n)
+    a = 0.9 * y + shared + rng.normal(0, 0.6, n)
+    b = 0.7 * y + shared + rng.normal(0, 0.6, n)
+    delong = delong_test(y, a, b)
+    boot = paired_bootstrap_ci((y, a), (y, b), statistic=roc_auc, n_resamples=2000, rng=3)
+    assert boot.estimate == pytest.approx(delong.estimate, abs=1e-13)
+    assert boot.standard_error == pytest.approx(delong.standard_error, rel=0.06)
+    low, high = boot.confidence_interval
+    assert low == pytest.approx(delong.confidence_interval.low, abs=0.25 * delong.standard_error)
+    assert high == pytest.approx(delong.confidence_interval.high, abs=0.25 * delong.standard_error)
+
+
+def test_delong_level_under_the_null():
+    # Exchangeable scorers (equal AUC): the test rejects about 5% of the time.
+    rng = np.random.default_rng(9)
+    reps, n = 1000, 200
+    rejections = 0
+    for _ in range(reps):
+        y = rng.integers(0, 2, n)
+        shared = rng.normal(0, 1, n)
+        a = y + shared + rng.normal(0, 1, n)
+        b = y + shared + rng.normal(0, 1, n)
+        rejections += delong_test(y, a, b).pvalue <= 0.05
+    rate = rejections / reps
+    assert abs(rate - 0.05) <= 3 * math.sqrt(0.05 * 0.95 / reps)
+
+
+@pytest.mark.parametrize(
+    ("labels", "a", "b", "error", "match"),
+    [
+        ([1, 1, 1, 1], [1, 2, 3, 4], [1, 2, 3, 4], ValueError, "both classes"),
+        ([0, 0, 0, 0], [1, 2, 3, 4], [1, 2, 3, 4], ValueError, "both classes"),
+        ([1, 0, 0, 0], [1, 2, 3, 4], [1, 2, 3, 4], ValueError, "at least 2 positive"),
+        ([1, 2, 0, 0], [1, 2, 3, 4], [1, 2, 3, 4], ValueError, "binary"),
+        ([1, 1, 0, 0], [1, 2, 3], [1, 2, 3, 4], ValueError, "same length"),
+        ([1, 1, 0, 0], [1, 2, 3, 4], [1, 2, 3], ValueError, "scores_b"),
+        ([1, 1, 0, 0], [1, np.nan, 3, 4], [1, 2, 3, 4], ValueError, "NaN"),
+        ([1, np.nan, 0, 0], [1, 2, 3, 4], [1, 2, 3, 4], ValueError, "labels"),
+        ([1, 1, 0, 0], [1, 2, np.inf, 4], [1, 2, 3, 4], ValueError, "scores_a"),
+        ([1, 1, 0, 0], ["a", "b", "c", "d"], [1, 2, 3, 4], TypeError, "scores_a"),
+        (["x", "y", "x", "y"], [1, 2, 3, 4], [1, 2, 3, 4], TypeError, "labels"),
+        ([], [], [], ValueError, "labels"),
+    ],
+)
+def test_delong_refuses_bad_input(labels, a, b, error, match):
+    with pytest.raises(error, match=match):
+        delong_test(labels, a, b)
+
+
+def test_delong_refuses_bad_level():
+    with pytest.raises(ValueError, match="confidence_level"):
+        delong_test([1, 1, 0, 0], [1, 2, 3, 4], [4, 3, 2, 1], confidence_level=95)
+
+
+# --------------------------------------------------------------------------- roc_auc
+
+
+def test_roc_auc_batched_matches_mann_whitney_per_row():
+    y, a, _ = _tied_data(4, n=120)
+    rng = np.random.default_rng(0)
+    idx = rng.integers(0, y.size, size=(6, y.size))
+    got = roc_auc(y[idx], a[idx])
+    want = [_mann_whitney_auc(y[row], a[row]) for row in idx]
+    np.testing.assert_allclose(got, want, rtol=0, atol=1e-13)
+    assert got.shape == (6,)
+
+
+def test_roc_auc_ignores_group_padding():
+    y, a, _ = _tied_data(2, n=40)
+    padded_y = np.r_[y, np.nan, np.nan][None]
+    padded_a = np.r_[a, np.nan, np.nan][None]
+    assert roc_auc(padded_y, padded_a)[0] == pytest.approx(_mann_whitney_auc(y, a), abs=1e-14)
+
+
+def test_roc_auc_with_grouped_bootstrap():
+    y, a, b = _tied_data(3, n=90)
+    groups = np.repeat(np.arange(30), 3)
+    res = paired_bootstrap_ci(
+        (y, a), (y, b), statistic=roc_auc, groups=groups, n_resamples=200, rng=0
+    )
+    assert res.estimate == pytest.approx(delong_test(y, a, b).estimate, abs=1e-13)
+
+
+def test_roc_auc_one_class_resample_is_nan():
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        out = roc_auc(np.array([[1, 1, 1]]), np.array([[0.1, 0.2, 0.3]]))
+    assert np.isnan(out[0])
+
+
+@pytest.mark.parametrize(
+    ("labels", "scores", "match"),
+    [
+        ([1, 0, 1], [0.1, 0.2, 0.3], "resample axis"),
+        ([[1, 0, 2]], [[0.1, 0.2, 0.3]], "0 or 1"),
+        ([[1, 0, 1]], [[0.1, 0.2]], "shape"),
+        ([[1, 0, 1]], [[0.1, np.nan, 0.3]], "same positions"),
+        ([[1, 0, 1]], [[0.1, np.inf, 0.3]], "finite"),
+    ],
+)
+def test_roc_auc_refuses_bad_input(labels, scores, match):
+    with pytest.raises(ValueError, match=match):
+        roc_auc(np.asarray(labels, float), np.asarray(scores, float))
+
+
+def test_roc_auc_refuses_other_axis():
+    with pytest.raises(ValueError, match="axis"):
+        roc_auc(np.array([[1, 0]]), np.array([[0.2, 0.1]]), axis=0)
