@@ -1,4 +1,4 @@
-"""sigeval.power: exact power and test-set size of McNemar's test."""
+"""sigeval.power_mcnemar: exact power and test-set size of McNemar's test."""
 
 import warnings
 
@@ -11,7 +11,7 @@ from sigeval import (
     mcnemar_power,
     mcnemar_sample_size,
 )
-from sigeval.power import _critical_count
+from sigeval.power_mcnemar import _critical_count
 
 # --------------------------------------------------------------------------- McNemar power
 

@@ -13,7 +13,8 @@ idea of the course, and its chapter explains it:
 ``seeds``             seed sweeps: summaries, Welch's test, the variance split
 ``procedures``        two training procedures from paired runs: thresholds, P(A>B)
 ``crossval``          Dietterich's tests of two learning algorithms (5x2cv, resampled and k-fold t)
-``power``             power, minimum detectable effect, seeds and test items needed
+``power``             paired t power, minimum detectable effect, seeds needed
+``power_mcnemar``     McNemar's test planned: exact power, test items needed
 ``equivalence``       TOST and the four verdicts
 ``multiple``          adjusted p-values for a family of tests: Bonferroni, Holm, Hochberg, BH, BY
 ``ranking``           many models over many datasets: Friedman, Nemenyi, Holm vs control
@@ -36,6 +37,7 @@ from . import (
     paired,
     permutation,
     power,
+    power_mcnemar,
     procedures,
     rank_uncertainty,
     ranking,
@@ -52,6 +54,7 @@ from .multiple import *  # noqa: F403
 from .paired import *  # noqa: F403
 from .permutation import *  # noqa: F403
 from .power import *  # noqa: F403
+from .power_mcnemar import *  # noqa: F403
 from .procedures import *  # noqa: F403
 from .rank_uncertainty import *  # noqa: F403
 from .ranking import *  # noqa: F403
@@ -73,6 +76,7 @@ __all__ = [
     *procedures.__all__,
     *crossval.__all__,
     *power.__all__,
+    *power_mcnemar.__all__,
     *equivalence.__all__,
     *multiple.__all__,
     *ranking.__all__,

@@ -154,7 +154,7 @@ def _mcnemar_core(
     """Statistic and two-sided p-value for validated integer counts (any shape).
 
     The one implementation of the test: :func:`mcnemar`, :func:`mcnemar_counts`
-    and the rejection regions of :func:`~sigeval.power.mcnemar_power` all use it.
+    and the rejection regions of :func:`~sigeval.power_mcnemar.mcnemar_power` all use it.
     """
     m = n01 + n10
     if exact:
