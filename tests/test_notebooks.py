@@ -29,3 +29,38 @@ def test_chapter_executes(path):
         resources={"metadata": {"path": str(path.parent)}},
     )
     client.execute()
+
+
+HIDDEN_CODE = {"remove-cell", "remove-input"}
+
+
+def visible_cells(notebook):
+    """The code cells a reader sees on the page (and can copy), in order."""
+    return [
+        cell
+        for cell in notebook.cells
+        if cell.cell_type == "code" and not HIDDEN_CODE & set(cell.metadata.get("tags", []))
+    ]
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.stem)
+def test_visible_cells_run_alone(path):
+    """Copied from the page, the visible code runs: it needs no hidden cell.
+
+    Hidden cells (``remove-cell``, ``remove-input``) hold only glue for the
+    prose and the assertions that guard it; every name a visible cell uses,
+    imports included, is defined in a visible cell above it. Exercise
+    solutions are visible cells too.
+    """
+    notebook = jupytext.read(path)
+    notebook.cells = visible_cells(notebook)
+    assert notebook.cells, f"{path.name} shows no code"
+    first = notebook.cells[0].source
+    assert "import" in first, f"{path.name} does not start with a visible imports cell"
+    client = NotebookClient(
+        notebook,
+        timeout=300,
+        kernel_name="python3",
+        resources={"metadata": {"path": str(path.parent)}},
+    )
+    client.execute()
