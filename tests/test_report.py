@@ -496,3 +496,24 @@ def test_run_benchmark_refuses_bad_arguments(kwargs, error, match):
 def test_task_refuses_bad_parameters(kwargs):
     with pytest.raises(ValueError, match=next(iter(kwargs))):
         Task(**kwargs)
+
+
+def test_describe_by_hand():
+    report = Report(_broken("nan"), failed="drop-pairs")
+    d = report.describe().set_index(["task", "model"])
+    values = np.array(HAND["t1"]["A"])
+    row = d.loc[("t1", "A")]
+    assert row.n_runs == 5 and row.n_failed == 0
+    assert (row["mean"], row.sd, row["min"], row["max"]) == pytest.approx(
+        (values.mean(), values.std(ddof=1), values.min(), values.max()))
+    broken = d.loc[("t2", "C")]
+    assert broken.n_runs == 4 and broken.n_failed == 1
+    assert broken["mean"] == pytest.approx(np.delete(np.array(HAND["t2"]["C"]), 1).mean())
+
+
+def test_equivalence_intervals_are_the_tests_intervals(hand):
+    eq = hand.equivalence(margin=0.02, alpha=0.05)
+    row = eq.iloc[0]
+    a, b = HAND["t1"]["A"], HAND["t1"]["B"]
+    assert (row.ci_low, row.ci_high) == tuple(paired_difference(a, b, confidence_level=0.95).confidence_interval)
+    assert (row.tost_ci_low, row.tost_ci_high) == tuple(tost_paired(a, b, margin=0.02).confidence_interval)

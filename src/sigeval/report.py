@@ -532,7 +532,10 @@ class Report:
         -------
         pandas.DataFrame
             ``task``, ``model_a``, ``model_b``, ``n_pairs``, ``mean_diff``,
-            ``margin``, ``pvalue_difference``, ``pvalue_equivalence`` and
+            ``ci_low``, ``ci_high`` (the ``1 - alpha`` interval of the
+            difference test), ``tost_ci_low``, ``tost_ci_high`` (the
+            ``1 - 2 alpha`` interval: TOST rejects when it lies inside
+            ``±margin``), ``margin``, ``pvalue_difference``, ``pvalue_equivalence`` and
             their Holm-adjusted ``pvalue_difference_holm`` and
             ``pvalue_equivalence_holm``, and ``verdict``.
 
@@ -548,10 +551,14 @@ class Report:
         alpha = check_unit_interval(alpha, "alpha")
 
         def compute(a, b):
-            diff = paired_difference(a, b)
+            diff = paired_difference(a, b, confidence_level=1 - alpha)
             tost = tost_paired(a, b, margin=margin, alpha=alpha)
             return {
                 "mean_diff": diff.estimate,
+                "ci_low": diff.confidence_interval.low,
+                "ci_high": diff.confidence_interval.high,
+                "tost_ci_low": tost.confidence_interval.low,
+                "tost_ci_high": tost.confidence_interval.high,
                 "margin": margin,
                 "pvalue_difference": diff.pvalue,
                 "pvalue_equivalence": tost.pvalue,
@@ -564,6 +571,41 @@ class Report:
             frame["pvalue_difference_holm"].to_numpy(), frame["pvalue_equivalence_holm"].to_numpy(), alpha=alpha
         )
         return frame
+
+    def describe(self) -> pd.DataFrame:
+        """Each model's runs per task: how many, mean, standard deviation, minimum and maximum.
+
+        The spread over seeds that a report should show beside any comparison.
+        Failed runs are not in the statistics; ``n_failed`` counts them.
+
+        Returns
+        -------
+        pandas.DataFrame
+            One row per task and model: ``task``, ``model``, ``n_runs``,
+            ``n_failed``, ``mean``, ``sd`` (``n - 1`` denominator), ``min``, ``max``.
+
+        Examples
+        --------
+        >>> from sigeval import Report
+        >>> report = Report({"task": ["t"] * 6, "model": list("AAABBB"), "seed": [1, 2, 3] * 2,
+        ...                  "score": [0.80, 0.82, 0.81, 0.70, 0.74, 0.71]})
+        >>> report.describe()[["model", "n_runs", "mean", "min", "max"]].round(3).to_dict("records")[0]
+        {'model': 'A', 'n_runs': 3, 'mean': 0.81, 'min': 0.8, 'max': 0.82}
+        """
+        rows = []
+        for t in self.tasks:
+            grid = self._scores[t]
+            ok = ~np.isnan(grid)
+            for j, m in enumerate(self.models):
+                values = grid[ok[:, j], j]
+                rows.append({
+                    "task": t, "model": m, "n_runs": values.size, "n_failed": int(grid.shape[0] - values.size),
+                    "mean": values.mean() if values.size else np.nan,
+                    "sd": values.std(ddof=1) if values.size > 1 else np.nan,
+                    "min": values.min() if values.size else np.nan,
+                    "max": values.max() if values.size else np.nan,
+                })
+        return pd.DataFrame(rows)
 
     # ------------------------------------------------------------------ across tasks
 
