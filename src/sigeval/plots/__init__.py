@@ -7,6 +7,7 @@ bootstrap, comparisons of two models, many models) and are used from here:
 ``from sigeval.plots import cd_diagram``.
 """
 
+from . import _style
 from ._bootstrap import bootstrap_distribution
 from ._comparison import (
     disagreement_table,
@@ -18,7 +19,6 @@ from ._comparison import (
 )
 from ._coverage import coverage_curves, coverage_vs_n, coverage_vs_p
 from ._ranking import best_of_k, cd_diagram, error_rates
-from ._style import BOOTSTRAP_COLORS, METHOD_COLORS, VERDICT_COLORS
 
 __all__ = [
     "METHOD_COLORS",
@@ -38,3 +38,12 @@ __all__ = [
     "error_rates",
     "best_of_k",
 ]
+
+# The palettes are bound here rather than imported so that their ``#:``
+# comments document them on the API page (autodoc reads this file's comments).
+#: One colour per binomial interval method of :func:`sigeval.intervals.proportion_ci`, kept across the book.
+METHOD_COLORS = _style.METHOD_COLORS
+#: One colour per bootstrap interval method of :func:`sigeval.resampling.bootstrap_ci`, beside :data:`METHOD_COLORS`.
+BOOTSTRAP_COLORS = _style.BOOTSTRAP_COLORS
+#: One colour per verdict of :func:`sigeval.equivalence.verdict`, kept across the book.
+VERDICT_COLORS = _style.VERDICT_COLORS
