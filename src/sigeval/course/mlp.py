@@ -298,7 +298,7 @@ def seed_sweep(
 
     The article's Part 2: with ``rng=1`` and the defaults it draws the training
     set, the test set and the fresh images from ``numpy.random.default_rng(1)``,
-    trains 20 networks per width on blurred pixels (:func:`blur`, sigma 1) and
+    trains 20 networks per width on blurred pixels (:func:`~sigeval.course.shapes.blur`, sigma 1) and
     reproduces the article's numbers. Fresh images are streamed in chunks.
 
     Parameters
