@@ -135,7 +135,8 @@ def train_mlp(
     >>> nets.predict(blur(X)).shape
     (2, 400)
     """
-    for trained in _sgd_epochs(features, labels, seeds, hidden, epochs, lr, batch):
+    # Only the last snapshot is wanted; iterating keeps one copy of the weights at a time.
+    for trained in _sgd_epochs(features, labels, seeds, hidden, epochs, lr, batch):  # noqa: B007
         pass
     return trained
 

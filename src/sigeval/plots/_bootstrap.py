@@ -128,7 +128,9 @@ def bootstrap_distribution(
     if intervals is None:
         intervals = {result.method: result.confidence_interval}
     edges = _histogram_edges(dist) if bins is None else bins
-    heights, _, _ = ax.hist(dist, bins=edges, density=True, color=color, alpha=0.45,
+    # matplotlib's stub types `bins` as a sequence, but hist hands it to
+    # np.histogram, which takes an array as well.
+    heights, _, _ = ax.hist(dist, bins=edges, density=True, color=color, alpha=0.45,  # type: ignore[arg-type]
                             edgecolor=color, linewidth=0.6, label=label)
     top = float(np.max(heights)) if len(heights) else 1.0
     if show_estimate:

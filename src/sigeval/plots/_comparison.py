@@ -249,6 +249,7 @@ def power_curve(
         )
     for effect, label in zip(effects, labels):
         power = power_paired(sigma_d, n, alpha=alpha, target_power=target_power, delta=effect).power
+        assert power is not None  # computed whenever a `delta` is given
         ax.plot(n, power, lw=1.2, label=label)
     ax.axhline(target_power, color="black", lw=0.8, ls="--")
     ax.axhline(alpha, color="black", lw=0.8, ls=":")

@@ -203,7 +203,7 @@ def best_of_k(
     if values is not None:
         ax.plot(k, expected_best_of_k(x, k, values=values), color=color, lw=1.4, ls="--",
                 label=f"{prefix}selected run, elsewhere")
-        ax.axhline(float(np.mean(values)), color=color, lw=0.9, ls=":",
+        ax.axhline(float(np.mean(np.asarray(values, dtype=float))), color=color, lw=0.9, ls=":",
                    label=f"{prefix}mean of all runs, elsewhere")
     ax.set(xlabel="runs trained, k (best one reported)", xlim=(1, x.size))
     ax.xaxis.set_major_locator(MaxNLocator(integer=True))

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from matplotlib.axes import Axes
 
-
 # One colour per interval method, kept across every figure of the book.
 METHOD_COLORS = {
     "wald": "#d62728",
@@ -32,7 +31,7 @@ BOOTSTRAP_COLORS = {
 }
 
 
-def _interval_color(name: str, default: str = "black") -> str:
+def _interval_color(name: str, default: str | None = "black") -> str | None:
     key = name.lower()
     return BOOTSTRAP_COLORS.get(key) or METHOD_COLORS.get(key) or default
 
