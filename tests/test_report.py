@@ -107,16 +107,16 @@ def test_power_agrees_with_power_paired_and_seeds_needed(hand):
         "task", "model_a", "model_b", "n_pairs", "mean_diff", "sigma_d", "mde",
         "observed_power", "detectable", "seeds_for_0.01", "seeds_for_0.005",
     ]
-    for row in pwr.itertuples(index=False):
-        d = np.array(HAND[row.task][row.model_a]) - np.array(HAND[row.task][row.model_b])
+    for row in pwr.to_dict("records"):
+        d = np.array(HAND[row["task"]][row["model_a"]]) - np.array(HAND[row["task"]][row["model_b"]])
         sd = d.std(ddof=1)
         ref = power_paired(sd, 5, alpha=0.05, target_power=0.80, delta=abs(d.mean()))
-        assert row.sigma_d == pytest.approx(sd, rel=1e-12)
-        assert row.mde == pytest.approx(ref.mde, rel=1e-12)
-        assert row.observed_power == pytest.approx(ref.power, rel=1e-12)
-        assert row.detectable == (abs(row.mean_diff) >= row.mde)
-        assert getattr(row, "_9") == seeds_needed(sd, 0.01)
-        assert getattr(row, "_10") == seeds_needed(sd, 0.005)
+        assert row["sigma_d"] == pytest.approx(sd, rel=1e-12)
+        assert row["mde"] == pytest.approx(ref.mde, rel=1e-12)
+        assert row["observed_power"] == pytest.approx(ref.power, rel=1e-12)
+        assert row["detectable"] == (abs(row["mean_diff"]) >= row["mde"])
+        assert row["seeds_for_0.01"] == seeds_needed(sd, 0.01)
+        assert row["seeds_for_0.005"] == seeds_needed(sd, 0.005)
     assert pwr.detectable.any() and not pwr.detectable.all()
 
 

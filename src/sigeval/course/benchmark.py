@@ -21,7 +21,8 @@ from scipy.ndimage import gaussian_filter
 
 from .._validation import check_positive_int, check_real
 from ..report import FailedPolicy, Report
-from .shapes import NOISE_SD, blur, make_scenes, template_matcher, train_mlp
+from .mlp import train_mlp
+from .shapes import NOISE_SD, blur, make_scenes, template_matcher
 
 __all__ = ["Task", "TASKS", "MODELS", "Predictor", "ModelFactory", "mlp_factory", "run_benchmark"]
 
@@ -79,7 +80,7 @@ TASKS: dict[str, Task] = {
 
 
 def mlp_factory(hidden: int, *, epochs: int = 10) -> ModelFactory:
-    """A factory of the course's MLP (:func:`~sigeval.course.shapes.train_mlp`) on blurred pixels.
+    """A factory of the course's MLP (:func:`~sigeval.course.mlp.train_mlp`) on blurred pixels.
 
     The seed passed to the factory sets the network's initial weights and
     the order of its minibatches.
