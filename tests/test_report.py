@@ -517,3 +517,21 @@ def test_equivalence_intervals_are_the_tests_intervals(hand):
     a, b = HAND["t1"]["A"], HAND["t1"]["B"]
     assert (row.ci_low, row.ci_high) == tuple(paired_difference(a, b, confidence_level=0.95).confidence_interval)
     assert (row.tost_ci_low, row.tost_ci_high) == tuple(tost_paired(a, b, margin=0.02).confidence_interval)
+
+
+def test_the_source_calls_work_as_written():
+    """The calls of the source's report page, on our benchmark (small, to keep the suite fast)."""
+    from sigeval.course.benchmark import MODELS
+
+    report = run_benchmark(["standard", "blurred", "very blurred"], MODELS, seeds=range(3), n_test=300, n_train=300)
+    power = report.power(alpha=0.05, target_power=0.80)
+    assert power[["task", "model_a", "model_b", "mean_diff", "mde", "observed_power", "detectable"]].shape == (18, 7)
+    assert power[["task", "model_a", "model_b", "sigma_d", "seeds_for_0.01", "seeds_for_0.005"]].notna().all().all()
+    eq = report.equivalence(margin=0.01)
+    assert eq["verdict"].value_counts().sum() == 18
+    f = report.friedman(alpha=0.05)
+    assert f["critical_difference"] > 0 and f["max_rank_gap"] > 0 and f["n_for_observed_gap"] >= 2
+    st = report.rank_stability(n_boot=10_000)
+    assert 0 <= st["order_stability"] <= 1 and st["separation"].shape == (4, 4) and st["jackknife"].shape == (3, 4)
+    pw, pwr, eq, f = report.pairwise(), report.power(), report.equivalence(margin=0.01), report.friedman()
+    assert len(pw) == len(pwr) == len(eq) == 18 and f["n_tasks"] == 3
