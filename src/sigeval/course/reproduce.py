@@ -29,7 +29,8 @@ from ..paired import difference_se, mcnemar
 from ..permutation import paired_permutation_test
 from ..resampling import bootstrap_ci
 from ..seeds import seed_summary, welch_test
-from .shapes import matcher_experiment, seed_sweep
+from .mlp import seed_sweep
+from .shapes import matcher_experiment
 
 __all__ = ["part1_two_fixed_models", "part2_training_randomness", "article_output", "main"]
 
