@@ -231,7 +231,7 @@ class Report:
     Notes
     -----
     Every difference is model A minus model B, for each pair of models in
-    the order of :attr:`models` (A before B). The confidence intervals are
+    the order of ``models`` (A before B). The confidence intervals are
     per comparison at level ``1 - alpha``; the decisions (``significant``,
     ``verdict``) use Holm-adjusted p-values within each task. Explained in
     :ref:`ch-reporting`.
