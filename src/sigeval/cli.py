@@ -80,6 +80,11 @@ def _lines(mask: np.ndarray, limit: int = 5) -> str:
     return shown + (f" and {rows.size - limit} more" if rows.size > limit else "")
 
 
+def _value(value: Any) -> str:
+    """A cell as the user wrote it: text quoted, numbers plain (no NumPy repr)."""
+    return repr(value) if isinstance(value, str) else str(value.item() if isinstance(value, np.generic) else value)
+
+
 def _numeric_column(table: pd.DataFrame, column: str, path: str) -> np.ndarray:
     raw = table[column]
     values = pd.to_numeric(raw, errors="coerce")
@@ -87,7 +92,7 @@ def _numeric_column(table: pd.DataFrame, column: str, path: str) -> np.ndarray:
     text = values.isna().to_numpy() & ~empty
     if text.any():
         first = raw[text].iloc[0]
-        raise InputError(f"{path}, line {_lines(text, 1)}: column {column!r} holds {first!r}, not a number")
+        raise InputError(f"{path}, line {_lines(text, 1)}: column {column!r} holds {_value(first)}, not a number")
     return values.to_numpy(dtype=float)
 
 
@@ -111,7 +116,7 @@ def _correctness(table: pd.DataFrame, label: str | None, models: list[str], path
             if bad.any():
                 raise InputError(
                     f"{path}, line {_lines(bad, 1)}: without a label column, model column {m!r} must hold "
-                    f"0/1 correctness; it holds {table[m][bad].iloc[0]!r}"
+                    f"0/1 correctness; it holds {_value(table[m][bad].iloc[0])}"
                 )
             out[m] = values
         return out
