@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import math
 import numbers
+from collections.abc import Iterable
 
 import numpy as np
 from numpy.typing import ArrayLike
@@ -248,4 +249,66 @@ def check_item_axis(axis: int) -> None:
     if isinstance(axis, bool) or not isinstance(axis, numbers.Integral) or axis != 1:
         raise ValueError(
             f"`axis` must be 1, the item axis of arrays of shape (batch, n_items, ...); got {axis!r}."
+        )
+
+
+# --------------------------------------------------------------------------- figures and the course apparatus
+
+
+def check_seeds(seeds: int | Iterable[int], name: str = "seeds") -> tuple[int, ...]:
+    """One seed or several: non-negative whole numbers (what numpy seeds with), at least one."""
+    if isinstance(seeds, numbers.Integral):
+        values: tuple = (seeds,)
+    elif isinstance(seeds, str | bytes) or not isinstance(seeds, Iterable):
+        raise TypeError(f"`{name}` must be an integer seed or an iterable of them; got {seeds!r}.")
+    else:
+        values = tuple(seeds)
+    if not values:
+        raise ValueError(f"`{name}` must hold at least one seed; got none.")
+    for value in values:
+        if isinstance(value, bool) or not isinstance(value, numbers.Integral):
+            raise TypeError(f"`{name}` must hold integer seeds; got {value!r}.")
+        if value < 0:
+            raise ValueError(f"`{name}` must hold non-negative integer seeds; got {value!r}.")
+    return tuple(int(v) for v in values)
+
+
+def check_distinct_positive_ints(values: Iterable[int], name: str) -> tuple[int, ...]:
+    """A non-empty sequence of distinct whole numbers >= 1 (network widths, for instance)."""
+    if isinstance(values, str | bytes) or not isinstance(values, Iterable):
+        raise TypeError(f"`{name}` must be a sequence of integers >= 1; got {values!r}.")
+    out = tuple(check_positive_int(v, name) for v in values)
+    if not out:
+        raise ValueError(f"`{name}` must hold at least one value; got none.")
+    if len(set(out)) != len(out):
+        raise ValueError(f"`{name}` must not repeat a value; got {list(out)}.")
+    return out
+
+
+def check_sequence(values: Iterable, name: str, length: int, of: str) -> list:
+    """A sequence with one entry per ``of`` (``length`` of them): labels, colours, verdicts."""
+    if isinstance(values, str | bytes) or not isinstance(values, Iterable):
+        raise TypeError(f"`{name}` must be a sequence with one entry per {of}; got {values!r}.")
+    out = list(values)
+    if len(out) != length:
+        raise ValueError(f"`{name}` must have one entry per {of} ({length}); got {len(out)}.")
+    return out
+
+
+def check_interval_rows(x: ArrayLike, name: str, k: int) -> np.ndarray:
+    """Intervals as a finite ``(k, 2)`` float array of (low, high) rows with low <= high."""
+    arr = check_finite_array(x, name)
+    if arr.shape != (k, 2):
+        raise ValueError(f"`{name}` must have shape ({k}, 2), one (low, high) row per estimate; got {arr.shape}.")
+    reversed_rows = np.flatnonzero(arr[:, 0] > arr[:, 1])
+    if reversed_rows.size:
+        raise ValueError(f"`{name}` must have low <= high in every row; not in row(s) {_show(reversed_rows)}.")
+    return arr
+
+
+def check_executor(executor: object, name: str = "executor") -> None:
+    """None or an object with ``submit`` (a ``concurrent.futures.Executor``)."""
+    if executor is not None and not callable(getattr(executor, "submit", None)):
+        raise TypeError(
+            f"`{name}` must be a concurrent.futures.Executor (or None); got {type(executor).__name__}."
         )

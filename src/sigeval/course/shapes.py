@@ -474,6 +474,8 @@ def matcher_experiment(
     >>> exp.test_correct.shape
     (2, 500)
     """
+    n_population = check_positive_int(n_population, "n_population")
+    n_test = check_positive_int(n_test, "n_test")
     rng = check_rng(rng)
     matchers = (template_matcher(0.0), template_matcher(0.5))
     population_correct = correctness(matchers, n_population, rng)
