@@ -285,6 +285,22 @@ def check_distinct_positive_ints(values: Iterable[int], name: str) -> tuple[int,
     return out
 
 
+def check_sizes_at_least(n: ArrayLike, name: str, minimum: int) -> np.ndarray:
+    """Whole numbers (an int64 array), each at least ``minimum``."""
+    arr = check_sizes(n, name)
+    if np.any(arr < minimum):
+        raise ValueError(f"`{name}` must be at least {minimum}; got {_show(arr[arr < minimum])}.")
+    return arr
+
+
+def check_executor(executor: object, name: str = "executor") -> None:
+    """None or an object with ``submit`` (a ``concurrent.futures.Executor``)."""
+    if executor is not None and not callable(getattr(executor, "submit", None)):
+        raise TypeError(
+            f"`{name}` must be a concurrent.futures.Executor (or None); got {type(executor).__name__}."
+        )
+
+
 def check_sequence(values: Iterable, name: str, length: int, of: str) -> list:
     """A sequence with one entry per ``of`` (``length`` of them): labels, colours, verdicts."""
     if isinstance(values, str | bytes) or not isinstance(values, Iterable):
@@ -295,23 +311,43 @@ def check_sequence(values: Iterable, name: str, length: int, of: str) -> list:
     return out
 
 
-def check_interval_rows(x: ArrayLike, name: str, k: int) -> np.ndarray:
-    """Intervals as a finite ``(k, 2)`` float array of (low, high) rows with low <= high."""
-    arr = check_finite_array(x, name)
-    if arr.shape != (k, 2):
-        raise ValueError(f"`{name}` must have shape ({k}, 2), one (low, high) row per estimate; got {arr.shape}.")
-    reversed_rows = np.flatnonzero(arr[:, 0] > arr[:, 1])
-    if reversed_rows.size:
-        raise ValueError(f"`{name}` must have low <= high in every row; not in row(s) {_show(reversed_rows)}.")
-    return arr
+def check_choices(values: Iterable[str], name: str, valid: tuple[str, ...]) -> tuple[str, ...]:
+    """A non-empty sequence of option strings, each one of ``valid`` (lower-cased)."""
+    if isinstance(values, str) or not isinstance(values, Iterable):
+        raise TypeError(f"`{name}` must be a sequence of strings among {', '.join(map(repr, valid))}; got {values!r}.")
+    out = tuple(check_choice(v, name, valid) for v in values)
+    if not out:
+        raise ValueError(f"`{name}` must hold at least one of {', '.join(map(repr, valid))}; got none.")
+    return out
 
 
-def check_executor(executor: object, name: str = "executor") -> None:
-    """None or an object with ``submit`` (a ``concurrent.futures.Executor``)."""
-    if executor is not None and not callable(getattr(executor, "submit", None)):
-        raise TypeError(
-            f"`{name}` must be a concurrent.futures.Executor (or None); got {type(executor).__name__}."
+def check_mapping(x: object, name: str, what: str, *, allow_empty: bool = False) -> Mapping:
+    """A mapping (a dict from a name to ``what``), non-empty unless ``allow_empty``."""
+    if not isinstance(x, Mapping):
+        raise TypeError(f"`{name}` must be a dict from a name to {what}; got {type(x).__name__}.")
+    if not x and not allow_empty:
+        raise ValueError(f"`{name}` must hold at least one entry; got an empty {type(x).__name__}.")
+    return x
+
+
+def check_given_together(**arguments: object) -> None:
+    """Optional arguments that only make sense together: all given or all None."""
+    given = [name for name, value in arguments.items() if value is not None]
+    if given and len(given) != len(arguments):
+        missing = [name for name in arguments if name not in given]
+        raise ValueError(
+            f"{', '.join(f'`{n}`' for n in arguments)} must be given together; "
+            f"got {', '.join(f'`{n}`' for n in given)} without {', '.join(f'`{n}`' for n in missing)}."
         )
+
+
+def check_result(result: object, name: str, kind: str, attributes: tuple[str, ...]) -> tuple:
+    """The fields ``attributes`` of a result object of the kind ``kind``, in that order."""
+    try:
+        return tuple(getattr(result, a) for a in attributes)
+    except AttributeError:
+        fields = ", ".join(f"`{a}`" for a in attributes)
+        raise TypeError(f"`{name}` must be a {kind} (with {fields}); got {type(result).__name__}.") from None
 
 
 def check_interval(bounds: ArrayLike, name: str) -> tuple[float, float]:
@@ -325,32 +361,15 @@ def check_interval(bounds: ArrayLike, name: str) -> tuple[float, float]:
     return low, high
 
 
-def check_sizes_at_least(n: ArrayLike, name: str, minimum: int) -> np.ndarray:
-    """Whole numbers (an int64 array), each at least ``minimum``."""
-    arr = check_sizes(n, name)
-    if np.any(arr < minimum):
-        raise ValueError(f"`{name}` must be at least {minimum}; got {_show(arr[arr < minimum])}.")
+def check_interval_rows(x: ArrayLike, name: str, k: int) -> np.ndarray:
+    """Intervals as a finite ``(k, 2)`` float array of (low, high) rows with low <= high."""
+    arr = check_finite_array(x, name)
+    if arr.shape != (k, 2):
+        raise ValueError(f"`{name}` must have shape ({k}, 2), one (low, high) row per estimate; got {arr.shape}.")
+    reversed_rows = np.flatnonzero(arr[:, 0] > arr[:, 1])
+    if reversed_rows.size:
+        raise ValueError(f"`{name}` must have low <= high in every row; not in row(s) {_show(reversed_rows)}.")
     return arr
-
-
-def check_choices(values: Iterable[str], name: str, valid: tuple[str, ...]) -> tuple[str, ...]:
-    """A non-empty sequence of option strings, each one of ``valid`` (lower-cased)."""
-    if isinstance(values, str) or not isinstance(values, Iterable):
-        raise TypeError(f"`{name}` must be a sequence of strings among {', '.join(map(repr, valid))}; got {values!r}.")
-    out = tuple(check_choice(v, name, valid) for v in values)
-    if not out:
-        raise ValueError(f"`{name}` must hold at least one of {', '.join(map(repr, valid))}; got none.")
-    return out
-
-
-def check_table(table: object, name: str) -> np.ndarray:
-    """A non-empty pandas DataFrame of finite numbers; returns its values as a 2-D float array."""
-    if not (hasattr(table, "index") and hasattr(table, "columns")):
-        raise TypeError(f"`{name}` must be a pandas DataFrame of numbers; got {type(table).__name__}.")
-    values = np.asarray(table)
-    if values.ndim != 2 or 0 in values.shape:
-        raise ValueError(f"`{name}` must have at least one row and one column; got shape {values.shape}.")
-    return check_finite_array(values, name)
 
 
 def check_same_shape(x: np.ndarray, name: str, shape: tuple[int, ...], of: str) -> np.ndarray:
@@ -358,35 +377,6 @@ def check_same_shape(x: np.ndarray, name: str, shape: tuple[int, ...], of: str) 
     if x.shape != shape:
         raise ValueError(f"`{name}` must have the shape of `{of}` {shape}; got {x.shape}.")
     return x
-
-
-def check_mapping(x: object, name: str, what: str, *, allow_empty: bool = False) -> Mapping:
-    """A mapping (a dict from a name to ``what``), non-empty unless ``allow_empty``."""
-    if not isinstance(x, Mapping):
-        raise TypeError(f"`{name}` must be a dict from a name to {what}; got {type(x).__name__}.")
-    if not x and not allow_empty:
-        raise ValueError(f"`{name}` must hold at least one entry; got an empty {type(x).__name__}.")
-    return x
-
-
-def check_result(result: object, name: str, kind: str, attributes: tuple[str, ...]) -> tuple:
-    """The fields ``attributes`` of a result object of the kind ``kind``, in that order."""
-    try:
-        return tuple(getattr(result, a) for a in attributes)
-    except AttributeError:
-        fields = ", ".join(f"`{a}`" for a in attributes)
-        raise TypeError(f"`{name}` must be a {kind} (with {fields}); got {type(result).__name__}.") from None
-
-
-def check_given_together(**arguments: object) -> None:
-    """Optional arguments that only make sense together: all given or all None."""
-    given = [name for name, value in arguments.items() if value is not None]
-    if given and len(given) != len(arguments):
-        missing = [name for name in arguments if name not in given]
-        raise ValueError(
-            f"{', '.join(f'`{n}`' for n in arguments)} must be given together; "
-            f"got {', '.join(f'`{n}`' for n in given)} without {', '.join(f'`{n}`' for n in missing)}."
-        )
 
 
 def check_positive_array(x: ArrayLike, name: str, *, allow_zero: bool = False) -> np.ndarray:
@@ -409,6 +399,16 @@ def check_binary_matrix(x: ArrayLike, name: str) -> np.ndarray:
     if arr.ndim != 2 or arr.size == 0:
         raise ValueError(f"`{name}` must be a non-empty 2-D array (models x items); got shape {arr.shape}.")
     return arr.astype(bool)
+
+
+def check_table(table: object, name: str) -> np.ndarray:
+    """A non-empty pandas DataFrame of finite numbers; returns its values as a 2-D float array."""
+    if not (hasattr(table, "index") and hasattr(table, "columns")):
+        raise TypeError(f"`{name}` must be a pandas DataFrame of numbers; got {type(table).__name__}.")
+    values = np.asarray(table)
+    if values.ndim != 2 or 0 in values.shape:
+        raise ValueError(f"`{name}` must have at least one row and one column; got shape {values.shape}.")
+    return check_finite_array(values, name)
 
 
 def check_columns(table: object, name: str, columns: Iterable[str]) -> None:
