@@ -352,10 +352,13 @@ def test_drop_pairs_with_too_few_pairs_left_names_the_comparison():
         (lambda t: t[t.seed == 0], ValueError, "at least 2 seeds"),
         (lambda t: t[t.model == "A"], ValueError, "at least 2 models"),
         (lambda t: t.assign(score=t.score.astype(object).where(t.index != 4, "high")), TypeError,
-         r"must hold numbers.*seed 4\): 'high'"),
+         r"must hold numbers.*'high'.*seed 4\)"),
         (lambda t: t.assign(score=t.score + 0j), TypeError, "complex"),
         (lambda t: t.assign(score=t.score > 0.7), TypeError, "booleans"),
-        (lambda t: t.assign(score=t.score.where(t.index != 2, np.inf)), ValueError, "infinite"),
+        (lambda t: t.assign(score=t.score.where(t.index != 2, np.inf)), ValueError, "must be finite"),
+        (lambda t: t.assign(score=t.score * 1e301), ValueError, r"smaller than 1e\+300.*seed 0"),
+        (lambda t: t.assign(score=pd.to_datetime(t.score * 1e9)), TypeError, "datetime"),
+        (lambda t: t.assign(score=t.score.astype(object).where(t.index != 3, True)), TypeError, "booleans"),
         (lambda t: t.assign(model=t.model.where(t.index != 1, None)), ValueError, "missing key"),
         (lambda t: t.iloc[:0], ValueError, "empty"),
     ],
@@ -535,3 +538,48 @@ def test_the_source_calls_work_as_written():
     assert 0 <= st["order_stability"] <= 1 and st["separation"].shape == (4, 4) and st["jackknife"].shape == (3, 4)
     pw, pwr, eq, f = report.pairwise(), report.power(), report.equivalence(margin=0.01), report.friedman()
     assert len(pw) == len(pwr) == len(eq) == 18 and f["n_tasks"] == 3
+
+
+def test_a_column_shadowed_by_the_chosen_one_is_ignored():
+    table = long_table(HAND)
+    table["accuracy"] = table.score
+    table["score"] = "not used"
+    pd.testing.assert_frame_equal(Report(table, score="accuracy").pairwise(), Report(long_table(HAND)).pairwise())
+
+
+@pytest.mark.parametrize(
+    "table, kwargs, error, match",
+    [
+        ("runs.csv", {}, TypeError, "read_csv"),
+        (5, {}, TypeError, "`table` must be a pandas DataFrame"),
+        (None, {}, TypeError, "`table`"),
+        (long_table(HAND), {"score": ["score"]}, TypeError, "`score` must be a column name"),
+        (pd.concat([long_table(HAND), long_table(HAND)[["score"]]], axis=1), {}, ValueError, "2 times"),
+        (long_table(HAND).assign(task=[[1]] * 30), {}, TypeError, "task column must hold labels"),
+    ],
+)
+def test_unreadable_tables_name_the_problem(table, kwargs, error, match):
+    with pytest.raises(error, match=match):
+        Report(table, **kwargs)
+
+
+def test_nullable_dtypes_and_many_tasks():
+    table = _tasks_table(n_tasks=300)
+    nullable = table.astype({"score": "Float64"})
+    nullable.loc[5, "score"] = pd.NA
+    report = Report(nullable, failed="drop-pairs")
+    assert len(report.tasks) == 300 and len(report.failed_runs) == 1
+    assert report.failed_runs.reason.tolist() == ["score is NaN"]
+
+
+@pytest.mark.parametrize("alpha", [1e-13, 1e-300])
+def test_tiny_alpha_is_refused_by_name(hand, alpha):
+    for view in (hand.pairwise, hand.power, hand.friedman):
+        with pytest.raises(ValueError, match="`alpha` must be at least"):
+            view(alpha=alpha)
+
+
+@pytest.mark.parametrize("margin", ["0.05", -0.01, float("nan")])
+def test_summary_checks_its_margin(hand, margin):
+    with pytest.raises((ValueError, TypeError), match="`margin`"):
+        hand.summary(margin=margin)
