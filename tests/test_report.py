@@ -18,7 +18,7 @@ from sigeval import (
     tasks_for_gap,
     tost_paired,
 )
-from sigeval.course.benchmark import Task, run_benchmark
+from sigeval.course.benchmark import MODELS, Task, run_benchmark
 
 
 def long_table(scores: dict, seeds=None) -> pd.DataFrame:
@@ -583,3 +583,46 @@ def test_tiny_alpha_is_refused_by_name(hand, alpha):
 def test_summary_checks_its_margin(hand, margin):
     with pytest.raises((ValueError, TypeError), match="`margin`"):
         hand.summary(margin=margin)
+
+
+def test_a_model_cannot_change_the_data_of_the_others():
+    def vandal(images, labels, seed):
+        images[:] = 0
+        return lambda test: np.zeros(len(test), dtype=int)
+
+    honest = {"matcher B": run_benchmark("standard", ["matcher A", "matcher B"], range(2), n_test=100, n_train=10)}
+    report = run_benchmark("standard", {"vandal": vandal, "matcher B": MODELS["matcher B"], "z": MODELS["matcher A"]},
+                           range(2), n_test=100, n_train=10)
+    assert "read-only" in report.failed_runs.reason.iloc[0]
+    mine = report.runs[report.runs.model == "matcher B"].score.to_numpy()
+    theirs = honest["matcher B"].runs
+    np.testing.assert_array_equal(mine, theirs[theirs.model == "matcher B"].score.to_numpy())
+
+
+@pytest.mark.parametrize(
+    "kwargs, error, match",
+    [
+        (dict(models=["matcher A"]), ValueError, "at least 2 models"),
+        (dict(models=["matcher A", "matcher A"]), ValueError, "twice"),
+        (dict(models={None: MODELS["matcher A"], "b": MODELS["matcher B"]}), TypeError, "non-empty strings"),
+        (dict(tasks=b"standard"), TypeError, "tasks"),
+        (dict(n_test=10**7), ValueError, r"at most 1,000,000 images"),
+        (dict(seeds=iter(range(10**6))), ValueError, "at most 10,000 seeds"),
+        (dict(executor=5), TypeError, "executor"),
+        (dict(failed="ignore"), ValueError, "failed"),
+    ],
+)
+def test_run_benchmark_refuses_before_running(kwargs, error, match):
+    args = dict(tasks="standard", models=["matcher A", "matcher B"], seeds=range(2), n_test=50, n_train=10)
+    with pytest.raises(error, match=match):
+        run_benchmark(**{**args, **kwargs})
+
+
+@pytest.mark.parametrize("kwargs", [dict(blur=17), dict(noise=1e308), dict(contrast=101)])
+def test_task_bounds(kwargs):
+    with pytest.raises(ValueError, match=next(iter(kwargs))):
+        Task(**kwargs)
+
+
+def test_task_stores_floats():
+    assert repr(Task(noise=np.float32(0.5))) == "Task(noise=0.5, contrast=1.0, blur=0.0)"
