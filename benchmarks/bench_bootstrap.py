@@ -18,9 +18,8 @@ import time
 import tracemalloc
 
 import numpy as np
-from scipy import stats
-
 from _bench import Comparison, run
+from scipy import stats
 
 from sigeval import paired_bootstrap_ci
 

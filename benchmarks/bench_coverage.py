@@ -9,9 +9,8 @@ k = 0..n and the binomial probabilities of the k whose interval covers p.
 from __future__ import annotations
 
 import numpy as np
-from scipy import stats
-
 from _bench import Comparison, run
+from scipy import stats
 
 from sigeval import coverage, proportion_ci
 

@@ -10,9 +10,8 @@ sign flips.
 from __future__ import annotations
 
 import numpy as np
-from scipy import stats
-
 from _bench import Comparison, run
+from scipy import stats
 
 from sigeval import paired_permutation_test
 
