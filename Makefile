@@ -34,8 +34,8 @@ book: $(STAMP)  ## execute every chapter and build the HTML book in _build/html
 reproduce: $(STAMP)  ## print the seed article's example output
 	$(BIN)/python -m sigeval.course.reproduce
 
-bench: $(STAMP)  ## speed comparisons against scipy and the seed script
-	@for f in benchmarks/bench_*.py; do echo "== $$f"; $(BIN)/python $$f || exit 1; done
+bench: $(STAMP)  ## one table of speed ratios against scipy, the seed script and plain loops (minutes)
+	$(BIN)/python benchmarks/run_all.py
 
 mutation: $(STAMP)  ## mutation score of each statistics module (minutes per module; MODULES="power paired" for some)
 	$(BIN)/python tools/mutation.py $(MODULES)

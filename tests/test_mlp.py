@@ -78,6 +78,13 @@ _X = np.zeros((30, 256))
 _Y = np.zeros(30, dtype=int)
 
 
+def _with(features, value):
+    """A copy of ``features`` with one entry replaced by ``value``."""
+    out = features.copy()
+    out[3, 7] = value
+    return out
+
+
 @pytest.mark.parametrize(
     ("call", "error", "match"),
     [
@@ -90,6 +97,37 @@ _Y = np.zeros(30, dtype=int)
         (lambda: train_mlp(_X, _Y + 4, 0, hidden=4), ValueError, "`labels` must be integer class indices"),
         (lambda: train_mlp(_X, _Y * 1.0, 0, hidden=4), ValueError, "`labels` must be integer class indices"),
         (lambda: train_mlp(_X, _Y, [], hidden=4), ValueError, "`seeds` must hold at least one seed"),
+        (lambda: train_mlp(_X, _Y, [0, -1], hidden=4), ValueError, "`seeds` must hold non-negative integer seeds; got -1"),
+        (lambda: train_mlp(_X, _Y, [0, 2.5], hidden=4), TypeError, "`seeds` must hold integer seeds; got 2.5"),
+        (lambda: train_mlp(_X, _Y, "0", hidden=4), TypeError, "`seeds` must be an integer seed or an iterable"),
+        (lambda: train_mlp(_X, _Y, 0, hidden=4, lr=float("nan")), ValueError, "`lr` must be finite; got nan"),
+        (lambda: train_mlp(_X, _Y, 0, hidden=4, lr=float("inf")), ValueError, "`lr` must be finite; got inf"),
+        (lambda: train_mlp(_X, _Y, 0, hidden=4, lr=0.0), ValueError, "`lr` must be positive; got 0.0"),
+        (lambda: train_mlp(_X, _Y, 0, hidden=4, lr=-0.05), ValueError, "`lr` must be positive; got -0.05"),
+        (lambda: train_mlp(_X, _Y, 0, hidden=4, lr="0.05"), TypeError, "`lr` must be a real number"),
+        (lambda: train_mlp(_with(_X, np.nan), _Y, 0, hidden=4), ValueError, "`features` must be finite; got nan"),
+        (lambda: train_mlp(_with(_X, np.inf), _Y, 0, hidden=4), ValueError, "`features` must be finite; got inf"),
+        (lambda: train_mlp(_X[:0], _Y[:0], 0, hidden=4), ValueError, "`features` must not be empty"),
+        (lambda: train_mlp_checkpoints(_X, _Y, 0, hidden=4, lr=0), ValueError, "`lr` must be positive"),
+        # The sweeps name their own arguments, never those of the functions they call (`batch`, `n`).
+        (lambda: seed_sweep(n_train=19), ValueError, "`n_train` must be an integer >= 20; got 19"),
+        (lambda: seed_sweep(n_test=0), ValueError, "`n_test` must be an integer >= 1; got 0"),
+        (lambda: seed_sweep(n_fresh=0), ValueError, "`n_fresh` must be an integer >= 1; got 0"),
+        (lambda: seed_sweep(n_test=2.5), TypeError, "`n_test` must be an integer"),
+        (lambda: seed_sweep(hidden=(8, 0)), ValueError, "`hidden` must be an integer >= 1; got 0"),
+        (lambda: seed_sweep(hidden=32), TypeError, "`hidden` must be a sequence of integers >= 1; got 32"),
+        (lambda: seed_sweep(hidden=()), ValueError, "`hidden` must hold at least one value"),
+        (lambda: seed_sweep(hidden=(8, 8)), ValueError, r"`hidden` must not repeat a value; got \[8, 8\]"),
+        (lambda: seed_sweep(seeds=[]), ValueError, "`seeds` must hold at least one seed"),
+        (lambda: seed_sweep(seeds=[-1]), ValueError, "`seeds` must hold non-negative integer seeds"),
+        (lambda: seed_sweep(rng="1"), TypeError, "`rng` must be a numpy.random.Generator"),
+        (lambda: seed_sweep(executor="pool"), TypeError, "`executor` must be a concurrent.futures.Executor"),
+        (lambda: checkpoint_sweep(n_train=5), ValueError, "`n_train` must be an integer >= 20; got 5"),
+        (lambda: checkpoint_sweep(n_test=0), ValueError, "`n_test` must be an integer >= 1; got 0"),
+        (lambda: checkpoint_sweep(n_fresh=-1), ValueError, "`n_fresh` must be an integer >= 1; got -1"),
+        (lambda: checkpoint_sweep(hidden=0), ValueError, "`hidden` must be an integer >= 1; got 0"),
+        (lambda: checkpoint_sweep(epochs=0), ValueError, "`epochs` must be an integer >= 1; got 0"),
+        (lambda: checkpoint_sweep(seeds=[1.5]), TypeError, "`seeds` must hold integer seeds; got 1.5"),
     ],
 )
 def test_bad_input_names_the_argument(call, error, match):

@@ -18,7 +18,7 @@ from sigeval import (
     tasks_for_gap,
     tost_paired,
 )
-from sigeval.course.benchmark import Task, run_benchmark
+from sigeval.course.benchmark import MODELS, Task, run_benchmark
 
 
 def long_table(scores: dict, seeds=None) -> pd.DataFrame:
@@ -352,10 +352,13 @@ def test_drop_pairs_with_too_few_pairs_left_names_the_comparison():
         (lambda t: t[t.seed == 0], ValueError, "at least 2 seeds"),
         (lambda t: t[t.model == "A"], ValueError, "at least 2 models"),
         (lambda t: t.assign(score=t.score.astype(object).where(t.index != 4, "high")), TypeError,
-         r"must hold numbers.*seed 4\): 'high'"),
+         r"must hold numbers.*'high'.*seed 4\)"),
         (lambda t: t.assign(score=t.score + 0j), TypeError, "complex"),
         (lambda t: t.assign(score=t.score > 0.7), TypeError, "booleans"),
-        (lambda t: t.assign(score=t.score.where(t.index != 2, np.inf)), ValueError, "infinite"),
+        (lambda t: t.assign(score=t.score.where(t.index != 2, np.inf)), ValueError, "must be finite"),
+        (lambda t: t.assign(score=t.score * 1e301), ValueError, r"smaller than 1e\+300.*seed 0"),
+        (lambda t: t.assign(score=pd.to_datetime(t.score * 1e9)), TypeError, "datetime"),
+        (lambda t: t.assign(score=t.score.astype(object).where(t.index != 3, True)), TypeError, "booleans"),
         (lambda t: t.assign(model=t.model.where(t.index != 1, None)), ValueError, "missing key"),
         (lambda t: t.iloc[:0], ValueError, "empty"),
     ],
@@ -535,3 +538,91 @@ def test_the_source_calls_work_as_written():
     assert 0 <= st["order_stability"] <= 1 and st["separation"].shape == (4, 4) and st["jackknife"].shape == (3, 4)
     pw, pwr, eq, f = report.pairwise(), report.power(), report.equivalence(margin=0.01), report.friedman()
     assert len(pw) == len(pwr) == len(eq) == 18 and f["n_tasks"] == 3
+
+
+def test_a_column_shadowed_by_the_chosen_one_is_ignored():
+    table = long_table(HAND)
+    table["accuracy"] = table.score
+    table["score"] = "not used"
+    pd.testing.assert_frame_equal(Report(table, score="accuracy").pairwise(), Report(long_table(HAND)).pairwise())
+
+
+@pytest.mark.parametrize(
+    "table, kwargs, error, match",
+    [
+        ("runs.csv", {}, TypeError, "read_csv"),
+        (5, {}, TypeError, "`table` must be a pandas DataFrame"),
+        (None, {}, TypeError, "`table`"),
+        (long_table(HAND), {"score": ["score"]}, TypeError, "`score` must be a column name"),
+        (pd.concat([long_table(HAND), long_table(HAND)[["score"]]], axis=1), {}, ValueError, "2 times"),
+        (long_table(HAND).assign(task=[[1]] * 30), {}, TypeError, "task column must hold labels"),
+    ],
+)
+def test_unreadable_tables_name_the_problem(table, kwargs, error, match):
+    with pytest.raises(error, match=match):
+        Report(table, **kwargs)
+
+
+def test_nullable_dtypes_and_many_tasks():
+    table = _tasks_table(n_tasks=300)
+    nullable = table.astype({"score": "Float64"})
+    nullable.loc[5, "score"] = pd.NA
+    report = Report(nullable, failed="drop-pairs")
+    assert len(report.tasks) == 300 and len(report.failed_runs) == 1
+    assert report.failed_runs.reason.tolist() == ["score is NaN"]
+
+
+@pytest.mark.parametrize("alpha", [1e-13, 1e-300])
+def test_tiny_alpha_is_refused_by_name(hand, alpha):
+    for view in (hand.pairwise, hand.power, hand.friedman):
+        with pytest.raises(ValueError, match="`alpha` must be at least"):
+            view(alpha=alpha)
+
+
+@pytest.mark.parametrize("margin", ["0.05", -0.01, float("nan")])
+def test_summary_checks_its_margin(hand, margin):
+    with pytest.raises((ValueError, TypeError), match="`margin`"):
+        hand.summary(margin=margin)
+
+
+def test_a_model_cannot_change_the_data_of_the_others():
+    def vandal(images, labels, seed):
+        images[:] = 0
+        return lambda test: np.zeros(len(test), dtype=int)
+
+    honest = {"matcher B": run_benchmark("standard", ["matcher A", "matcher B"], range(2), n_test=100, n_train=10)}
+    report = run_benchmark("standard", {"vandal": vandal, "matcher B": MODELS["matcher B"], "z": MODELS["matcher A"]},
+                           range(2), n_test=100, n_train=10)
+    assert "read-only" in report.failed_runs.reason.iloc[0]
+    mine = report.runs[report.runs.model == "matcher B"].score.to_numpy()
+    theirs = honest["matcher B"].runs
+    np.testing.assert_array_equal(mine, theirs[theirs.model == "matcher B"].score.to_numpy())
+
+
+@pytest.mark.parametrize(
+    "kwargs, error, match",
+    [
+        (dict(models=["matcher A"]), ValueError, "at least 2 models"),
+        (dict(models=["matcher A", "matcher A"]), ValueError, "twice"),
+        (dict(models={None: MODELS["matcher A"], "b": MODELS["matcher B"]}), TypeError, "non-empty strings"),
+        (dict(tasks=b"standard"), TypeError, "tasks"),
+        (dict(n_test=10**7), ValueError, r"at most 1,000,000 images"),
+        (dict(seeds=iter(range(10**6))), ValueError, "at most 10,000 seeds"),
+        (dict(executor=5), TypeError, "executor"),
+        (dict(failed="ignore"), ValueError, "failed"),
+    ],
+)
+def test_run_benchmark_refuses_before_running(kwargs, error, match):
+    args = dict(tasks="standard", models=["matcher A", "matcher B"], seeds=range(2), n_test=50, n_train=10)
+    with pytest.raises(error, match=match):
+        run_benchmark(**{**args, **kwargs})
+
+
+@pytest.mark.parametrize("kwargs", [dict(blur=17), dict(noise=1e308), dict(contrast=101)])
+def test_task_bounds(kwargs):
+    with pytest.raises(ValueError, match=next(iter(kwargs))):
+        Task(**kwargs)
+
+
+def test_task_stores_floats():
+    assert repr(Task(noise=np.float32(0.5))) == "Task(noise=0.5, contrast=1.0, blur=0.0)"

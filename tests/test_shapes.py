@@ -12,6 +12,7 @@ from sigeval.course.shapes import (
     iter_images,
     make_images,
     make_scenes,
+    matcher_experiment,
     template_matcher,
 )
 
@@ -90,6 +91,10 @@ def test_matcher_labels_every_noiseless_shape(sigma):
         (lambda: template_matcher(float("nan")), ValueError, "`sigma` must be a non-negative"),
         (lambda: blur(np.zeros((2, 16, 16)), sigma=-1), ValueError, "`sigma` must be a non-negative"),
         (lambda: blur(np.zeros((16, 16))), ValueError, r"`images` must have shape \(n, height, width\)"),
+        # matcher_experiment names its own sizes, not the `n` of the functions it calls.
+        (lambda: matcher_experiment(n_population=0), ValueError, "`n_population` must be an integer >= 1; got 0"),
+        (lambda: matcher_experiment(n_test=0), ValueError, "`n_test` must be an integer >= 1; got 0"),
+        (lambda: matcher_experiment(n_test=10.0), TypeError, "`n_test` must be an integer"),
     ],
 )
 def test_bad_input_names_the_argument(call, error, match):

@@ -33,6 +33,7 @@ from typing import Any, Literal
 import numpy as np
 import pandas as pd
 
+from ._runs_table import pair_runs, read_runs, show_runs
 from ._validation import RngLike, check_choice, check_positive_int, check_positive_real, check_unit_interval
 from .equivalence import tost_paired, verdict_from_pvalues
 from .multiple import adjust_pvalues
@@ -85,7 +86,9 @@ class ReportFriedman(_FieldMapping):
     statistic, pvalue : float
         Friedman's :math:`\\chi^2_F` and its p-value.
     f_statistic, f_pvalue : float
-        Iman and Davenport's :math:`F_F` and its p-value.
+        Iman and Davenport's :math:`F_F` and its p-value. When every task ranks
+        the models in the same order, :math:`F_F` is infinite and its p-value 0
+        (the limit of the formula as :math:`\\chi^2_F` reaches its maximum).
     mean_ranks : pandas.Series
         Mean rank of each model over the tasks (1 is the best).
     critical_difference : float
@@ -151,46 +154,15 @@ class ReportRankStability(_FieldMapping):
     result: Any = field(repr=False)
 
 
-def _column(name: Any, argument: str, columns: pd.Index) -> Any:
-    if name not in columns:
-        raise ValueError(
-            f"`{argument}` names column {name!r}, which the table does not have; "
-            f"its columns are {list(columns)!r}."
-        )
-    return name
+# Below this, 1 - alpha rounds to 1 and the quantiles of the tests overflow.
+_SMALLEST_ALPHA = 1e-12
 
 
-def _show_runs(runs: pd.DataFrame, limit: int = 10) -> str:
-    shown = "; ".join(
-        f"(task {t!r}, model {m!r}, seed {s!r}): {r}"
-        for t, m, s, r in runs[["task", "model", "seed", "reason"]].head(limit).itertuples(index=False)
-    )
-    more = f"; ... ({len(runs)} in all)" if len(runs) > limit else ""
-    return shown + more
-
-
-def _numeric_scores(raw: pd.Series, keys: pd.DataFrame) -> np.ndarray:
-    """The score column as float, refusing text, complex numbers and infinities by row."""
-    if pd.api.types.is_complex_dtype(raw.dtype) or any(isinstance(v, complex) for v in raw):
-        raise TypeError("The score column must hold real numbers; it holds complex numbers.")
-    if pd.api.types.is_bool_dtype(raw.dtype):
-        raise TypeError("The score column must hold numbers; it holds booleans.")
-    values = pd.to_numeric(raw, errors="coerce")
-    bad = values.isna() & raw.notna()
-    if bad.any():
-        rows = keys[bad.to_numpy()].head(5)
-        where = "; ".join(
-            f"(task {t!r}, model {m!r}, seed {s!r}): {v!r}"
-            for (t, m, s), v in zip(rows.itertuples(index=False), raw[bad].head(5))
-        )
-        raise TypeError(f"The score column must hold numbers; {int(bad.sum())} row(s) do not: {where}.")
-    scores = values.to_numpy(dtype=float)
-    infinite = np.isinf(scores)
-    if infinite.any():
-        rows = keys[infinite].head(5)
-        where = "; ".join(f"(task {t!r}, model {m!r}, seed {s!r})" for t, m, s in rows.itertuples(index=False))
-        raise ValueError(f"Scores must be finite (NaN marks a failed run); infinite at {where}.")
-    return scores
+def _check_alpha(alpha: float, name: str = "alpha") -> float:
+    alpha = check_unit_interval(alpha, name)
+    if alpha < _SMALLEST_ALPHA:
+        raise ValueError(f"`{name}` must be at least {_SMALLEST_ALPHA:g}; got {alpha!r}.")
+    return alpha
 
 
 class Report:
@@ -231,7 +203,7 @@ class Report:
     Notes
     -----
     Every difference is model A minus model B, for each pair of models in
-    the order of :attr:`models` (A before B). The confidence intervals are
+    the order of ``models`` (A before B). The confidence intervals are
     per comparison at level ``1 - alpha``; the decisions (``significant``,
     ``verdict``) use Holm-adjusted p-values within each task. Explained in
     :ref:`ch-reporting`.
@@ -269,72 +241,19 @@ class Report:
             raise TypeError(f"`higher_is_better` must be True or False; got {higher_is_better!r}.")
         self.higher_is_better = bool(higher_is_better)
         self.failed = check_choice(failed, "failed", ("raise", "drop-pairs"))
-        frame = table if isinstance(table, pd.DataFrame) else pd.DataFrame(table)
-        names = {
-            "task": _column(task, "task", frame.columns),
-            "model": _column(model, "model", frame.columns),
-            "seed": _column(seed, "seed", frame.columns),
-            "score": _column(score, "score", frame.columns),
-        }
-        if len(set(names.values())) < 4:
-            raise ValueError(f"The task, model, seed and score columns must be four different columns; got {names!r}.")
-        runs = frame.rename(columns={v: k for k, v in names.items()}).reset_index(drop=True)
-        if len(runs) == 0:
-            raise ValueError("`table` must hold at least one run; it is empty.")
-        keys = runs[["task", "model", "seed"]]
-        if keys.isna().to_numpy().any():
-            bad = int(keys.isna().any(axis=1).sum())
-            raise ValueError(f"The task, model and seed columns must not be empty; {bad} row(s) have a missing key.")
-        runs["score"] = _numeric_scores(runs["score"], keys)
+        runs = read_runs(table, {"task": task, "model": model, "seed": seed, "score": score})
         self.runs = runs
-        self.tasks = tuple(pd.unique(runs["task"]))
-        self.models = tuple(pd.unique(runs["model"]))
+        self.tasks, self.models, self._scores, self.seeds, self.failed_runs = pair_runs(runs)
         if len(self.models) < 2:
-            raise ValueError(f"A report compares at least 2 models; the table holds {len(self.models)}: {list(self.models)!r}.")
-        self._scores, self.seeds, self.failed_runs = self._pair_runs(runs)
+            raise ValueError(
+                f"A report compares at least 2 models; the table holds {len(self.models)}: {list(self.models)!r}."
+            )
         if len(self.failed_runs) and self.failed == "raise":
             raise ValueError(
-                f"{len(self.failed_runs)} failed or broken run(s): {_show_runs(self.failed_runs)}. "
+                f"{len(self.failed_runs)} failed or broken run(s): {show_runs(self.failed_runs)}. "
                 "Failed runs are never dropped silently: repair them, or pass failed='drop-pairs' "
                 "to leave out the pairs they belong to (listed in `failed_runs`)."
             )
-
-    def _pair_runs(self, runs: pd.DataFrame) -> tuple[dict, dict, pd.DataFrame]:
-        """Per task a (seeds, models) score array with NaN for every failed run, and the failures."""
-        failures = []
-        duplicated = runs.duplicated(["task", "model", "seed"], keep=False)
-        for t, m, s in runs.loc[duplicated, ["task", "model", "seed"]].drop_duplicates().itertuples(index=False):
-            failures.append((t, m, s, "duplicated row"))
-        reasons = runs["error"] if "error" in runs.columns else pd.Series(np.nan, index=runs.index)
-        nan_rows = runs["score"].isna() & ~duplicated
-        for (t, m, s), why in zip(runs.loc[nan_rows, ["task", "model", "seed"]].itertuples(index=False), reasons[nan_rows]):
-            failures.append((t, m, s, "score is NaN" if pd.isna(why) else f"failed: {why}"))
-        scores, seeds = {}, {}
-        clean = runs[~duplicated]
-        for t in self.tasks:
-            rows = clean[clean["task"] == t]
-            absent = [m for m in self.models if m not in set(runs.loc[runs["task"] == t, "model"])]
-            if absent:
-                raise ValueError(
-                    f"Task {t!r} has no run of model(s) {absent!r}: every model must run on every task "
-                    "(drop the task or the model from the table explicitly)."
-                )
-            task_seeds = tuple(pd.unique(runs.loc[runs["task"] == t, "seed"]))
-            if len(task_seeds) < 2:
-                raise ValueError(
-                    f"Task {t!r} has {len(task_seeds)} seed ({list(task_seeds)!r}); a paired comparison needs "
-                    "at least 2 seeds per task."
-                )
-            grid = rows.pivot(index="seed", columns="model", values="score").reindex(index=list(task_seeds), columns=list(self.models))
-            present = set(zip(runs.loc[runs["task"] == t, "model"], runs.loc[runs["task"] == t, "seed"]))
-            for s in task_seeds:
-                for m in self.models:
-                    if (m, s) not in present:
-                        failures.append((t, m, s, "missing (other models ran this seed)"))
-            scores[t] = grid.to_numpy(dtype=float)
-            seeds[t] = task_seeds
-        failed = pd.DataFrame(failures, columns=["task", "model", "seed", "reason"])
-        return scores, seeds, failed
 
     def __repr__(self) -> str:
         n_seeds = sorted({len(s) for s in self.seeds.values()})
@@ -404,7 +323,7 @@ class Report:
         >>> report.pairwise()[["mean_diff", "significant"]].round(3).to_dict("records")
         [{'mean_diff': 0.093, 'significant': True}]
         """
-        alpha = check_unit_interval(alpha, "alpha")
+        alpha = _check_alpha(alpha)
 
         def compute(a, b):
             res = paired_difference(a, b, confidence_level=1 - alpha)
@@ -477,7 +396,7 @@ class Report:
         >>> report.power(deltas=(0.01,))[["n_pairs", "mde", "seeds_for_0.01"]].round(4).to_dict("records")
         [{'n_pairs': 5, 'mde': 0.0204, 'seeds_for_0.01': 14}]
         """
-        alpha = check_unit_interval(alpha, "alpha")
+        alpha = _check_alpha(alpha)
         target_power = check_unit_interval(target_power, "target_power")
         deltas = self._check_deltas(deltas)
 
@@ -548,7 +467,7 @@ class Report:
         ['equivalent']
         """
         margin = check_positive_real(margin, "margin")
-        alpha = check_unit_interval(alpha, "alpha")
+        alpha = _check_alpha(alpha)
 
         def compute(a, b):
             diff = paired_difference(a, b, confidence_level=1 - alpha)
@@ -669,7 +588,7 @@ class Report:
         >>> round(f["critical_difference"], 3), f["n_tasks"]
         (1.915, 6)
         """
-        alpha = check_unit_interval(alpha, "alpha")
+        alpha = _check_alpha(alpha)
         table, n_seeds = self._task_table()
         res = friedman(table, higher_is_better=self.higher_is_better)
         k, n = len(self.models), len(self.tasks)
@@ -722,6 +641,7 @@ class Report:
         1.0
         """
         n_boot = check_positive_int(n_boot, "n_boot")
+        alpha = _check_alpha(alpha)
         table, _ = self._task_table()
         res = rank_stability(table, n_resamples=n_boot, alpha=alpha, higher_is_better=self.higher_is_better, rng=rng)
         models = list(self.models)
@@ -757,6 +677,8 @@ class Report:
         >>> print(report.summary(margin=0.01))  # doctest: +ELLIPSIS
         1 task(s), 2 models, 3 seeds per task; no failed runs. 1 of 1 comparison(s) differ ...
         """
+        if margin is not None:
+            margin = check_positive_real(margin, "margin")
         pw = self.pairwise(alpha=alpha)
         pwr = self.power(alpha=alpha, target_power=target_power, deltas=(margin,) if margin else (0.01,))
         n_seeds = sorted({len(s) for s in self.seeds.values()})
@@ -764,7 +686,8 @@ class Report:
         failed = (
             "no failed runs"
             if self.failed_runs.empty
-            else f"{len(self.failed_runs)} failed run(s), whose pairs are left out"
+            else f"{len(self.failed_runs)} failed run(s), whose pairs are left out "
+            f"(comparisons use {int(pw.n_pairs.min())} to {int(pw.n_pairs.max())} pairs)"
         )
         parts = [
             f"{len(self.tasks)} task(s), {len(self.models)} models, {seeds} seeds per task; {failed}.",

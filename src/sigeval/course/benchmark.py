@@ -13,13 +13,14 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from concurrent.futures import Executor
 from dataclasses import dataclass
+from itertools import islice
 from typing import Any
 
 import numpy as np
 import pandas as pd
 from scipy.ndimage import gaussian_filter
 
-from .._validation import check_positive_int, check_real
+from .._validation import check_choice, check_positive_int, check_real
 from ..report import FailedPolicy, Report
 from .mlp import train_mlp
 from .shapes import NOISE_SD, blur, make_scenes, template_matcher
@@ -55,11 +56,12 @@ class Task:
     blur: float = 0.0
 
     def __post_init__(self) -> None:
-        for name in ("noise", "contrast", "blur"):
+        for name, low, high in (("noise", 0, 100), ("contrast", 0, 100), ("blur", 0, 16)):
             value = check_real(getattr(self, name), name)
-            if value < 0 or (name != "blur" and value == 0):
-                bound = ">= 0" if name == "blur" else "> 0"
+            if not (low <= value <= high) or (name != "blur" and value == 0):
+                bound = f"in [0, {high}] pixels" if name == "blur" else f"in (0, {high}]"
                 raise ValueError(f"`{name}` of a Task must be {bound}; got {value!r}.")
+            object.__setattr__(self, name, float(value))
 
     def images(self, clean: np.ndarray, noise: np.ndarray) -> np.ndarray:
         """The task's version of images made of ``clean`` shapes and standard ``noise``."""
@@ -121,14 +123,16 @@ MODELS: dict[str, ModelFactory] = {
 
 
 def _named(value: Any, registry: Mapping[str, Any], argument: str, kind: type | tuple) -> dict[str, Any]:
-    """A name -> item dict from a mapping, a name, or a sequence of names in ``registry``."""
+    """A name -> item dict from a mapping, a name, or a sequence of distinct names in ``registry``."""
     if isinstance(value, str):
         value = [value]
     if isinstance(value, Mapping):
         items = dict(value)
-    elif isinstance(value, Iterable):
+    elif isinstance(value, Iterable) and not isinstance(value, bytes):
         items = {}
         for name in value:
+            if name in items:
+                raise ValueError(f"`{argument}` names {name!r} twice; names must be distinct.")
             if name not in registry:
                 raise ValueError(
                     f"`{argument}` names {name!r}, which is not one of {list(registry)!r}; "
@@ -140,6 +144,8 @@ def _named(value: Any, registry: Mapping[str, Any], argument: str, kind: type | 
     if not items:
         raise ValueError(f"`{argument}` must name at least one; got none.")
     for name, item in items.items():
+        if not isinstance(name, str) or not name:
+            raise TypeError(f"`{argument}` must be named by non-empty strings; got the name {name!r}.")
         if not isinstance(item, kind):
             raise TypeError(f"`{argument}`[{name!r}] must be a {getattr(kind, '__name__', 'callable')}; got {item!r}.")
     return items
@@ -148,7 +154,9 @@ def _named(value: Any, registry: Mapping[str, Any], argument: str, kind: type | 
 def _seeds(seeds: Iterable[int]) -> tuple[int, ...]:
     if isinstance(seeds, str | bytes) or not isinstance(seeds, Iterable):
         raise TypeError(f"`seeds` must be an iterable of non-negative integers; got {seeds!r}.")
-    checked = tuple(seeds)
+    checked = tuple(islice(seeds, _MAX_SEEDS + 1))
+    if len(checked) > _MAX_SEEDS:
+        raise ValueError(f"`seeds` must hold at most {_MAX_SEEDS:,} seeds (each trains every model on every task).")
     for s in checked:
         if not isinstance(s, int | np.integer) or isinstance(s, bool) or s < 0:
             raise ValueError(f"`seeds` must hold non-negative integers; got {s!r}.")
@@ -157,6 +165,29 @@ def _seeds(seeds: Iterable[int]) -> tuple[int, ...]:
     if len(checked) < 2:
         raise ValueError(f"`seeds` must hold at least 2 seeds for paired comparisons; got {list(checked)!r}.")
     return tuple(int(s) for s in checked)
+
+
+# Beyond these the runs would take hours or tens of GiB (about 6 KiB per image).
+_MAX_SEEDS = 10_000
+_MAX_IMAGES = 1_000_000
+
+
+def _check_images(value: int, name: str) -> int:
+    value = check_positive_int(value, name)
+    if value > _MAX_IMAGES:
+        raise ValueError(
+            f"`{name}` must be at most {_MAX_IMAGES:,} images (about {6 * value / 2**20:,.0f} GiB for {value:,}); "
+            f"got {value}."
+        )
+    return value
+
+
+def _read_only(*arrays: np.ndarray) -> tuple[np.ndarray, ...]:
+    # Every model of a (task, seed) gets the same arrays: one that wrote into
+    # them would change the data of the models after it and break the pairing.
+    for a in arrays:
+        a.setflags(write=False)
+    return arrays
 
 
 def _score(factory: ModelFactory, train: tuple, test: tuple, seed: int) -> tuple[float, str | None]:
@@ -183,8 +214,8 @@ def _runs_of_seed(seed: int, tasks: dict, models: dict, n_train: int, n_test: in
     train, test = make_scenes(n_train, data), make_scenes(n_test, data)
     rows = []
     for task_name, task in tasks.items():
-        train_set = (task.images(train.clean, train.images - train.clean), train.labels)
-        test_set = (task.images(test.clean, test.images - test.clean), test.labels)
+        train_set = _read_only(task.images(train.clean, train.images - train.clean), train.labels.copy())
+        test_set = _read_only(task.images(test.clean, test.images - test.clean), test.labels.copy())
         for model_name, factory in models.items():
             score, error = _score(factory, train_set, test_set, model_seed)
             rows.append((task_name, model_name, seed, score, error))
@@ -231,13 +262,16 @@ def run_benchmark(
     n_test, n_train : int
         Test and training images per seed.
     executor : concurrent.futures.Executor, optional
-        Runs the seeds as concurrent tasks (for example a
-        ``ThreadPoolExecutor``); results are identical to a serial run.
+        Runs the seeds as concurrent tasks; results are identical to a
+        serial run. Use a ``ThreadPoolExecutor`` (NumPy releases the GIL in
+        the heavy work): the built-in factories are closures, which a
+        ``ProcessPoolExecutor`` cannot pickle.
     failed : {"drop-pairs", "raise"}
         Passed to :class:`~sigeval.report.Report`. A model that raises, or
         whose predictor returns anything but one class index per image, is
         recorded as a failed run (NaN score, the error in the ``error``
-        column). The default keeps the report and lists the failures in
+        column). The images and labels a model gets are read-only: a model
+        that writes into them fails instead of changing the other models' data. The default keeps the report and lists the failures in
         ``failed_runs``.
 
     Returns
@@ -261,9 +295,14 @@ def run_benchmark(
     """
     tasks = _named(tasks, TASKS, "tasks", Task)
     models = _named(models, MODELS, "models", Callable)  # type: ignore[arg-type]
+    if len(models) < 2:
+        raise ValueError(f"`models` must name at least 2 models to compare; got {list(models)!r}.")
     seeds = _seeds(seeds)
-    n_test = check_positive_int(n_test, "n_test")
-    n_train = check_positive_int(n_train, "n_train")
+    n_test = _check_images(n_test, "n_test")
+    n_train = _check_images(n_train, "n_train")
+    if executor is not None and not callable(getattr(executor, "submit", None)):
+        raise TypeError(f"`executor` must be a concurrent.futures.Executor or None; got {type(executor).__name__}.")
+    failed = check_choice(failed, "failed", ("raise", "drop-pairs"))
     if executor is None:
         per_seed = [_runs_of_seed(s, tasks, models, n_train, n_test) for s in seeds]
     else:

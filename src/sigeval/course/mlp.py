@@ -23,7 +23,16 @@ from dataclasses import dataclass, field
 import numpy as np
 import pandas as pd
 
-from .._validation import RngLike, check_positive_int, check_rng
+from .._validation import (
+    RngLike,
+    check_distinct_positive_ints,
+    check_executor,
+    check_finite_array,
+    check_positive_int,
+    check_positive_real,
+    check_rng,
+    check_seeds,
+)
 from .shapes import _CHUNK, N_CLASSES, _one_blas_thread, blur, iter_images, make_images
 
 __all__ = [
@@ -35,6 +44,9 @@ __all__ = [
     "CheckpointSweep",
     "checkpoint_sweep",
 ]
+
+# Minibatch size of the article's training, and so the smallest training set of a sweep.
+_BATCH = 20
 
 
 # --------------------------------------------------------------------------- the MLP
@@ -98,7 +110,7 @@ def train_mlp(
     *,
     epochs: int = 10,
     lr: float = 0.05,
-    batch: int = 20,
+    batch: int = _BATCH,
 ) -> MLP:
     """Train the article's one-hidden-layer ReLU network, once per seed.
 
@@ -112,19 +124,28 @@ def train_mlp(
     Parameters
     ----------
     features : ndarray, shape (n, d)
-        Training inputs, e.g. ``blur(images)``.
+        Training inputs, e.g. ``blur(images)``; finite.
     labels : ndarray of int, shape (n,)
     seeds : int or iterable of int
-        One network per seed.
+        One network per seed, each a non-negative integer.
     hidden : int
         Hidden units.
     epochs, lr, batch
-        Passes over the data, learning rate, minibatch size.
+        Passes over the data, learning rate (positive, finite), minibatch size
+        (at most ``n``).
 
     Returns
     -------
     MLP
         The trained networks, stacked in the order of ``seeds``.
+
+    Raises
+    ------
+    ValueError
+        If ``features`` holds NaN or infinite values, ``lr`` is NaN, infinite
+        or not positive, or a shape, label, seed or size is out of range.
+    TypeError
+        If a seed, size or ``lr`` is not a number.
 
     Examples
     --------
@@ -141,9 +162,10 @@ def train_mlp(
     return trained
 
 
-def _check_training(features, labels, seeds, hidden, epochs, batch):
+def _check_training(features, labels, seeds, hidden, epochs, lr, batch):
     """Validated inputs of :func:`train_mlp` (features as float, seeds as a tuple)."""
-    features = np.asarray(features, dtype=float)
+    # A NaN or infinite feature, or a NaN or non-positive rate, would train to NaN weights.
+    features = check_finite_array(features, "features")
     labels = np.asarray(labels)
     if features.ndim != 2 or labels.shape != (len(features),):
         raise ValueError(
@@ -155,17 +177,16 @@ def _check_training(features, labels, seeds, hidden, epochs, batch):
             f"`labels` must be integer class indices in 0..{N_CLASSES - 1}; "
             f"got dtype {labels.dtype} with values {np.unique(labels)[:8].tolist()}."
         )
-    seeds = (seeds,) if isinstance(seeds, int | np.integer) else tuple(int(s) for s in seeds)
-    if not seeds:
-        raise ValueError("`seeds` must hold at least one seed; got none.")
+    seeds = check_seeds(seeds)
     hidden = check_positive_int(hidden, "hidden")
     epochs = check_positive_int(epochs, "epochs", minimum=0)
+    lr = check_positive_real(lr, "lr")
     batch = check_positive_int(batch, "batch")
     if len(features) < batch:
         raise ValueError(
             f"`batch` must not exceed the number of examples {len(features)}; got {batch}."
         )
-    return features, labels, seeds, hidden, epochs, batch
+    return features, labels, seeds, hidden, epochs, lr, batch
 
 
 def _sgd_epochs(features, labels, seeds, hidden, epochs, lr, batch) -> Iterator[MLP]:
@@ -174,8 +195,8 @@ def _sgd_epochs(features, labels, seeds, hidden, epochs, lr, batch) -> Iterator[
     The one implementation of the training of :func:`train_mlp` and
     :func:`train_mlp_checkpoints`; each snapshot holds copies of the weights.
     """
-    features, labels, seeds, hidden, epochs, batch = _check_training(
-        features, labels, seeds, hidden, epochs, batch
+    features, labels, seeds, hidden, epochs, lr, batch = _check_training(
+        features, labels, seeds, hidden, epochs, lr, batch
     )
     n, dims = features.shape
     generators = [np.random.default_rng(seed) for seed in seeds]
@@ -219,7 +240,7 @@ def train_mlp_checkpoints(
     *,
     epochs: int = 10,
     lr: float = 0.05,
-    batch: int = 20,
+    batch: int = _BATCH,
 ) -> list[MLP]:
     """The networks of :func:`train_mlp` after every epoch: its checkpoints.
 
@@ -324,8 +345,11 @@ def seed_sweep(
     >>> list(sweep.runs.columns)
     ['hidden', 'seed', 'test_acc', 'fresh_acc']
     """
-    seeds = tuple(int(s) for s in seeds)
+    hidden = check_distinct_positive_ints(hidden, "hidden")
+    seeds = check_seeds(seeds)
+    n_train, n_test, n_fresh = _check_sizes(n_train, n_test, n_fresh)
     rng = check_rng(rng)
+    check_executor(executor)
     submit = executor.submit if executor is not None else _call_now
     train_x, train_y = make_images(n_train, rng)
     test_x, test_y = make_images(n_test, rng)
@@ -458,10 +482,10 @@ def checkpoint_sweep(
     >>> list(sweep.best_checkpoints().columns)
     ['seed', 'best_epoch', 'test_acc', 'fresh_acc', 'last_test_acc', 'last_fresh_acc']
     """
-    seeds = tuple(int(s) for s in seeds)
     hidden = check_positive_int(hidden, "hidden")
+    seeds = check_seeds(seeds)
     epochs = check_positive_int(epochs, "epochs")
-    n_fresh = check_positive_int(n_fresh, "n_fresh")
+    n_train, n_test, n_fresh = _check_sizes(n_train, n_test, n_fresh)
     rng = check_rng(rng)
     train_x, train_y = make_images(n_train, rng)
     test_x, test_y = make_images(n_test, rng)
@@ -485,6 +509,15 @@ def checkpoint_sweep(
         }
     )
     return CheckpointSweep(runs=runs, hidden=hidden, n_test=n_test, n_fresh=n_fresh)
+
+
+def _check_sizes(n_train: int, n_test: int, n_fresh: int) -> tuple[int, int, int]:
+    """The three image-set sizes of a sweep; the training set holds one minibatch at least."""
+    return (
+        check_positive_int(n_train, "n_train", minimum=_BATCH),
+        check_positive_int(n_test, "n_test"),
+        check_positive_int(n_fresh, "n_fresh"),
+    )
 
 
 def _hits(nets: Sequence[MLP], features: np.ndarray, labels: np.ndarray) -> np.ndarray:

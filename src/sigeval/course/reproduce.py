@@ -64,7 +64,8 @@ def part1_two_fixed_models() -> list[str]:
 
     se = difference_se(ca, cb)
     lines.append(
-        f"SE of A - B: treating the accuracies as independent {se.standard_error_unpaired:.4f}, paired {se.standard_error:.4f}"
+        f"SE of A - B: treating the accuracies as independent {se.standard_error_unpaired:.4f}, "
+        f"paired {se.standard_error:.4f}"
     )
 
     # For a mean, the paired bootstrap resamples the per-image differences.

@@ -3,9 +3,9 @@
 Each image is 16 by 16 pixels and shows one of four classes (a disc, a
 square, a cross or a triangle): the shape is moved by at most two pixels in
 each direction, multiplied by a contrast drawn uniformly from [0.5, 1], and
-buried in Gaussian pixel noise with standard deviation 0.8. Because the generator is ours, the *population* accuracy of a
-model can be measured on as many fresh images as we like, which no real
-benchmark allows. The small NumPy MLP trained on these images is in
+buried in Gaussian pixel noise with standard deviation 0.8. Because the
+generator is ours, the *population* accuracy of a model can be measured on as
+many fresh images as we like, which no real benchmark allows. The small NumPy MLP trained on these images is in
 :mod:`sigeval.course.mlp`.
 
 Everything here follows the source article's reference script operation for
@@ -474,6 +474,8 @@ def matcher_experiment(
     >>> exp.test_correct.shape
     (2, 500)
     """
+    n_population = check_positive_int(n_population, "n_population")
+    n_test = check_positive_int(n_test, "n_test")
     rng = check_rng(rng)
     matchers = (template_matcher(0.0), template_matcher(0.5))
     population_correct = correctness(matchers, n_population, rng)

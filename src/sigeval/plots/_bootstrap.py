@@ -2,10 +2,20 @@
 
 from __future__ import annotations
 
+import numbers
+
 import numpy as np
 from matplotlib.axes import Axes
 from numpy.typing import ArrayLike
 
+from .._validation import (
+    check_finite_array,
+    check_interval,
+    check_mapping,
+    check_positive_int,
+    check_real,
+    check_result,
+)
 from ._style import _interval_color
 
 
@@ -124,20 +134,32 @@ def bootstrap_distribution(
     ...                                                "wilson": (0.77, 0.91)})
     >>> plt.close(fig)
     """
-    dist = np.asarray(result.bootstrap_distribution, dtype=float)
+    dist, estimate, method, interval = check_result(
+        result, "result", "BootstrapResult", ("bootstrap_distribution", "estimate", "method", "confidence_interval")
+    )
+    dist = check_finite_array(dist, "result.bootstrap_distribution")
+    estimate = check_real(estimate, "result.estimate")
     if intervals is None:
-        intervals = {result.method: result.confidence_interval}
-    edges = _histogram_edges(dist) if bins is None else bins
+        intervals = {method: interval}
+    rows = [
+        (name, check_interval(bounds, f"intervals[{name!r}]"))
+        for name, bounds in check_mapping(intervals, "intervals", "a (low, high) pair", allow_empty=True).items()
+    ]
+    edges: int | np.ndarray
+    if bins is None:
+        edges = _histogram_edges(dist)
+    elif isinstance(bins, numbers.Integral) and not isinstance(bins, bool):
+        edges = check_positive_int(int(bins), "bins")
+    else:
+        edges = check_finite_array(bins, "bins")
     # matplotlib's stub types `bins` as a sequence, but hist hands it to
     # np.histogram, which takes an array as well.
     heights, _, _ = ax.hist(dist, bins=edges, density=True, color=color, alpha=0.45,  # type: ignore[arg-type]
                             edgecolor=color, linewidth=0.6, label=label)
     top = float(np.max(heights)) if len(heights) else 1.0
     if show_estimate:
-        ax.axvline(result.estimate, color="black", lw=0.9)
-    rows = list(intervals.items())
-    for j, (name, bounds) in enumerate(rows):
-        low, high = (float(v) for v in bounds)
+        ax.axvline(estimate, color="black", lw=0.9)
+    for j, (name, (low, high)) in enumerate(rows):
         y = top * (1.12 + 0.13 * j)
         c = _interval_color(name)
         ax.plot([low, high], [y, y], color=c, lw=2.2, solid_capstyle="butt")
@@ -148,7 +170,7 @@ def bootstrap_distribution(
         ax.set_ylim(0, top * (1.2 + 0.13 * len(rows)))
         # Leave room on the right for the names written after the bars.
         left, right = ax.get_xlim()
-        rightmost = max(float(tuple(bounds)[1]) for _, bounds in rows)
+        rightmost = max(high for _, (_, high) in rows)
         ax.set_xlim(left, max(right, rightmost + 0.15 * (right - left)))
     ax.set(xlabel="statistic on a resample", ylabel="density")
     return ax

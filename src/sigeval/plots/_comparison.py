@@ -8,7 +8,22 @@ import numpy as np
 from matplotlib.axes import Axes
 from numpy.typing import ArrayLike
 
-from .._validation import check_binary
+from .._validation import (
+    check_binary,
+    check_choices,
+    check_finite_array,
+    check_given_together,
+    check_interval_rows,
+    check_paired,
+    check_positive_int,
+    check_positive_real,
+    check_probability,
+    check_real,
+    check_same_shape,
+    check_sequence,
+    check_sizes_at_least,
+    check_unit_interval,
+)
 from ..power import power_paired
 from ._style import VERDICT_COLORS
 
@@ -41,14 +56,9 @@ def disagreement_table(
     from matplotlib.colors import to_rgb
 
 
-    a = check_binary(correct_a, "correct_a")
-    b = check_binary(correct_b, "correct_b")
-    if a.shape != b.shape:
-        raise ValueError(
-            "`correct_a` and `correct_b` must be paired, with the same length; "
-            f"got {a.size} and {b.size}."
-        )
-    name_a, name_b = labels
+    a, b = check_paired(correct_a, correct_b, ("correct_a", "correct_b"))
+    a, b = check_binary(a, "correct_a"), check_binary(b, "correct_b")
+    name_a, name_b = check_sequence(labels, "labels", 2, "model")
     counts = np.array([[np.sum(a & b), np.sum(a & ~b)], [np.sum(~a & b), np.sum(~a & ~b)]])
     texts = [
         ["both right", f"only {name_a} right\n$n_{{01}}$"],
@@ -93,18 +103,14 @@ def interval_forest(
     >>> _ = interval_forest(ax, [0.02, 0.02], [[-0.01, 0.05], [0.0, 0.04]], ["one", "two"], reference=0)
     >>> plt.close(fig)
     """
-    est = np.asarray(estimates, dtype=float).ravel()
-    bounds = np.asarray(intervals, dtype=float)
+    est = check_finite_array(estimates, "estimates").ravel()
     k = est.size
-    if bounds.shape != (k, 2) or len(labels) != k:
-        raise ValueError(
-            "`intervals` must have shape (k, 2) and `labels` length k "
-            f"for k = {k} estimates; got {bounds.shape} and {len(labels)}."
-        )
-    colors = list(colors) if colors is not None else ["#1f77b4"] * k
+    bounds = check_interval_rows(intervals, "intervals", k)
+    labels = check_sequence(labels, "labels", k, "estimate")
+    colors = check_sequence(colors, "colors", k, "estimate") if colors is not None else ["#1f77b4"] * k
     y = np.arange(k)[::-1]
     if reference is not None:
-        ax.axvline(reference, color="black", lw=0.8)
+        ax.axvline(check_real(reference, "reference"), color="black", lw=0.8)
     for row, e, (lo, hi), color in zip(y, est, bounds, colors):
         ax.plot([lo, hi], [row, row], color=color, lw=2.5, solid_capstyle="butt")
         ax.plot(e, row, "o", color="white", mec=color, ms=6)
@@ -142,13 +148,7 @@ def paired_scores(
     >>> _ = paired_scores(ax, [63.1, 64.0, 62.5, 63.8], [63.9, 64.2, 63.0, 64.6])
     >>> plt.close(fig)
     """
-    y = np.asarray(scores_a, dtype=float).ravel()
-    x = np.asarray(scores_b, dtype=float).ravel()
-    if x.shape != y.shape or x.size < 2:
-        raise ValueError(
-            "`scores_a` and `scores_b` must be paired, with the same length of at least 2; "
-            f"got {y.size} and {x.size}."
-        )
+    y, x = check_paired(scores_a, scores_b, ("scores_a", "scores_b"), min_size=2)
     ax.scatter(x, y, s=14, color=color, label=label, linewidths=0, alpha=0.8)
     ax.axline((x.mean(), x.mean()), slope=1, color="black", lw=0.8, ls=":")
     ax.set_aspect("equal", adjustable="datalim")
@@ -189,17 +189,19 @@ def power_vs_test_size(
     ...                        simulated_n=[1000], simulated_power=[0.45], n_simulations=2000)
     >>> plt.close(fig)
     """
-    sizes = np.asarray(n, dtype=float)
-    ax.plot(sizes, np.asarray(power, dtype=float), color="#1f77b4", lw=1.2, label=label)
-    if simulated_n is not None:
-        sim_n = np.asarray(simulated_n, dtype=float)
-        sim_p = np.asarray(simulated_power, dtype=float)
-        if sim_n.shape != sim_p.shape:
-            raise ValueError(
-                "`simulated_n` and `simulated_power` must have the same shape; "
-                f"got {sim_n.shape} and {sim_p.shape}."
-            )
-        err = None if n_simulations is None else 1.96 * np.sqrt(sim_p * (1 - sim_p) / n_simulations)
+    sizes = check_finite_array(n, "n")
+    power = check_same_shape(check_probability(check_finite_array(power, "power"), "power"), "power", sizes.shape, "n")
+    target_power = check_unit_interval(target_power, "target_power")
+    check_given_together(simulated_n=simulated_n, simulated_power=simulated_power)
+    ax.plot(sizes, power, color="#1f77b4", lw=1.2, label=label)
+    if simulated_n is not None and simulated_power is not None:
+        sim_n = check_finite_array(simulated_n, "simulated_n")
+        sim_p = check_probability(check_finite_array(simulated_power, "simulated_power"), "simulated_power")
+        check_same_shape(sim_p, "simulated_power", sim_n.shape, "simulated_n")
+        if n_simulations is None:
+            err = None
+        else:
+            err = 1.96 * np.sqrt(sim_p * (1 - sim_p) / check_positive_int(n_simulations, "n_simulations"))
         ax.errorbar(sim_n, sim_p, yerr=err, fmt="o", ms=3.5, color="black", mfc="white",
                     elinewidth=0.8, capsize=0, label="simulation")
     ax.axhline(target_power, color="black", lw=0.8, ls="--")
@@ -239,14 +241,15 @@ def power_curve(
     >>> plt.close(fig)
     """
 
-    n = np.asarray(seeds)
-    effects = list(effects)
+    sigma_d = check_positive_real(sigma_d, "sigma_d")
+    # The paired t-test needs two pairs; `seeds` is the `n` of power_paired.
+    n = check_sizes_at_least(seeds, "seeds", 2)
+    effects = check_finite_array(effects, "effects").ravel().tolist()
+    alpha = check_unit_interval(alpha, "alpha")
+    target_power = check_unit_interval(target_power, "target_power")
     if labels is None:
         labels = [f"$\\delta = {effect:g}$" for effect in effects]
-    if len(labels) != len(effects):
-        raise ValueError(
-            f"`labels` must name every effect; got {len(labels)} labels for {len(effects)} effects."
-        )
+    labels = check_sequence(labels, "labels", len(effects), "effect")
     for effect, label in zip(effects, labels):
         power = power_paired(sigma_d, n, alpha=alpha, target_power=target_power, delta=effect).power
         assert power is not None  # computed whenever a `delta` is given
@@ -292,18 +295,14 @@ def verdict_intervals(
     """
     from matplotlib.lines import Line2D
 
-    est = np.asarray(estimates, dtype=float).ravel()
-    wide = np.asarray(intervals, dtype=float)
-    narrow = np.asarray(tost_intervals, dtype=float)
+    est = check_finite_array(estimates, "estimates").ravel()
     k = est.size
-    if wide.shape != (k, 2) or narrow.shape != (k, 2) or len(verdicts) != k:
-        raise ValueError(
-            "`intervals` and `tost_intervals` must have shape (k, 2) and `verdicts` length k "
-            f"for k = {k} estimates; got {wide.shape}, {narrow.shape} and {len(verdicts)}."
-        )
-    unknown = sorted(set(verdicts) - set(VERDICT_COLORS))
-    if unknown:
-        raise ValueError(f"`verdicts` must be among {tuple(VERDICT_COLORS)}; got {unknown}.")
+    wide = check_interval_rows(intervals, "intervals", k)
+    narrow = check_interval_rows(tost_intervals, "tost_intervals", k)
+    verdicts = check_choices(check_sequence(verdicts, "verdicts", k, "estimate"), "verdicts", tuple(VERDICT_COLORS))
+    margin = check_positive_real(margin, "margin")
+    if labels is not None:
+        labels = check_sequence(labels, "labels", k, "estimate")
     y = np.arange(k)[::-1]
     ax.axvspan(-margin, margin, color="#2ca02c", alpha=0.08, lw=0)
     for x in (-margin, margin):

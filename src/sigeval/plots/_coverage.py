@@ -2,13 +2,24 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
 import numpy as np
 from matplotlib.axes import Axes
 from numpy.typing import ArrayLike
 
-from ..intervals import coverage
+from .._validation import (
+    check_choices,
+    check_finite_array,
+    check_mapping,
+    check_positive_int,
+    check_probability,
+    check_real,
+    check_same_shape,
+    check_sizes,
+    check_unit_interval,
+)
+from ..intervals import METHODS, coverage
 from ._style import METHOD_COLORS, _interval_color, _nominal_line
 
 
@@ -32,7 +43,9 @@ def coverage_vs_p(
     >>> _ = coverage_vs_p(ax, 20)
     >>> plt.close(fig)
     """
-    p_grid = np.linspace(0.001, 0.999, 999) if p is None else np.asarray(p, dtype=float)
+    n = check_positive_int(n, "n")
+    methods = check_choices(methods, "methods", METHODS)
+    p_grid = np.linspace(0.001, 0.999, 999) if p is None else check_probability(check_finite_array(p, "p"), "p")
     for method in methods:
         ax.plot(
             p_grid,
@@ -67,7 +80,9 @@ def coverage_vs_n(
     >>> _ = coverage_vs_n(ax, 0.98, n=range(10, 200))
     >>> plt.close(fig)
     """
-    sizes = np.arange(10, 1001) if n is None else np.asarray(n)
+    p = float(check_probability(check_real(p, "p"), "p"))
+    methods = check_choices(methods, "methods", METHODS)
+    sizes = np.arange(10, 1001) if n is None else check_sizes(n, "n")
     for method in methods:
         ax.plot(
             sizes,
@@ -85,7 +100,7 @@ def coverage_vs_n(
 def coverage_curves(
     ax: Axes,
     p: ArrayLike,
-    coverages: dict,
+    coverages: Mapping[str, ArrayLike],
     *,
     confidence_level: float = 0.95,
 ) -> Axes:
@@ -108,13 +123,11 @@ def coverage_curves(
     ...                                         "wilson": [0.95, 0.95, 0.95]})
     >>> plt.close(fig)
     """
-    grid = np.asarray(p, dtype=float)
-    for name, values in coverages.items():
-        values = np.asarray(values, dtype=float)
-        if values.shape != grid.shape:
-            raise ValueError(
-                f"`coverages[{name!r}]` must have the shape of `p` {grid.shape}; got {values.shape}."
-            )
+    grid = check_finite_array(p, "p")
+    confidence_level = check_unit_interval(confidence_level, "confidence_level")
+    for name, values in check_mapping(coverages, "coverages", "its coverage at each `p`").items():
+        key = f"coverages[{name!r}]"
+        values = check_same_shape(check_probability(check_finite_array(values, key), key), key, grid.shape, "p")
         ax.plot(grid, values, lw=0.9, color=_interval_color(name, default=None), label=name)
     _nominal_line(ax, confidence_level)
     ax.set(xlabel="true proportion $p$", ylabel="coverage")

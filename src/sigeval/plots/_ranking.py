@@ -7,6 +7,15 @@ from matplotlib.axes import Axes
 from matplotlib.ticker import MaxNLocator
 from numpy.typing import ArrayLike
 
+from .._validation import (
+    check_paired,
+    check_probability,
+    check_result,
+    check_scores,
+    check_sequence,
+    check_table,
+    check_unit_interval,
+)
 from ..multiple import expected_best_of_k
 from ..ranking import cd_groups, nemenyi_cd
 
@@ -65,16 +74,10 @@ def cd_diagram(result, *, alpha: float = 0.05, ax: Axes | None = None) -> Axes:
     >>> _ = cd_diagram(res, ax=ax)
     >>> plt.close(fig)
     """
-    try:
-        ranks = np.asarray(result.mean_ranks, dtype=float)
-        models = list(result.models)
-        n_datasets = result.n_datasets
-    except AttributeError:
-        raise TypeError(
-            "`result` must be a FriedmanResult (with `mean_ranks`, `models` and `n_datasets`); "
-            f"got {type(result).__name__}."
-        ) from None
+    ranks, models, n_datasets = check_result(result, "result", "FriedmanResult", ("mean_ranks", "models", "n_datasets"))
+    ranks = check_scores(ranks, "result.mean_ranks", min_size=2)
     k = ranks.size
+    models = check_sequence(models, "result.models", k, "mean rank")
     cd = nemenyi_cd(k, n_datasets, alpha=alpha)
     groups = cd_groups(ranks, cd)
     if ax is None:
@@ -150,7 +153,9 @@ def error_rates(ax: Axes, rates, *, alpha: float | None = 0.05) -> Axes:
     >>> _ = error_rates(ax, rates)
     >>> plt.close(fig)
     """
-    values = np.asarray(rates, dtype=float)
+    values = check_probability(check_table(rates, "rates"), "rates")
+    if alpha is not None:
+        alpha = check_unit_interval(alpha, "alpha")
     methods, measures = list(rates.index), list(rates.columns)
     n_methods = len(methods)
     width = 0.8 / n_methods
@@ -196,14 +201,17 @@ def best_of_k(
     >>> _ = best_of_k(ax, [0.60, 0.62, 0.61, 0.65], values=[0.61, 0.60, 0.62, 0.61])
     >>> plt.close(fig)
     """
-    x = np.asarray(scores, dtype=float)
+    if values is None:
+        x = check_scores(scores, "scores")
+    else:
+        x, values = check_paired(scores, values, ("scores", "values"))
     k = np.arange(1, x.size + 1)
     prefix = f"{label}: " if label else ""
     ax.plot(k, expected_best_of_k(x, k), color=color, lw=1.8, label=f"{prefix}best reported score")
     if values is not None:
         ax.plot(k, expected_best_of_k(x, k, values=values), color=color, lw=1.4, ls="--",
                 label=f"{prefix}selected run, elsewhere")
-        ax.axhline(float(np.mean(np.asarray(values, dtype=float))), color=color, lw=0.9, ls=":",
+        ax.axhline(float(np.mean(values)), color=color, lw=0.9, ls=":",
                    label=f"{prefix}mean of all runs, elsewhere")
     ax.set(xlabel="runs trained, k (best one reported)", xlim=(1, x.size))
     ax.xaxis.set_major_locator(MaxNLocator(integer=True))
