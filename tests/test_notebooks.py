@@ -64,3 +64,26 @@ def test_visible_cells_run_alone(path):
         resources={"metadata": {"path": str(path.parent)}},
     )
     client.execute()
+
+
+GUARDED = [p for p in NOTEBOOKS if p.stem[:2] in {f"{k:02d}" for k in range(1, 9)}]
+
+
+@pytest.mark.parametrize("path", GUARDED, ids=lambda p: p.stem)
+def test_hidden_cells_hold_glue_and_guards(path):
+    """Chapters 1-8: the prose's claims are guarded, and hidden cells hide no analysis.
+
+    Every qualitative claim about a computed value has an ``assert`` in a
+    hidden glue cell; a hidden cell defines no function other than the
+    chapter's ``glue`` helper (analysis a reader may copy is visible).
+    """
+    notebook = jupytext.read(path)
+    hidden = [
+        cell.source
+        for cell in notebook.cells
+        if cell.cell_type == "code" and HIDDEN_CODE & set(cell.metadata.get("tags", []))
+    ]
+    asserts = sum(line.lstrip().startswith("assert ") for source in hidden for line in source.splitlines())
+    assert asserts >= 10, f"{path.name}: only {asserts} guards in its hidden cells"
+    defined = {line.split("(")[0][4:] for source in hidden for line in source.splitlines() if line.startswith("def ")}
+    assert defined <= {"glue"}, f"{path.name}: hidden cells define {sorted(defined - {'glue'})}"
