@@ -302,7 +302,7 @@ def run_benchmark(
     n_train = _check_images(n_train, "n_train")
     if executor is not None and not callable(getattr(executor, "submit", None)):
         raise TypeError(f"`executor` must be a concurrent.futures.Executor or None; got {type(executor).__name__}.")
-    failed = check_choice(failed, "failed", ("raise", "drop-pairs"))
+    check_choice(failed, "failed", ("raise", "drop-pairs"))  # refused before any training, not after
     if executor is None:
         per_seed = [_runs_of_seed(s, tasks, models, n_train, n_test) for s in seeds]
     else:
