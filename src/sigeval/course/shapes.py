@@ -30,6 +30,7 @@ from scipy.ndimage import gaussian_filter
 from threadpoolctl import ThreadpoolController
 
 from .._validation import RngLike, check_positive_int, check_rng
+from .cache import disk_cached
 
 __all__ = [
     "SHAPE_NAMES",
@@ -467,6 +468,7 @@ class MatcherExperiment:
         return self.test_correct.mean(axis=1)
 
 
+@disk_cached()
 def matcher_experiment(
     rng: RngLike = 0, *, n_population: int = 200_000, n_test: int = 1000
 ) -> MatcherExperiment:
@@ -736,6 +738,7 @@ class SeedSweep:
     networks: dict[int, MLP] = field(repr=False)
 
 
+@disk_cached(ignore=("executor",))
 def seed_sweep(
     hidden: Sequence[int] = (32, 64),
     seeds: Iterable[int] = range(20),
