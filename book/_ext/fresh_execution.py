@@ -49,7 +49,8 @@ def _outdated_chapters(
     current = build_fingerprint()
     previous = getattr(env, "sigeval_fingerprint", None)
     env.sigeval_fingerprint = current
-    if previous == current:
+    if previous is None or previous == current:
+        # None: a new build environment, in which every chapter is read anyway.
         return []
     # The documents myst-nb executed in the previous build are the chapters.
     executed = sorted(doc for doc, data in getattr(env, "nb_metadata", {}).items() if data.get("exec_data"))
