@@ -9,7 +9,9 @@ and refused). The check fails a page when a formula was not typeset by MathJax
 ``\\[`` or ``$$`` left in the text outside code), when an image did not load,
 when the page raised a JavaScript error or logged a console error, or when it
 requested anything outside the book. A screenshot of each page's first screen
-is saved in ``_build/screenshots/`` beside the HTML folder, for review.
+(``<page>.png``) and of the screen around its first formula
+(``<page>.formula.png``) is saved in ``_build/screenshots/`` beside the HTML
+folder, for review.
 
 Needs Chromium (Debian's ``chromium`` package) and the ``playwright`` Python
 package, which drives the installed Chromium; Playwright's own browser
@@ -151,7 +153,12 @@ def _check_page(browser, html: Path, path: Path, screenshots: Path) -> PageRepor
         report.problems += [f"MathJax error: {text!r}" for text in found["texErrors"]]
         report.problems += [f"image did not load: {src}" for src in found["broken"]]
         report.problems += [f"raw TeX in the page text: {text!r}" for text in found["raw"]]
-        page.screenshot(path=str(screenshots / (name.replace("/", "__").removesuffix(".html") + ".png")))
+        stem = name.replace("/", "__").removesuffix(".html")
+        page.screenshot(path=str(screenshots / f"{stem}.png"))
+        if report.formulas:
+            # The first screen rarely shows a formula; this one does, to see how MathJax set it.
+            page.locator("div.math, .math").first.scroll_into_view_if_needed()
+            page.screenshot(path=str(screenshots / f"{stem}.formula.png"))
     finally:
         context.close()
     return report

@@ -82,6 +82,7 @@ def execute(path: Path) -> tuple[nbformat.NotebookNode, float]:
 def platform_line() -> str:
     """Machine, Python, NumPy and the BLAS kernel NumPy uses: what the numbers may depend on."""
     import numpy
+    import scipy.linalg  # noqa: F401  (loads SciPy's BLAS too, so that the line lists both every time)
     from threadpoolctl import threadpool_info
 
     blas = [
