@@ -21,7 +21,7 @@ $(STAMP): pyproject.toml constraints.txt
 
 env: $(STAMP)  ## create .venv and install sigeval with the book and test extras
 
-test: $(STAMP)  ## unit tests, doctests, reproduction and notebook execution
+test: $(STAMP)  ## unit tests, doctests, reproduction, every chapter executed and compared with its record
 	$(BIN)/python -m pytest
 
 book: $(STAMP)  ## execute every chapter and build the HTML book in _build/html
