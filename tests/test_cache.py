@@ -164,3 +164,10 @@ def test_the_book_reexecutes_every_chapter_when_the_library_changes(monkeypatch)
     assert ext._outdated_chapters(None, env, set(), set(), set()) == ["notebooks/01_a", "notebooks/02_b"]
     assert env.sigeval_fingerprint == "after an edit of src/"
     assert ext._outdated_chapters(None, env, set(), set(), set()) == []
+
+
+def test_an_argument_the_key_cannot_hold_is_named(cache_dir):
+    draw, calls = counted()
+    with pytest.raises(TypeError, match="`seeds`: cannot key the cache on a object"):
+        draw(2, [object()], rng=0)
+    assert calls == []
