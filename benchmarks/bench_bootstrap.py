@@ -18,6 +18,7 @@ import time
 import tracemalloc
 
 import numpy as np
+from _bench import Comparison, run
 from scipy import stats
 
 from sigeval import paired_bootstrap_ci
@@ -101,5 +102,23 @@ def main() -> None:
           f"(index resampling: {t_ref / t_index:.1f}x)")
 
 
+def comparisons() -> list[Comparison]:
+    big_a, big_b = correlated_classifiers(1_000_000)
+    small_a, small_b = correlated_classifiers(10_000, seed=1)
+    return [
+        Comparison("paired bootstrap, 10^6 items x 10^4 resamples",
+                   lambda: paired_bootstrap_ci(big_a, big_b, n_resamples=N_RESAMPLES, rng=0),
+                   "scipy.stats.bootstrap (paired)",
+                   lambda: run_scipy(big_a, big_b, SCIPY_RESAMPLES // 5, batch=10),
+                   scale=5 * N_RESAMPLES / SCIPY_RESAMPLES, repeats=1),
+        Comparison("paired bootstrap, 10^4 items x 10^4 resamples",
+                   lambda: paired_bootstrap_ci(small_a, small_b, n_resamples=N_RESAMPLES, rng=0),
+                   "scipy.stats.bootstrap (paired)",
+                   lambda: run_scipy(small_a, small_b, N_RESAMPLES, batch=500), repeats=3),
+    ]
+
+
 if __name__ == "__main__":
     main()
+    print()
+    run(comparisons())

@@ -18,6 +18,8 @@ import tempfile
 import time
 from pathlib import Path
 
+from _bench import Comparison
+
 ROOT = Path(__file__).resolve().parents[1]
 ARTICLE = ROOT.parent / "shared" / "seeds" / "000_f04883485e57c7e4.txt"
 REPEATS = 5
@@ -65,6 +67,21 @@ def main() -> int:
     ratio = statistics.median(times["sigeval.course.reproduce"]) / statistics.median(times["article script"])
     print(f"ratio sigeval / article (medians): {ratio:.3f}   (goal <= 0.25)")
     return 0 if same else 1
+
+
+def comparisons() -> list[Comparison]:
+    if not ARTICLE.exists():
+        print(f"bench_reproduce skipped: the seed article is not at {ARTICLE}", file=sys.stderr)
+        return []
+    folder = tempfile.mkdtemp()
+    script = Path(folder) / "article_script.py"
+    script.write_text(reference_script(ARTICLE))
+    ours = [sys.executable, "-m", "sigeval.course.reproduce"]
+    theirs = [sys.executable, str(script)]
+    if timed_run(ours)[1] != timed_run(theirs)[1]:
+        raise SystemExit("make reproduce no longer prints the article's output")
+    return [Comparison("make reproduce (the article's example, same output)",
+                       lambda: timed_run(ours), "the seed article's script", lambda: timed_run(theirs), repeats=3)]
 
 
 if __name__ == "__main__":

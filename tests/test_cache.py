@@ -10,7 +10,8 @@ import pytest
 
 from sigeval.course import cache
 from sigeval.course.cache import CACHE_ENV, disk_cached
-from sigeval.course.shapes import matcher_experiment, seed_sweep
+from sigeval.course.mlp import seed_sweep
+from sigeval.course.shapes import matcher_experiment
 
 ROOT = Path(__file__).parents[1]
 

@@ -1,0 +1,63 @@
+"""What every benchmark shares: a comparison, its median timing, and one table.
+
+Each ``bench_*.py`` defines ``comparisons()``, a list of :class:`Comparison`:
+what is measured, sigeval's call, and the call a user would make instead.
+``run_all.py`` (``make bench``) times every comparison and prints one table of
+ratios; each script run alone prints its own. Times are medians over
+``repeats`` runs on this machine; only the ratios carry over to another.
+"""
+
+from __future__ import annotations
+
+import statistics
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+
+@dataclass(frozen=True)
+class Comparison:
+    name: str
+    ours: Callable[[], Any]
+    alternative: str
+    theirs: Callable[[], Any]
+    # The alternative runs 1/scale of the work (e.g. fewer resamples); its time is multiplied by scale.
+    scale: float = 1.0
+    repeats: int = 5
+
+
+def median_seconds(fn: Callable[[], Any], repeats: int) -> float:
+    fn()  # warm-up: imports, caches, first allocations
+    times = []
+    for _ in range(repeats):
+        start = time.perf_counter()
+        fn()
+        times.append(time.perf_counter() - start)
+    return statistics.median(times)
+
+
+def measure(comparisons: list[Comparison]) -> list[dict[str, Any]]:
+    rows = []
+    for c in comparisons:
+        ours = median_seconds(c.ours, c.repeats)
+        theirs = median_seconds(c.theirs, c.repeats) * c.scale
+        rows.append({"benchmark": c.name, "sigeval_s": ours, "alternative": c.alternative,
+                     "alternative_s": theirs, "speedup": theirs / ours,
+                     "note": f"x{c.scale:g} extrapolated" if c.scale != 1 else "", "repeats": c.repeats})
+    return rows
+
+
+def table(rows: list[dict[str, Any]]) -> str:
+    head = f"{'benchmark':52s} {'sigeval':>9s} {'alternative':38s} {'theirs':>9s} {'speedup':>9s}  note"
+    lines = [head, "-" * len(head)]
+    for r in rows:
+        lines.append(
+            f"{r['benchmark']:52s} {r['sigeval_s']:8.4f}s {r['alternative']:38s} {r['alternative_s']:8.3f}s "
+            f"{r['speedup']:8.1f}x  {r['note']} (median of {r['repeats']})"
+        )
+    return "\n".join(lines)
+
+
+def run(comparisons: list[Comparison]) -> None:
+    print(table(measure(comparisons)))
