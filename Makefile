@@ -9,7 +9,7 @@ STAMP  := $(VENV)/.installed
 BOOK_FLAGS := --config book/_config.yml --toc book/_toc.yml -W -n --keep-going
 
 .DEFAULT_GOAL := help
-.PHONY: help env lint test book reproduce bench mutation lab lock clean
+.PHONY: help env lint test book verify record check-html reproduce bench mutation lab lock clean
 
 help:  ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-10s %s\n", $$1, $$2}'
@@ -25,11 +25,20 @@ lint: $(STAMP)  ## ruff (lint) and mypy (types), configured in pyproject.toml
 	$(BIN)/ruff check .
 	$(BIN)/mypy
 
-test: lint  ## lint and type check, then unit tests, doctests, reproduction and notebook execution
+test: lint  ## lint and type check, then unit tests, doctests, reproduction, every chapter compared with its record
 	$(BIN)/python -m pytest
 
 book: $(STAMP)  ## execute every chapter and build the HTML book in _build/html
 	$(BIN)/jupyter-book build . $(BOOK_FLAGS)
+
+verify: $(STAMP)  ## rerun the chapters and compare with the outputs recorded in book/outputs (CHAPTER=05 for one)
+	$(BIN)/python tools/verify.py verify $(CHAPTER)
+
+record: $(STAMP)  ## rerun the chapters and rewrite book/outputs, only when a change of results is intended (CHAPTER=05)
+	$(BIN)/python tools/verify.py record $(CHAPTER)
+
+check-html: book  ## open every page of the built book in headless Chromium, offline; screenshots in _build/screenshots
+	$(BIN)/python tools/check_html.py _build/html
 
 reproduce: $(STAMP)  ## print the seed article's example output
 	$(BIN)/python -m sigeval.course.reproduce

@@ -33,6 +33,7 @@ from .._validation import (
     check_rng,
     check_seeds,
 )
+from .cache import disk_cached
 from .shapes import _CHUNK, N_CLASSES, _one_blas_thread, blur, iter_images, make_images
 
 __all__ = [
@@ -306,6 +307,7 @@ class SeedSweep:
     networks: dict[int, MLP] = field(repr=False)
 
 
+@disk_cached(ignore=("executor",))
 def seed_sweep(
     hidden: Sequence[int] = (32, 64),
     seeds: Iterable[int] = range(20),

@@ -28,6 +28,7 @@ from scipy.ndimage import gaussian_filter
 from threadpoolctl import ThreadpoolController
 
 from .._validation import RngLike, check_positive_int, check_rng
+from .cache import disk_cached
 
 __all__ = [
     "SHAPE_NAMES",
@@ -458,6 +459,7 @@ class MatcherExperiment:
         return self.test_correct.mean(axis=1)
 
 
+@disk_cached()
 def matcher_experiment(
     rng: RngLike = 0, *, n_population: int = 200_000, n_test: int = 1000
 ) -> MatcherExperiment:
