@@ -169,7 +169,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("html", nargs="?", type=Path, default=HTML, help="the built HTML folder")
     args = parser.parse_args(argv)
     try:
-        reports = check_book(args.html)
+        reports = check_book(args.html.resolve())  # file URIs need an absolute path
     except FileNotFoundError as exc:
         print(exc)
         return 2
