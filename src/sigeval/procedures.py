@@ -18,10 +18,13 @@ from numpy.typing import ArrayLike
 from scipy import stats
 
 from ._results import ConfidenceInterval
-from ._ttest import _spread, _two_sided_p
+from ._ttest import _pair_scale, _spread, _two_sided_p
 from ._validation import (
     RngLike,
     check_choice,
+    check_difference,
+    check_finite_result,
+    check_memory,
     check_paired,
     check_positive_int,
     check_real,
@@ -29,6 +32,7 @@ from ._validation import (
     check_scores,
     check_scores_allowing_nan,
     check_unit_interval,
+    safe_scale,
 )
 
 __all__ = [
@@ -230,15 +234,21 @@ def paired_difference(
                 "`threshold` must be a useful gain >= 0 in the units of the scores; "
                 f"got {threshold!r}."
             )
-    d = c - r
-    mean, sd, se = _spread(d, "differences `scores_a - scores_b`")
+    d = check_difference(c, r, ("scores_a", "scores_b"))
+    mean, sd, se = _spread(d, "differences `scores_a - scores_b`", _pair_scale(c, r))
     df = d.size - 1
     statistic = mean / se
     half = float(stats.t.isf((1 - confidence_level) / 2, df)) * se
     low, high = mean - half, mean + half
+    check_finite_result(
+        {"confidence_interval": np.array([low, high]), "statistic": statistic},
+        "`scores_a` and `scores_b`",
+    )
+    # The median averages two middle values, which could overflow near 1.8e308.
+    scale = safe_scale(d)
     return PairedDifference(
         estimate=mean,
-        median=float(np.median(d)),
+        median=float(np.median(d / scale)) * scale,
         sd=sd,
         n=int(d.size),
         statistic=statistic,
@@ -393,6 +403,13 @@ def prob_improvement(
     rng = check_rng(rng)
 
     n_a, n_b = a.size, b.size
+    # The multinomial counts of every resample are drawn at once (and the
+    # all-against-all table of wins when unpaired).
+    per_resample = n_a if paired else n_a + n_b
+    check_memory(
+        float(n_resamples) * per_resample + (0 if paired else n_a * n_b),
+        "n_resamples", n_resamples, "the bootstrap counts",
+    )
     if paired:
         wins = _wins(a, b)
         counts = rng.multinomial(n_a, np.full(n_a, 1 / n_a), size=n_resamples)

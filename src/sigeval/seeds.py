@@ -20,9 +20,13 @@ from scipy import stats
 from ._results import ConfidenceInterval
 from ._validation import (
     check_accuracies,
+    check_finite_result,
     check_positive_int,
     check_scores,
     check_unit_interval,
+    has_spread,
+    safe_scale,
+    stable_mean_sd,
 )
 
 __all__ = [
@@ -92,10 +96,12 @@ def seed_summary(scores: ArrayLike) -> SeedSummary:
     (5, 0.6394, 0.009, 0.628, 0.651)
     """
     x = check_scores(scores, "scores", min_size=2)
-    sd = float(x.std(ddof=1))
+    mean, sd = stable_mean_sd(x)
+    # Equal scores such as 0.1 leave a rounding-error sd (about 1e-17): report 0.
+    sd = sd if has_spread(sd, x) else 0.0
     return SeedSummary(
         n=int(x.size),
-        mean=float(x.mean()),
+        mean=mean,
         sd=sd,
         min=float(x.min()),
         max=float(x.max()),
@@ -185,19 +191,29 @@ def welch_test(
     a = check_scores(scores_a, "scores_a", min_size=2)
     b = check_scores(scores_b, "scores_b", min_size=2)
     confidence_level = check_unit_interval(confidence_level, "confidence_level")
-    if a.std() == 0 and b.std() == 0:
+    if not (has_spread(stable_mean_sd(a)[1], a) or has_spread(stable_mean_sd(b)[1], b)):
         raise ValueError(
-            "`scores_a` and `scores_b` both have zero spread: Welch's test needs "
-            "run-to-run variation in at least one of them."
+            "`scores_a` and `scores_b` both have zero spread (up to rounding error): Welch's "
+            "test needs run-to-run variation in at least one of them."
         )
+    # t, df and p are unchanged by a common power-of-two scale, which keeps the
+    # squares of scores near the float64 limits from overflowing.
+    scale = safe_scale(np.concatenate([a, b]))
+    a, b = a / scale, b / scale
     res = stats.ttest_ind(a, b, equal_var=False)
     ci = res.confidence_interval(confidence_level)
+    low, high = float(ci.low) * scale, float(ci.high) * scale
+    estimate = float(a.mean() - b.mean()) * scale
+    check_finite_result(
+        {"estimate": estimate, "confidence_interval": np.array([low, high])},
+        "`scores_a` and `scores_b`",
+    )
     return WelchResult(
-        estimate=float(a.mean() - b.mean()),
+        estimate=estimate,
         statistic=float(res.statistic),
         df=float(res.df),
         pvalue=float(res.pvalue),
-        confidence_interval=ConfidenceInterval(float(ci.low), float(ci.high)),
+        confidence_interval=ConfidenceInterval(low, high),
         confidence_level=confidence_level,
         n_a=int(a.size),
         n_b=int(b.size),
