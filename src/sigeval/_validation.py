@@ -331,7 +331,8 @@ def check_broadcast(arrays: tuple[np.ndarray, ...], names: tuple[str, ...]) -> t
     try:
         return tuple(np.array(x) for x in np.broadcast_arrays(*arrays))
     except ValueError:
-        listed = ", ".join(f"`{n}`" for n in names)
+        quoted = [f"`{n}`" for n in dict.fromkeys(names)]
+        listed = " and ".join(quoted) if len(quoted) <= 2 else ", ".join(quoted[:-1]) + " and " + quoted[-1]
         shapes = ", ".join(str(np.shape(x)) for x in arrays)
         raise ValueError(
             f"{listed} must broadcast to a common shape; got shapes {shapes}."
@@ -429,7 +430,7 @@ def check_finite_result(fields: dict[str, float], names: str) -> None:
     bad = [k for k, v in fields.items() if not np.all(np.isfinite(v))]
     if bad:
         raise ValueError(
-            f"The result overflows float64 ({', '.join(bad)} not finite): {names} are too "
-            "large, or too far apart in scale, for float64 arithmetic; rescale them "
-            "(e.g. divide the scores by a power of ten)."
+            f"The result overflows float64 ({', '.join(bad)} not finite): the values of {names} "
+            "are too large, or too far apart in scale, for float64 arithmetic; rescale them "
+            "(e.g. divide by a power of ten)."
         )
