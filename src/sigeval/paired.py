@@ -26,6 +26,7 @@ from ._validation import (
     _show,
     check_binary,
     check_choice,
+    check_difference,
     check_paired,
     scalar_or_array,
 )
@@ -629,7 +630,7 @@ def wilcoxon_signed_rank(
     a, b = check_paired(scores_a, scores_b, ("scores_a", "scores_b"))
     alternative = check_choice(alternative, "alternative", _ALTERNATIVES)
     zero_method = check_choice(zero_method, "zero_method", _ZERO_METHODS)
-    d = a - b
+    d = check_difference(a, b, ("scores_a", "scores_b"))
     zero = d == 0
     ranked = ~zero if zero_method == "wilcox" else np.ones(d.size, dtype=bool)
     ranks = np.zeros(d.size)
