@@ -40,22 +40,21 @@ def check_unit_interval(value: float, name: str) -> float:
     return value
 
 
-def check_counts(k: ArrayLike, n: ArrayLike) -> tuple[np.ndarray, np.ndarray]:
+def check_counts(
+    k: ArrayLike, n: ArrayLike, names: tuple[str, str] = ("k", "n")
+) -> tuple[np.ndarray, np.ndarray]:
     """Successes ``k`` and trials ``n`` as broadcast int64 arrays with 0 <= k <= n, n >= 1."""
-    k_arr = _integer_array(k, "k")
-    n_arr = check_sizes(n)
+    k_name, n_name = names
+    k_arr = _integer_array(k, k_name)
+    n_arr = check_sizes(n, n_name)
     if np.any(k_arr < 0):
-        raise ValueError(f"`k` must be non-negative; got {_show(k_arr[k_arr < 0])}.")
-    try:
-        k_arr, n_arr = np.broadcast_arrays(k_arr, n_arr)
-    except ValueError:
-        raise ValueError(
-            f"`k` and `n` must broadcast to a common shape; got shapes {k_arr.shape} and {n_arr.shape}."
-        ) from None
+        raise ValueError(f"`{k_name}` must be non-negative; got {_show(k_arr[k_arr < 0])}.")
+    k_arr, n_arr = check_broadcast((k_arr, n_arr), names)
     bad = k_arr > n_arr
     if np.any(bad):
         raise ValueError(
-            f"`k` must not exceed `n`; got k={_show(k_arr[bad])} with n={_show(n_arr[bad])}."
+            f"`{k_name}` must not exceed `{n_name}`; got {k_name}={_show(k_arr[bad])} "
+            f"with {n_name}={_show(n_arr[bad])}."
         )
     return k_arr, n_arr
 

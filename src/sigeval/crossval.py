@@ -245,8 +245,8 @@ def difference_of_proportions_test(
     >>> round(mcnemar_counts(44, 28).pvalue, 3)
     0.076
     """
-    k_a_arr, n_a = check_counts(k_a, n)
-    k_b_arr, n_b = check_counts(k_b, n)
+    k_a_arr, n_a = check_counts(k_a, n, ("k_a", "n"))
+    k_b_arr, n_b = check_counts(k_b, n, ("k_b", "n"))
     k_a_arr, k_b_arr, n_arr, _ = check_broadcast((k_a_arr, k_b_arr, n_a, n_b), ("k_a", "k_b", "n", "n"))
     statistic, pvalue, estimate, se = _proportions_core(k_a_arr, k_b_arr, n_arr)
     return ProportionsTestResult(

@@ -138,9 +138,16 @@ def average_precision(
         raise ValueError(
             f"`n_positives` must have shape (batch, n_images) = {s.shape[:2]}; got {positives.shape}."
         )
+    detection = ~np.isnan(s)
+    bad = detection & (hits != 0) & (hits != 1)
+    if np.any(bad):
+        raise ValueError(
+            f"`is_true_positive` must be 0 or 1 (or bool) wherever `scores` holds a detection; "
+            f"got {_show(hits[bad])}."
+        )
     batch = s.shape[0]
     s = s.reshape(batch, -1)
-    hits = (hits.reshape(batch, -1) == 1) & ~np.isnan(s)
+    hits = (hits.reshape(batch, -1) == 1) & detection.reshape(batch, -1)
     total = np.nansum(positives.reshape(batch, -1), axis=1)
     found = hits.sum(axis=1)
     if np.any(found > total):

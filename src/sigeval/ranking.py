@@ -502,7 +502,9 @@ class HolmControlResult:
 
 
 def _control_index(control: Any, models: tuple) -> int:
-    if control in models and not isinstance(control, bool):
+    # An array is not a model name, and `in` would compare it elementwise.
+    hashable = not isinstance(control, (bool, np.ndarray, list))
+    if hashable and control in models:
         return models.index(control)
     if (
         isinstance(control, numbers.Integral)
