@@ -93,7 +93,8 @@ u}`; with :math:`|\mathrm{nc}|` in the
 u\,\mathrm{nc}^2/t^2)`, a chi-square probability
     (1 unless ``alpha`` is tiny and the degrees of freedom few).
     """
-    return stats.chi2.cdf(df * (np.asarray(noncentrality) / t_crit) ** 2, df)
+    with np.errstate(over="ignore"):  # an infinite bound has probability 1
+        return stats.chi2.cdf(df * (np.asarray(noncentrality) / t_crit) ** 2, df)
 
 
 def _check_power_target(value: float, name: str, alpha: float) -> float:
