@@ -25,9 +25,9 @@ MEMORY_LIMIT = 2**32  # bytes (4 GiB)
 # a constant float array is often ~1e-17 because its mean rounds, and a
 # difference a - b carries an error of about eps * max(|a|, |b|).
 ZERO_SPREAD_RTOL = 64 * np.finfo(float).eps
-# Values beyond these powers of two are rescaled before sums and squares, so
-# that neither overflows (near 1e308) nor underflows (near 1e-308).
-_SAFE_EXPONENTS = (-500, 500)
+# Sums of powers of values are rescaled when they would reach 2**1000 (float64
+# overflows at 2**1024) or fall below 2**-1000 (where precision is lost).
+_SAFE_EXPONENT = 1000
 
 
 def check_unit_interval(value: float, name: str) -> float:
@@ -354,20 +354,24 @@ def _bytes(size: float) -> str:
     return f"{size / 1024**exponent:,.1f} {('bytes', 'KiB', 'MiB', 'GiB', 'TiB', 'PiB')[exponent]}"
 
 
-def safe_scale(x: np.ndarray) -> float:
-    """A power of two by which to divide ``x`` so that sums and squares stay in range.
+def safe_scale(x: np.ndarray, power: int = 1) -> float:
+    """A power of two by which to divide ``x`` so that sums of its ``power``-th powers stay in range.
 
-    1.0 for values of ordinary size, so that their results do not change; for
-    values beyond 2**500 (or all below 2**-500) the power of two nearest the
-    largest magnitude. Dividing by a power of two is exact.
+    1.0 when ``x.size`` terms of magnitude ``max |x| ** power`` can be summed
+    without overflow or underflow, so that ordinary values give unchanged
+    results; otherwise the power of two nearest the largest magnitude.
+    Dividing by a power of two is exact (values more than 2**1074 times
+    smaller than the largest then vanish, below any sum's rounding).
     """
     top = float(np.max(np.abs(x))) if x.size else 0.0
     if top == 0.0:
         return 1.0
     exponent = math.frexp(top)[1]
-    low, high = _SAFE_EXPONENTS
+    growth = power * exponent + math.log2(max(x.size, 1))
+    if growth < _SAFE_EXPONENT and power * exponent > -_SAFE_EXPONENT:
+        return 1.0
     # 2**(e - 1), not 2**e: 2**1024 itself overflows.
-    return 1.0 if low < exponent < high else math.ldexp(1.0, exponent - 1)
+    return math.ldexp(1.0, exponent - 1)
 
 
 def check_difference(a: np.ndarray, b: np.ndarray, names: tuple[str, str]) -> np.ndarray:
@@ -419,7 +423,7 @@ def stable_mean_sd(x: np.ndarray) -> tuple[float, float]:
     the squares, from about 1e154) nor underflow; ordinary values give
     numpy's results bit for bit.
     """
-    s = safe_scale(x)
+    s = safe_scale(x, power=2)
     y = x / s
     return float(y.mean()) * s, float(y.std(ddof=1)) * s
 

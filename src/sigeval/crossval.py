@@ -123,7 +123,7 @@ def _five_by_two(differences: ArrayLike) -> tuple[np.ndarray, float]:
             "`differences` must have shape (5, 2): 5 replications of 2-fold cross-validation, "
             f"one score difference per fold; got shape {p.shape}."
         )
-    scale = safe_scale(p)
+    scale = safe_scale(p, power=2)
     p = p / scale
     # s_i^2 of equal folds can be rounding error above zero: compare with the scale.
     if not has_spread(math.sqrt(float(_five_by_two_variances(p).max())), p):
@@ -269,7 +269,7 @@ def _paired_t(differences: ArrayLike, what: str) -> CVTTestResult:
     d = check_scores(differences, "differences", min_size=2)
     mean, _, _ = _spread(d, f"{what} `differences`")
     # t is unchanged by the power-of-two scale, which keeps squares from overflowing.
-    statistic, pvalue = _paired_t_core(d / safe_scale(d))
+    statistic, pvalue = _paired_t_core(d / safe_scale(d, power=2))
     return CVTTestResult(
         statistic=float(statistic), pvalue=float(pvalue), df=int(d.size - 1), estimate=mean
     )
@@ -536,7 +536,7 @@ def corrected_resampled_t(differences: ArrayLike, *, n_train: int, n_test: int) 
     n_train = check_positive_int(n_train, "n_train")
     n_test = check_positive_int(n_test, "n_test")
     mean, _, _ = _spread(d, "differences `differences`")
-    statistic, pvalue = _corrected_t_core(d / safe_scale(d), n_train, n_test)
+    statistic, pvalue = _corrected_t_core(d / safe_scale(d, power=2), n_train, n_test)
     return CVTTestResult(
         statistic=float(statistic), pvalue=float(pvalue), df=int(d.size - 1), estimate=mean
     )

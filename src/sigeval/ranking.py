@@ -29,6 +29,7 @@ from numpy.typing import ArrayLike
 from scipy import stats
 
 from ._validation import (
+    MAX_COUNT,
     _describe,
     _show,
     as_array,
@@ -379,6 +380,12 @@ def tasks_for_gap(gap: float, k: int, *, alpha: float = 0.05) -> int:
             f"among {k} models; got {gap!r}."
         )
     q = nemenyi_q(k, alpha=alpha)
+    spread = math.sqrt(k * (k + 1) / 6)
+    if gap < q * spread / math.sqrt(MAX_COUNT):
+        raise ValueError(
+            f"`gap` = {gap!r} is too small: the critical difference reaches it only beyond "
+            f"{MAX_COUNT:,} datasets, more than a count can hold."
+        )
 
     def cd(n: int) -> float:
         return q * math.sqrt(k * (k + 1) / (6 * n))

@@ -479,6 +479,7 @@ class _MeanStatistic:
         # so that sums of scores near 1.8e308 do not overflow (exact, and 1
         # for scores of ordinary size).
         self.scale = safe_scale(x)
+        self.range = float(x.min()), float(x.max())
         x = x / self.scale
         self.x, self.units = x, units
         if units.inverse is not None:
@@ -499,10 +500,12 @@ class _MeanStatistic:
             mean = self._count_means(self.counts[None])[0]
         else:
             mean = self.x[None].mean(axis=1)[0]
-        return float(mean) * self.scale
+        return float(np.clip(mean * self.scale, *self.range))
 
     def resample(self, n_resamples: int, rng: np.random.Generator) -> np.ndarray:
-        return self._resample(n_resamples, rng) * self.scale
+        # A mean lies between the smallest and the largest score; rounding can
+        # put the mean of n equal values a hair outside (0.1 * 5 / 5).
+        return np.clip(self._resample(n_resamples, rng) * self.scale, *self.range)
 
     def _resample(self, n_resamples: int, rng: np.random.Generator) -> np.ndarray:
         out = np.empty(n_resamples)
@@ -631,10 +634,10 @@ def _bootstrap(engine, n_resamples, method, confidence_level, rng) -> BootstrapR
     lower, upper = _tail_percentiles(confidence_level)
     if method == "bca" and not degenerate:
         tails, bca_notes = _bca_percentiles(dist, estimate, *engine.jackknife(), confidence_level)
-        low, high = np.percentile(dist, tails)
+        low, high = _percentiles(dist, tails)
         notes += bca_notes
     else:
-        low, high = np.percentile(dist, [lower, upper])
+        low, high = _percentiles(dist, [lower, upper])
         if method == "basic":
             q_low, q_high = low, high
             with np.errstate(over="ignore"):
@@ -661,6 +664,15 @@ def _bootstrap(engine, n_resamples, method, confidence_level, rng) -> BootstrapR
     )
 
 
+def _percentiles(dist: np.ndarray, levels) -> np.ndarray:
+    """``np.percentile``, kept inside the distribution's range.
+
+    Its interpolation ``b - (b - a)(1 - t)`` can cancel to below ``a`` when the
+    two neighbours differ by hundreds of orders of magnitude.
+    """
+    return np.clip(np.percentile(dist, levels), dist.min(), dist.max())
+
+
 def _tail_percentiles(confidence_level: float) -> tuple[float, float]:
     # 100 * level is exact for the usual levels, so 0.95 gives exactly 2.5 and
     # 97.5 (100 * (1 - level) / 2 would give 2.500000000000002).
@@ -681,7 +693,7 @@ def _bca_percentiles(dist, estimate, jack, weights, confidence_level):
         below = min(max(below, 0.5 / b), 1 - 0.5 / b)
     z0 = special.ndtri(below)
     # The acceleration is scale-free; the power-of-two scale keeps cubes finite.
-    jack = jack / safe_scale(jack)
+    jack = jack / safe_scale(jack, power=3)
     centred = np.average(jack, weights=weights) - jack
     spread = np.sum(weights * centred**2)
     if spread > 0:

@@ -97,6 +97,8 @@ def seed_summary(scores: ArrayLike) -> SeedSummary:
     """
     x = check_scores(scores, "scores", min_size=2)
     mean, sd = stable_mean_sd(x)
+    # The mean of equal scores can round a hair outside them (0.1 * 7 / 7).
+    mean = min(max(mean, float(x.min())), float(x.max()))
     # Equal scores such as 0.1 leave a rounding-error sd (about 1e-17): report 0.
     sd = sd if has_spread(sd, x) else 0.0
     return SeedSummary(
@@ -198,7 +200,7 @@ def welch_test(
         )
     # t, df and p are unchanged by a common power-of-two scale, which keeps the
     # squares of scores near the float64 limits from overflowing.
-    scale = safe_scale(np.concatenate([a, b]))
+    scale = safe_scale(np.concatenate([a, b]), power=2)
     a, b = a / scale, b / scale
     res = stats.ttest_ind(a, b, equal_var=False)
     ci = res.confidence_interval(confidence_level)
