@@ -311,7 +311,7 @@ def resampled_paired_t(differences: ArrayLike) -> CVTTestResult:
     Raises
     ------
     ValueError
-        If ``differences`` has fewer than 2 values, holds NaN or has zero spread.
+        If ``differences`` has fewer than 2 values, holds NaN or has zero spread (all equal up to rounding error).
 
     See Also
     --------
@@ -366,7 +366,7 @@ def kfold_cv_paired_t(differences: ArrayLike) -> CVTTestResult:
     Raises
     ------
     ValueError
-        If ``differences`` has fewer than 2 values, holds NaN or has zero spread.
+        If ``differences`` has fewer than 2 values, holds NaN or has zero spread (all equal up to rounding error).
 
     See Also
     --------
@@ -515,7 +515,7 @@ def corrected_resampled_t(differences: ArrayLike, *, n_train: int, n_test: int) 
     Raises
     ------
     ValueError
-        If ``differences`` has fewer than 2 values, holds NaN, has zero spread, or
+        If ``differences`` has fewer than 2 values, holds NaN, has zero spread (up to rounding error), or
         a size is below 1.
 
     Notes

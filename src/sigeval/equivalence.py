@@ -148,6 +148,10 @@ def tost_paired(
     The margin has no default: it is the smallest difference that would
     change a decision, and an equivalence claim means nothing without it.
 
+    Both one-sided tests are t-tests: with few pairs and skewed differences
+    their level is not kept (see :func:`~sigeval.procedures.paired_difference`),
+    a property of the t test rather than of this code.
+
     Parameters
     ----------
     scores_a, scores_b : array_like of float
@@ -165,7 +169,9 @@ def tost_paired(
     ------
     ValueError
         If the arrays differ in length, hold NaN or fewer than 2 pairs, the
-        differences are all equal, ``margin <= 0`` or ``alpha`` is outside (0, 0.5).
+        differences are all equal (up to rounding error relative to the
+        scores), a result overflows float64, ``margin <= 0`` or ``alpha`` is
+        outside (0, 0.5).
 
     Notes
     -----

@@ -91,7 +91,8 @@ def proportion_ci(
     Parameters
     ----------
     k, n : int or array_like of int
-        Successes and trials, broadcast against each other; ``0 <= k <= n``, ``n >= 1``.
+        Successes and trials, broadcast against each other; ``0 <= k <= n``,
+        ``1 <= n <= 2**53`` (float64 holds every count up to there exactly).
     method : str
         One of ``"wald"``, ``"wilson"``, ``"agresti-coull"``, ``"jeffreys"``,
         ``"clopper-pearson"``.

@@ -136,6 +136,10 @@ def power_paired(
         T \sim t_{n-1}\bigl(\mathrm{nc} = \delta\sqrt n/\sigma_d\bigr),
 
     reported at ``delta`` and at the MDE itself (``power_at_mde``). At
+    noncentralities in the billions (a tiny ``sigma_d``), where scipy's
+    noncentral t fails, the power is its limit
+    :math:`P(\chi^2_{n-1} < (n-1)\,\mathrm{nc}^2/t_{n-1,1-\alpha/2}^2)`, which is 1
+    unless ``alpha`` is tiny. At
     :math:`\alpha = 0.05` and a target of 0.80 the power at the MDE is 0.731
     at 2 seeds, 0.791 at 5 and 0.799 at 10, and within 0.0005 of the target
     from 12 seeds on (slightly above it from 17). At stricter levels the

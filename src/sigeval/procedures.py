@@ -180,6 +180,17 @@ def paired_difference(
     With the default 95% two-sided interval, :math:`L > c` is the one-sided
     t-test of "mean gain :math:`\le c`" at level 2.5%.
 
+    The t interval assumes roughly normal differences. With few pairs and
+    skewed differences (a procedure that occasionally fails badly, say) its
+    level is not kept: the true coverage can fall well below the nominal
+    one, and no amount of care in the code changes that; more pairs, or a
+    bootstrap or permutation interval, are the remedies.
+
+    Differences that are all equal up to rounding error (their sd at most
+    :data:`~sigeval._validation.ZERO_SPREAD_RTOL`, about 1.4e-14, times the
+    largest score) have zero spread, and the t statistic is undefined: it is
+    refused rather than reported as astronomically large.
+
     Parameters
     ----------
     scores_a, scores_b : array_like of float
@@ -203,7 +214,8 @@ def paired_difference(
     ValueError
         If the arrays differ in length, hold an infinite value or (by default)
         a NaN, fewer than 2 complete pairs remain, the differences are all
-        equal, the threshold is negative or the level is outside (0, 1).
+        equal (up to rounding error), a difference or the interval overflows
+        float64, the threshold is negative or the level is outside (0, 1).
 
     Notes
     -----

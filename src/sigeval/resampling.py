@@ -149,7 +149,12 @@ def bootstrap_ci(
         computed as ``np.percentile(dist, [100 α/2, 100 (1 − α/2)])``.
     ``"basic"``
         :math:`[2\hat\theta - q_{1-\alpha/2},\ 2\hat\theta - q_{\alpha/2}]`
-        (Davison & Hinkley, 1997, section 5.2).
+        (Davison & Hinkley, 1997, section 5.2). It reflects the quantiles
+        about the estimate, so it can leave the range the statistic can take:
+        for a proportion near 0 or 1 the basic interval can reach below 0 or
+        above 1. That is a property of the method, not rounding; the
+        percentile and BCa bounds are quantiles of the resampled values and
+        stay inside their range.
     ``"bca"``
         Bias-corrected and accelerated (Efron, 1987; Efron & Tibshirani, 1993,
         ch. 14): quantiles at :math:`\Phi\!\big(z_0 + \frac{z_0 + z}{1 - a(z_0 + z)}\big)`
@@ -212,10 +217,12 @@ def bootstrap_ci(
     ValueError
         For NaN or infinite 1-D scores (with their positions), empty data, arrays
         of different lengths, ``groups`` of the wrong length, an unknown method,
-        a level outside (0, 1), or a callable returning the wrong shape or a
-        non-finite value.
+        a level outside (0, 1), a callable returning the wrong shape or a
+        non-finite value, ``n_resamples`` whose distribution would need more
+        than 4 GiB, or a result that overflows float64.
     TypeError
-        For a non-integer ``n_resamples``, a non-numeric array or a bad ``rng``.
+        For a non-integer ``n_resamples``, a non-numeric (text, complex) array,
+        group labels that cannot be compared, or a bad ``rng``.
 
     Warns
     -----

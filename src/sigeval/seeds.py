@@ -68,6 +68,8 @@ def seed_summary(scores: ArrayLike) -> SeedSummary:
     of the scores of :math:`n` runs that differ only in their random seed, and
     the standard error of their mean, :math:`s/\sqrt n`: the run-to-run
     spread shrinks by :math:`\sqrt n` when one reports an average of runs.
+    Scores that are all equal have ``sd = 0`` exactly (numpy's sd of equal
+    floats is often a rounding error of about 1e-17, which is reported as 0).
 
     Parameters
     ----------
@@ -161,6 +163,8 @@ def welch_test(
 
     On one fixed test set the test accounts for seed-to-seed variation only,
     not for the test-set sampling that moves both procedures' scores together.
+    Like every t-test it assumes roughly normal scores: with few runs and a
+    skewed distribution (a seed that occasionally diverges) its level is not kept.
 
     Parameters
     ----------
@@ -177,7 +181,8 @@ def welch_test(
     ------
     ValueError
         If a set has fewer than 2 scores or holds NaN, both sets have zero
-        spread, or the level is outside (0, 1).
+        spread (up to rounding error), a result overflows float64, or the
+        level is outside (0, 1).
 
     Notes
     -----
