@@ -267,7 +267,20 @@ def test_counts_beyond_int64_are_refused_showing_the_value(call, name, value):
 def test_counts_up_to_two_to_the_53_are_exact():
     ci = sg.proportion_ci(MAX_COUNT // 2, MAX_COUNT)
     assert ci.estimate == 0.5 and ci.low < 0.5 < ci.high
-    assert sg.mcnemar_counts(MAX_COUNT, MAX_COUNT).pvalue == 1.0
+    assert sg.mcnemar_counts(MAX_COUNT // 2, MAX_COUNT // 2).pvalue == 1.0
+    with pytest.raises(ValueError, match=r"`n01 \+ n10` must be at most 2\*\*53 = 9,007,199,254,740,992; got 13727961409361652"):
+        sg.mcnemar_counts(6_863_980_704_680_826, 6_863_980_704_680_826)
+
+
+def test_mcnemar_power_at_disagreement_rates_near_the_smallest_float():
+    # scipy's binomial pmf overflows for rates near 1e-307; the power is n * psi * P(reject | m = 1).
+    res = sg.mcnemar_power(21, 0.0, 2.666642218705874e-308, alpha=0.5, exact=False, correction=False)
+    assert res.power == pytest.approx(21 * 2.666642218705874e-308, rel=1e-12)
+    assert sg.mcnemar_power(21, 0.0, 2.666642218705874e-308, alpha=0.5).power == 0.0
+
+
+def test_expected_best_of_k_of_huge_scores_is_finite():
+    assert sg.expected_best_of_k([8.98846567e307, 8.98846567e307], 1) == 8.98846567e307
 
 
 # --------------------------------------------------------------------------- memory
@@ -362,7 +375,7 @@ INTERNAL_CASES = [
     (lambda: sg.paired_permutation_test([1.0, 0.0], [0.0, 1.0], method="monte-carlo", rng=-5), ValueError, r"`rng` must be a non-negative integer seed; got -5"),
     (lambda: sg.bootstrap_ci([0.1, 0.2, 0.3], groups=[1, "a", None], rng=0), TypeError, r"`groups` labels must be comparable .* NoneType, int, str"),
     (lambda: sg.bootstrap_ci([0.1, 0.2, 0.3], groups=[[1], [2, 3], [4]], rng=0), ValueError, r"`groups` must be a rectangular"),
-    (lambda: sg.coverage([10, 20], [0.1, 0.2, 0.3]), ValueError, r"`n` and `p` must broadcast to a common shape; got shapes \(2,\), \(3,\)"),
+    (lambda: sg.coverage([10, 20], [0.1, 0.2, 0.3]), ValueError, r"`n` and `p` must broadcast to a common shape; got shapes \(2,\) and \(3,\)"),
     (lambda: sg.proportion_ci([1, 2], [5, 6, 7]), ValueError, r"`k` and `n` must broadcast"),
     (lambda: sg.power_paired([0.1, 0.2], [5, 6, 7]), ValueError, r"`sigma_d`, `n` and `delta` must broadcast"),
     (lambda: sg.difference_of_proportions_test([1, 2], [1, 2, 3], 10), ValueError, r"`k_a`, `k_b` and `n` must broadcast"),

@@ -330,12 +330,14 @@ def check_broadcast(arrays: tuple[np.ndarray, ...], names: tuple[str, ...]) -> t
     try:
         return tuple(np.array(x) for x in np.broadcast_arrays(*arrays))
     except ValueError:
-        quoted = [f"`{n}`" for n in dict.fromkeys(names)]
-        listed = " and ".join(quoted) if len(quoted) <= 2 else ", ".join(quoted[:-1]) + " and " + quoted[-1]
-        shapes = ", ".join(str(np.shape(x)) for x in arrays)
-        raise ValueError(
-            f"{listed} must broadcast to a common shape; got shapes {shapes}."
-        ) from None
+        listed = _listing([f"`{n}`" for n in dict.fromkeys(names)])
+        shapes = _listing([str(np.shape(x)) for x in arrays])
+        raise ValueError(f"{listed} must broadcast to a common shape; got shapes {shapes}.") from None
+
+
+def _listing(items: list[str]) -> str:
+    """``a``, ``a and b``, ``a, b and c``."""
+    return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
 
 
 def check_memory(n_elements: float, name: str, value: object, what: str, itemsize: int = 8) -> None:

@@ -33,7 +33,7 @@ import numpy as np
 from numpy.typing import ArrayLike
 from scipy import special
 
-from ._validation import _integer_array, _show, check_choice, check_scores, real_array
+from ._validation import _integer_array, _show, check_choice, check_scores, real_array, safe_scale
 
 __all__ = ["ADJUST_METHODS", "adjust_pvalues", "expected_best_of_k"]
 
@@ -243,11 +243,13 @@ def expected_best_of_k(
     if np.any(bad):
         raise ValueError(f"`k` must be between 1 and the number of runs {n}; got {_show(k_arr[bad])}.")
     _, inverse, counts = np.unique(x, return_inverse=True, return_counts=True)
-    level_values = np.bincount(inverse, weights=v) / counts
+    # Sums of values near 1.8e308 would overflow: average them at a power-of-two scale.
+    scale = safe_scale(v)
+    level_values = np.bincount(inverse, weights=v / scale) / counts
     below = np.concatenate([[0], np.cumsum(counts)[:-1]])
     kk = k_arr.reshape(-1, 1)
     # Probability that the best score of a random k-subset is each level (exact binomials).
     prob = (special.comb(below + counts, kk, exact=False) - special.comb(below, kk, exact=False))
     prob = prob / special.comb(n, kk, exact=False)
-    out = (prob * level_values).sum(axis=1).reshape(k_arr.shape)
+    out = (prob * level_values).sum(axis=1).reshape(k_arr.shape) * scale
     return float(out) if out.ndim == 0 else out

@@ -42,6 +42,8 @@ _SEARCH_LIMIT = 1_000_000
 # Binomial probabilities of the number of disagreements below this are dropped
 # from the running sum of the sample-size search (their total is negligible).
 _NEGLIGIBLE = 1e-30
+# Below this disagreement rate the binomial probabilities are computed directly.
+_TINY_RATE = 1e-300
 
 
 def _critical_count(
@@ -122,9 +124,18 @@ def _exact_power(n: np.ndarray, p01: float, p10: float, alpha, exact, correction
         m = lo[at, None] + np.arange(width)
         inside = m <= hi[at, None]
         m = np.minimum(m, hi[at, None])
-        weights = np.where(inside, stats.binom.pmf(m, n[at, None], psi), 0.0)
+        weights = np.where(inside, _binomial_pmf(m, n[at, None], psi), 0.0)
         power[at] = np.sum(weights * reject[m - first], axis=1)
     return np.clip(power, 0.0, 1.0)
+
+
+def _binomial_pmf(m: np.ndarray, n: np.ndarray, psi: float) -> np.ndarray:
+    """Binomial(n, psi) probabilities; scipy's (Boost's) overflows for psi near 1e-307."""
+    if psi >= _TINY_RATE:
+        return stats.binom.pmf(m, n, psi)
+    # n psi < 1e-284 (n <= 2**53): P(M >= 2) < (n psi)^2 underflows to 0 and
+    # 1 - psi rounds to 1, so these are the float64 values exactly.
+    return np.where(m == 0, 1.0, np.where(m == 1, n * psi, 0.0))
 
 
 def _normal_power(n, p01, p10, alpha):

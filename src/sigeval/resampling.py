@@ -265,7 +265,7 @@ def bootstrap_ci(
         engine = _MeanStatistic(_mean_vector(arrays, "data"), units)
     else:
         engine = _CallableStatistic(statistic, (arrays,), units)
-    return _bootstrap(engine, n_resamples, method, confidence_level, rng)
+    return _bootstrap(engine, n_resamples, method, confidence_level, rng, "`data`")
 
 
 def paired_bootstrap_ci(
@@ -354,7 +354,7 @@ def paired_bootstrap_ci(
         engine = _MeanStatistic(diff, units)
     else:
         engine = _CallableStatistic(statistic, (arrays_a, arrays_b), units)
-    return _bootstrap(engine, n_resamples, method, confidence_level, rng)
+    return _bootstrap(engine, n_resamples, method, confidence_level, rng, "`scores_a` and `scores_b`")
 
 
 # --------------------------------------------------------------------------- validation
@@ -625,7 +625,7 @@ class _CallableStatistic:
 
 # --------------------------------------------------------------------------- intervals
 
-def _bootstrap(engine, n_resamples, method, confidence_level, rng) -> BootstrapResult:
+def _bootstrap(engine, n_resamples, method, confidence_level, rng, names: str) -> BootstrapResult:
     estimate = engine.estimate()
     dist = engine.resample(n_resamples, rng)
     notes = []
@@ -655,7 +655,7 @@ def _bootstrap(engine, n_resamples, method, confidence_level, rng) -> BootstrapR
     check_finite_result(
         {"estimate": estimate, "confidence_interval": np.array([low, high]),
          "standard_error": standard_error},
-        "the data",
+        names,
     )
     for note in notes:
         warnings.warn(note, UserWarning, stacklevel=3)
@@ -677,7 +677,8 @@ def _percentiles(dist: np.ndarray, levels) -> np.ndarray:
     Its interpolation ``b - (b - a)(1 - t)`` can cancel to below ``a`` when the
     two neighbours differ by hundreds of orders of magnitude.
     """
-    return np.clip(np.percentile(dist, levels), dist.min(), dist.max())
+    scale = safe_scale(dist)  # the interpolation's b - a overflows near 1.8e308
+    return np.clip(np.percentile(dist / scale, levels) * scale, dist.min(), dist.max())
 
 
 def _tail_percentiles(confidence_level: float) -> tuple[float, float]:

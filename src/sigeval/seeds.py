@@ -198,19 +198,22 @@ def welch_test(
     a = check_scores(scores_a, "scores_a", min_size=2)
     b = check_scores(scores_b, "scores_b", min_size=2)
     confidence_level = check_unit_interval(confidence_level, "confidence_level")
-    if not (has_spread(stable_mean_sd(a)[1], a) or has_spread(stable_mean_sd(b)[1], b)):
+    # Spread is judged against the scale of both sets: the difference of the
+    # means carries a rounding error relative to the larger scores.
+    scale = float(max(np.max(np.abs(a)), np.max(np.abs(b))))
+    if not (has_spread(stable_mean_sd(a)[1], a, scale) or has_spread(stable_mean_sd(b)[1], b, scale)):
         raise ValueError(
             "`scores_a` and `scores_b` both have zero spread (up to rounding error): Welch's "
             "test needs run-to-run variation in at least one of them."
         )
     # t, df and p are unchanged by a common power-of-two scale, which keeps the
     # squares of scores near the float64 limits from overflowing.
-    scale = safe_scale(np.concatenate([a, b]), power=2)
-    a, b = a / scale, b / scale
+    power_of_two = safe_scale(np.concatenate([a, b]), power=2)
+    a, b = a / power_of_two, b / power_of_two
     res = stats.ttest_ind(a, b, equal_var=False)
     ci = res.confidence_interval(confidence_level)
-    low, high = float(ci.low) * scale, float(ci.high) * scale
-    estimate = float(a.mean() - b.mean()) * scale
+    low, high = float(ci.low) * power_of_two, float(ci.high) * power_of_two
+    estimate = float(a.mean() - b.mean()) * power_of_two
     check_finite_result(
         {"estimate": estimate, "confidence_interval": np.array([low, high])},
         "`scores_a` and `scores_b`",
