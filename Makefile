@@ -9,7 +9,7 @@ STAMP  := $(VENV)/.installed
 BOOK_FLAGS := --config book/_config.yml --toc book/_toc.yml -W -n --keep-going
 
 .DEFAULT_GOAL := help
-.PHONY: help env test book reproduce bench mutation lab lock clean
+.PHONY: help env lint test book reproduce bench mutation lab lock clean
 
 help:  ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-10s %s\n", $$1, $$2}'
@@ -21,7 +21,11 @@ $(STAMP): pyproject.toml constraints.txt
 
 env: $(STAMP)  ## create .venv and install sigeval with the book and test extras
 
-test: $(STAMP)  ## unit tests, doctests, reproduction and notebook execution
+lint: $(STAMP)  ## ruff (lint) and mypy (types), configured in pyproject.toml
+	$(BIN)/ruff check .
+	$(BIN)/mypy
+
+test: lint  ## lint and type check, then unit tests, doctests, reproduction and notebook execution
 	$(BIN)/python -m pytest
 
 book: $(STAMP)  ## execute every chapter and build the HTML book in _build/html
@@ -45,4 +49,4 @@ lock: $(STAMP)  ## rewrite constraints.txt from the current .venv
 	$(BIN)/python -m pip freeze --exclude-editable | grep -v '^sigeval' >> constraints.txt
 
 clean:  ## remove the built book and caches (keeps .venv)
-	rm -rf _build .pytest_cache .jupyter_cache
+	rm -rf _build .pytest_cache .jupyter_cache .mypy_cache .ruff_cache

@@ -1,9 +1,9 @@
 """The package's shape: a statistics core without plotting, every public name exported."""
 
 import importlib
-from pathlib import Path
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 

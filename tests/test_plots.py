@@ -1,6 +1,7 @@
 """sigeval.plots: lattice-aligned bootstrap histograms, and every figure function runs."""
 
 import dataclasses
+from types import SimpleNamespace
 
 import matplotlib
 
@@ -118,6 +119,213 @@ def test_every_plot_function_runs_on_small_inputs(name, ax):
     assert name in calls, f"add a small call of {name} to _smoke_calls()"
     assert calls[name](ax) is ax
     ax.figure.canvas.draw()
+
+
+# --------------------------------------------------------------------------- bad input
+
+NAN = float("nan")
+
+
+def _bad_calls():
+    """Bad inputs of every figure function: the error each raises and the message it must match."""
+    res = bootstrap_ci(np.r_[np.ones(17), np.zeros(3)], n_resamples=200, rng=0)
+    nan_dist = dataclasses.replace(res, bootstrap_distribution=np.r_[res.bootstrap_distribution[1:], NAN])
+    no_dist = dataclasses.replace(res, bootstrap_distribution=np.array([]))
+    ranks = SimpleNamespace(mean_ranks=[1.0, NAN, 2.0], models=["a", "b", "c"], n_datasets=4)
+    runs = pd.DataFrame({"hidden": [8, 8], "test_acc": [0.6, NAN], "fresh_acc": [0.61, 0.62]})
+    rates = pd.DataFrame({"FWER": [0.6, NAN]}, index=["none", "holm"])
+    P = plots
+    F = figures
+    return {
+        "coverage_vs_p": [
+            (lambda ax: P.coverage_vs_p(ax, 10, p=[0.2, NAN]), ValueError, "`p` must be finite; got nan"),
+            (lambda ax: P.coverage_vs_p(ax, 10, p=[]), ValueError, "`p` must not be empty"),
+            (lambda ax: P.coverage_vs_p(ax, 10, p=[1.5]), ValueError, r"`p` must lie in \[0, 1\]; got 1.5"),
+            (lambda ax: P.coverage_vs_p(ax, 0), ValueError, "`n` must be an integer >= 1; got 0"),
+            (lambda ax: P.coverage_vs_p(ax, 10, methods=()), ValueError, "`methods` must hold at least one of"),
+            (lambda ax: P.coverage_vs_p(ax, 10, methods=("wald", "nope")), ValueError, "`methods` must be one of"),
+            (lambda ax: P.coverage_vs_p(ax, 10, methods="wald"), TypeError, "`methods` must be a sequence of strings"),
+        ],
+        "coverage_vs_n": [
+            (lambda ax: P.coverage_vs_n(ax, NAN), ValueError, "`p` must be finite; got nan"),
+            (lambda ax: P.coverage_vs_n(ax, 0.5, n=[]), ValueError, "`n` must not be empty"),
+            (lambda ax: P.coverage_vs_n(ax, 0.5, n=[10, NAN]), ValueError, "`n` must hold whole numbers; got nan"),
+            (lambda ax: P.coverage_vs_n(ax, [0.5]), TypeError, "`p` must be a real number"),
+        ],
+        "coverage_curves": [
+            (lambda ax: P.coverage_curves(ax, [0.5, NAN], {"bca": [0.9, 0.9]}), ValueError, "`p` must be finite"),
+            (lambda ax: P.coverage_curves(ax, [], {"bca": []}), ValueError, "`p` must not be empty"),
+            (lambda ax: P.coverage_curves(ax, [0.5, 0.9], {"bca": [0.9, NAN]}), ValueError,
+             r"`coverages\['bca'\]` must be finite; got nan"),
+            (lambda ax: P.coverage_curves(ax, [0.5, 0.9], {"bca": [0.9]}), ValueError,
+             r"`coverages\['bca'\]` must have the shape of `p` \(2,\)"),
+            (lambda ax: P.coverage_curves(ax, [0.5], {}), ValueError, "`coverages` must hold at least one entry"),
+            (lambda ax: P.coverage_curves(ax, [0.5], [0.9]), TypeError, "`coverages` must be a dict"),
+        ],
+        "bootstrap_distribution": [
+            (lambda ax: P.bootstrap_distribution(ax, nan_dist), ValueError,
+             "`result.bootstrap_distribution` must be finite; got nan"),
+            (lambda ax: P.bootstrap_distribution(ax, no_dist), ValueError,
+             "`result.bootstrap_distribution` must not be empty"),
+            (lambda ax: P.bootstrap_distribution(ax, res, intervals={"x": (NAN, 0.9)}), ValueError,
+             r"`intervals\['x'\]` must be finite; got nan"),
+            (lambda ax: P.bootstrap_distribution(ax, res, intervals={"x": (0.9, 0.8)}), ValueError,
+             r"`intervals\['x'\]` must have low <= high"),
+            (lambda ax: P.bootstrap_distribution(ax, np.ones(3)), TypeError, "`result` must be a BootstrapResult"),
+            (lambda ax: P.bootstrap_distribution(ax, res, bins=0), ValueError, "`bins` must be an integer >= 1"),
+            (lambda ax: P.bootstrap_distribution(ax, res, bins=[0.0, NAN, 1.0]), ValueError, "`bins` must be finite"),
+        ],
+        "disagreement_table": [
+            (lambda ax: P.disagreement_table(ax, [1, NAN], [1, 0]), ValueError, "`correct_a` holds 1 NaN"),
+            (lambda ax: P.disagreement_table(ax, [], []), ValueError, "`correct_a` must hold at least 1 value"),
+            (lambda ax: P.disagreement_table(ax, [1, 0], [1]), ValueError, "must be paired, with the same length"),
+            (lambda ax: P.disagreement_table(ax, [1, 0], [1, 2]), ValueError, "`correct_b` must be binary"),
+            (lambda ax: P.disagreement_table(ax, [1, 0], [1, 0], labels=("A",)), ValueError,
+             r"`labels` must have one entry per model \(2\); got 1"),
+        ],
+        "interval_forest": [
+            (lambda ax: P.interval_forest(ax, [NAN], [[0.0, 0.2]], ["x"]), ValueError, "`estimates` must be finite"),
+            (lambda ax: P.interval_forest(ax, [], [], []), ValueError, "`estimates` must not be empty"),
+            (lambda ax: P.interval_forest(ax, [0.1], [[NAN, 0.2]], ["x"]), ValueError, "`intervals` must be finite"),
+            (lambda ax: P.interval_forest(ax, [0.1], [0.0, 0.2], ["x"]), ValueError,
+             r"`intervals` must have shape \(1, 2\)"),
+            (lambda ax: P.interval_forest(ax, [0.1], [[0.2, 0.0]], ["x"]), ValueError, "low <= high in every row"),
+            (lambda ax: P.interval_forest(ax, [0.1], [[0.0, 0.2]], ["x", "y"]), ValueError,
+             r"`labels` must have one entry per estimate \(1\); got 2"),
+            (lambda ax: P.interval_forest(ax, [0.1], [[0.0, 0.2]], "x"), TypeError, "`labels` must be a sequence"),
+            (lambda ax: P.interval_forest(ax, [0.1], [[0.0, 0.2]], ["x"], reference=NAN), ValueError,
+             "`reference` must be finite"),
+            (lambda ax: P.interval_forest(ax, [0.1], [[0.0, 0.2]], ["x"], colors=[]), ValueError,
+             r"`colors` must have one entry per estimate \(1\); got 0"),
+        ],
+        "power_vs_test_size": [
+            (lambda ax: P.power_vs_test_size(ax, [100, 200], [0.3, NAN]), ValueError, "`power` must be finite"),
+            (lambda ax: P.power_vs_test_size(ax, [], []), ValueError, "`n` must not be empty"),
+            (lambda ax: P.power_vs_test_size(ax, [100, 200], [0.3]), ValueError, "`power` must have the shape of `n`"),
+            (lambda ax: P.power_vs_test_size(ax, [100], [1.2]), ValueError, r"`power` must lie in \[0, 1\]"),
+            (lambda ax: P.power_vs_test_size(ax, [100], [0.3], simulated_n=[100]), ValueError,
+             "must be given together"),
+            (lambda ax: P.power_vs_test_size(ax, [100], [0.3], simulated_n=[100], simulated_power=[NAN]), ValueError,
+             "`simulated_power` must be finite"),
+            (lambda ax: P.power_vs_test_size(ax, [100], [0.3], simulated_n=[100], simulated_power=[0.3],
+                                             n_simulations=0), ValueError, "`n_simulations` must be an integer >= 1"),
+        ],
+        "paired_scores": [
+            (lambda ax: P.paired_scores(ax, [1.0, NAN, 3.0], [1.0, 2.0, 3.0]), ValueError, "`scores_a` holds 1 NaN"),
+            (lambda ax: P.paired_scores(ax, [], []), ValueError, r"`scores_a` must hold at least 2 value\(s\); got 0"),
+            (lambda ax: P.paired_scores(ax, [1.0, 2.0], [1.0, 2.0, 3.0]), ValueError, "must be paired"),
+        ],
+        "power_curve": [
+            (lambda ax: P.power_curve(ax, 1.0, [1.0, NAN], [2, 5]), ValueError, "`effects` must be finite"),
+            (lambda ax: P.power_curve(ax, 1.0, [], [2, 5]), ValueError, "`effects` must not be empty"),
+            (lambda ax: P.power_curve(ax, 1.0, [1.0], [1, 5]), ValueError, "`seeds` must be at least 2; got 1"),
+            (lambda ax: P.power_curve(ax, 1.0, [1.0], []), ValueError, "`seeds` must not be empty"),
+            (lambda ax: P.power_curve(ax, NAN, [1.0], [2, 5]), ValueError, "`sigma_d` must be finite"),
+            (lambda ax: P.power_curve(ax, 0.0, [1.0], [2, 5]), ValueError, "`sigma_d` must be positive"),
+            (lambda ax: P.power_curve(ax, 1.0, [1.0], [2, 5], labels=["a", "b"]), ValueError,
+             r"`labels` must have one entry per effect \(1\); got 2"),
+        ],
+        "verdict_intervals": [
+            (lambda ax: P.verdict_intervals(ax, [NAN], [[-0.2, 0.2]], [[-0.1, 0.1]], ["equivalent"], margin=0.5),
+             ValueError, "`estimates` must be finite"),
+            (lambda ax: P.verdict_intervals(ax, [], [], [], [], margin=0.5), ValueError,
+             "`estimates` must not be empty"),
+            (lambda ax: P.verdict_intervals(ax, [0.0], [[-0.2, 0.2]], [[NAN, 0.1]], ["equivalent"], margin=0.5),
+             ValueError, "`tost_intervals` must be finite"),
+            (lambda ax: P.verdict_intervals(ax, [0.0], [[-0.2, 0.2]], [[-0.1, 0.1]], ["nope"], margin=0.5),
+             ValueError, "`verdicts` must be one of"),
+            (lambda ax: P.verdict_intervals(ax, [0.0], [[-0.2, 0.2]], [[-0.1, 0.1]], ["trivial"] * 2, margin=0.5),
+             ValueError, r"`verdicts` must have one entry per estimate \(1\); got 2"),
+            (lambda ax: P.verdict_intervals(ax, [0.0], [[-0.2, 0.2]], [[-0.1, 0.1]], ["equivalent"], margin=NAN),
+             ValueError, "`margin` must be finite"),
+            (lambda ax: P.verdict_intervals(ax, [0.0], [[-0.2, 0.2]], [[-0.1, 0.1]], ["equivalent"], margin=0),
+             ValueError, "`margin` must be positive"),
+        ],
+        "cd_diagram": [
+            (lambda ax: P.cd_diagram(ranks, ax=ax), ValueError, "`result.mean_ranks` holds 1 NaN"),
+            (lambda ax: P.cd_diagram(SimpleNamespace(mean_ranks=[1.0], models=["a"], n_datasets=4), ax=ax),
+             ValueError, r"`result.mean_ranks` must hold at least 2 value\(s\); got 1"),
+            (lambda ax: P.cd_diagram(SimpleNamespace(mean_ranks=[1.0, 2.0], models=["a"], n_datasets=4), ax=ax),
+             ValueError, r"`result.models` must have one entry per mean rank \(2\); got 1"),
+            (lambda ax: P.cd_diagram(np.ones((4, 3)), ax=ax), TypeError, "`result` must be a FriedmanResult"),
+        ],
+        "error_rates": [
+            (lambda ax: P.error_rates(ax, rates), ValueError, "`rates` must be finite; got nan"),
+            (lambda ax: P.error_rates(ax, pd.DataFrame()), ValueError, "`rates` must have at least one row"),
+            (lambda ax: P.error_rates(ax, np.ones((2, 2))), TypeError, "`rates` must be a pandas DataFrame"),
+            (lambda ax: P.error_rates(ax, pd.DataFrame({"FWER": [1.5]})), ValueError, r"`rates` must lie in \[0, 1\]"),
+            (lambda ax: P.error_rates(ax, pd.DataFrame({"FWER": [0.5]}), alpha=1.5), ValueError,
+             "`alpha` must be strictly between 0 and 1"),
+        ],
+        "best_of_k": [
+            (lambda ax: P.best_of_k(ax, [0.6, NAN]), ValueError, "`scores` holds 1 NaN"),
+            (lambda ax: P.best_of_k(ax, []), ValueError, r"`scores` must hold at least 1 value\(s\); got 0"),
+            (lambda ax: P.best_of_k(ax, [0.6, 0.7], values=[0.6, NAN]), ValueError, "`values` holds 1 NaN"),
+            (lambda ax: P.best_of_k(ax, [0.6, 0.7], values=[0.6]), ValueError, "must be paired"),
+        ],
+        "correctness_grid": [
+            (lambda ax: F.correctness_grid(ax, [[1, NAN]]), ValueError, "`correct` must be finite"),
+            (lambda ax: F.correctness_grid(ax, [[]]), ValueError, "`correct` must not be empty"),
+            (lambda ax: F.correctness_grid(ax, [1, 0]), ValueError, "`correct` must be a non-empty 2-D array"),
+            (lambda ax: F.correctness_grid(ax, [[0.5, 1]]), ValueError, "`correct` must be binary"),
+        ],
+        "variance_components": [
+            (lambda ax: F.variance_components(ax, [10, NAN], [0.1, 0.03], 0.01), ValueError, "`n` must be finite"),
+            (lambda ax: F.variance_components(ax, [], [], 0.01), ValueError, "`n` must not be empty"),
+            (lambda ax: F.variance_components(ax, [0, 10], [0.1, 0.03], 0.01), ValueError, "`n` must be positive"),
+            (lambda ax: F.variance_components(ax, [10, 100], [0.1, NAN], 0.01), ValueError,
+             "`sampling_sd` must be finite"),
+            (lambda ax: F.variance_components(ax, [10, 100], [0.1, 0.03], [0.1, 0.1, 0.1]), ValueError,
+             "`training_sd` must have the shape of `n`"),
+            (lambda ax: F.variance_components(ax, [10, 100], [0.1, 0.03], 0.01, observed_sd=[0.1]), ValueError,
+             "`observed_sd` must have the shape of `n`"),
+        ],
+        "scatter_test_vs_true": [
+            (lambda ax: F.scatter_test_vs_true(ax, [0.8, NAN], [0.8, 0.8]), ValueError, "`true_scores` holds 1 NaN"),
+            (lambda ax: F.scatter_test_vs_true(ax, [], []), ValueError, "`true_scores` must hold at least 1"),
+            (lambda ax: F.scatter_test_vs_true(ax, [0.8], [0.8, 0.7]), ValueError, "must be paired"),
+        ],
+        "image_grid": [
+            (lambda ax: F.image_grid(np.array([[ax]]), np.full((1, 1, 4, 4), NAN)), ValueError,
+             "`images` must be finite"),
+            (lambda ax: F.image_grid(np.array([[ax]]), np.zeros((1, 1, 0, 4))), ValueError, "`images` must not be empty"),
+            (lambda ax: F.image_grid(np.array([[ax]]), np.zeros((1, 1, 4, 4)), vmin=NAN), ValueError,
+             "`vmin` must be finite"),
+        ],
+        "accuracy_histogram": [
+            (lambda ax: F.accuracy_histogram(ax, [0.8, NAN], 10, 0.85), ValueError, "`accuracies` holds 1 NaN"),
+            (lambda ax: F.accuracy_histogram(ax, [], 10, 0.85), ValueError, "`accuracies` must hold at least 1"),
+            (lambda ax: F.accuracy_histogram(ax, [1.5], 10, 0.85), ValueError, r"`accuracies` must lie in \[0, 1\]"),
+            (lambda ax: F.accuracy_histogram(ax, [0.8], 0, 0.85), ValueError, "`n` must be an integer >= 1"),
+            (lambda ax: F.accuracy_histogram(ax, [0.8], 10, NAN), ValueError, "`population_accuracy` must be finite"),
+        ],
+        "difference_histogram": [
+            (lambda ax: F.difference_histogram(ax, [0.1, NAN], 10, 0.05), ValueError, "`differences` holds 1 NaN"),
+            (lambda ax: F.difference_histogram(ax, [], 10, 0.05), ValueError, "`differences` must hold at least 1"),
+            (lambda ax: F.difference_histogram(ax, [0.1], 10, NAN), ValueError,
+             "`population_difference` must be finite"),
+        ],
+        "seed_spread": [
+            (lambda ax: F.seed_spread(ax, runs), ValueError, r"`runs\[\['test_acc', 'fresh_acc'\]\]` must be finite"),
+            (lambda ax: F.seed_spread(ax, runs.iloc[:0]), ValueError, "must have at least one row"),
+            (lambda ax: F.seed_spread(ax, np.ones((2, 3))), TypeError, "`runs` must be a pandas DataFrame"),
+            (lambda ax: F.seed_spread(ax, runs, by="width"), ValueError, r"`runs` has no column\(s\) \['width'\]"),
+        ],
+    }
+
+
+def test_every_plot_function_has_bad_inputs():
+    assert sorted(_bad_calls()) == PUBLIC_FUNCTIONS
+
+
+BAD_CASES = [(name, i) for name, cases in _bad_calls().items() for i in range(len(cases))]
+
+
+@pytest.mark.parametrize(("name", "case"), BAD_CASES, ids=[f"{n}-{i}" for n, i in BAD_CASES])
+def test_bad_input_is_refused_with_the_argument_named(name, case, ax):
+    call, error, match = _bad_calls()[name][case]
+    with pytest.raises(error, match=match):
+        call(ax)
 
 
 # --------------------------------------------------------------------------- CD diagram

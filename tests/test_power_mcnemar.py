@@ -126,7 +126,7 @@ def test_power_at_the_edges():
 )
 def test_power_rejects_bad_input(args, kwargs, error, match):
     with pytest.raises(error, match=match):
-        mcnemar_power(*args, **kwargs).power
+        mcnemar_power(*args, **kwargs)
 
 
 # --------------------------------------------------------------------------- McNemar test-set size

@@ -1,9 +1,6 @@
-"""sigeval.course.shapes: the generator's draws, the matchers, the stacked MLP and the seed sweep."""
-
-from concurrent.futures import ThreadPoolExecutor
+"""sigeval.course.shapes: the generator's draws and the template matchers."""
 
 import numpy as np
-import pandas as pd
 import pytest
 
 from sigeval.course.shapes import (
@@ -12,14 +9,11 @@ from sigeval.course.shapes import (
     SHAPES,
     SHIFTS,
     blur,
-    checkpoint_sweep,
     iter_images,
     make_images,
     make_scenes,
-    seed_sweep,
+    matcher_experiment,
     template_matcher,
-    train_mlp,
-    train_mlp_checkpoints,
 )
 
 # --------------------------------------------------------------------------- images and scenes
@@ -81,73 +75,7 @@ def test_matcher_labels_every_noiseless_shape(sigma):
     np.testing.assert_array_equal(template_matcher(sigma)(scenes.clean), scenes.labels)
 
 
-# --------------------------------------------------------------------------- the MLP and the sweep
-
-
-def test_stacked_training_equals_separate_runs():
-    images, labels = make_images(300, rng=0)
-    features = blur(images)
-    seeds = [3, 0, 7]
-    together = train_mlp(features, labels, seeds, hidden=8, epochs=2)
-    assert together.seeds == tuple(seeds)
-    for j, seed in enumerate(seeds):
-        alone = train_mlp(features, labels, seed, hidden=8, epochs=2)
-        for name in ("W1", "b1", "W2", "b2"):
-            np.testing.assert_array_equal(getattr(together, name)[j], getattr(alone, name)[0])
-    alone = train_mlp(features, labels, [0], hidden=8, epochs=2)
-    np.testing.assert_array_equal(together.predict(features)[1], alone.predict(features)[0])
-
-
-def test_checkpoints_are_the_training_stopped_after_each_epoch():
-    images, labels = make_images(300, rng=1)
-    features = blur(images)
-    checkpoints = train_mlp_checkpoints(features, labels, [4, 2], hidden=8, epochs=3)
-    assert len(checkpoints) == 4
-    for epochs, checkpoint in enumerate(checkpoints):
-        # Training for e epochs gives exactly the e-th checkpoint (e = 0: the initial weights).
-        direct = train_mlp(features, labels, [4, 2], hidden=8, epochs=epochs)
-        for name in ("W1", "b1", "W2", "b2"):
-            np.testing.assert_array_equal(getattr(checkpoint, name), getattr(direct, name))
-    # Checkpoints are copies: later epochs did not overwrite earlier ones.
-    assert not np.array_equal(checkpoints[1].W1, checkpoints[2].W1)
-
-
-def test_checkpoint_sweep_last_epoch_is_the_seed_sweep():
-    kwargs = dict(seeds=range(3), rng=5, n_train=200, n_test=100, n_fresh=700)
-    sweep = checkpoint_sweep(8, epochs=10, **kwargs)  # seed_sweep trains for 10 epochs
-    plain = seed_sweep(hidden=(8,), **kwargs)
-    last = sweep.runs[sweep.runs["epoch"] == 10]
-    np.testing.assert_array_equal(last["test_acc"].to_numpy(), plain.runs["test_acc"].to_numpy())
-    np.testing.assert_array_equal(last["fresh_acc"].to_numpy(), plain.runs["fresh_acc"].to_numpy())
-    assert len(sweep.runs) == 30 and sweep.hidden == 8
-
-    best = sweep.best_checkpoints()
-    for row in best.itertuples():
-        runs = sweep.runs[sweep.runs["seed"] == row.seed]
-        assert row.test_acc == runs["test_acc"].max()
-        # The first epoch reaching the maximum, and its own fresh accuracy.
-        assert row.best_epoch == runs.loc[runs["test_acc"].idxmax(), "epoch"]
-        chosen = runs[runs["epoch"] == row.best_epoch]
-        assert row.fresh_acc == chosen["fresh_acc"].item()
-        assert row.last_test_acc == runs[runs["epoch"] == 10]["test_acc"].item()
-
-
-def test_seed_sweep_in_threads_equals_serial():
-    kwargs = dict(hidden=(8, 16), seeds=range(3), rng=0, n_train=200, n_test=100, n_fresh=1500)
-    serial = seed_sweep(**kwargs)
-    with ThreadPoolExecutor(2) as pool:
-        threaded = seed_sweep(**kwargs, executor=pool)
-    pd.testing.assert_frame_equal(threaded.runs, serial.runs, check_exact=True)
-    np.testing.assert_array_equal(threaded.test_correct, serial.test_correct)
-    for h in (8, 16):
-        np.testing.assert_array_equal(threaded.networks[h].W1, serial.networks[h].W1)
-    assert len(serial.runs) == 6 and (serial.n_test, serial.n_fresh) == (100, 1500)
-
-
 # --------------------------------------------------------------------------- bad input
-
-_X = np.zeros((30, 256))
-_Y = np.zeros(30, dtype=int)
 
 
 @pytest.mark.parametrize(
@@ -163,15 +91,10 @@ _Y = np.zeros(30, dtype=int)
         (lambda: template_matcher(float("nan")), ValueError, "`sigma` must be a non-negative"),
         (lambda: blur(np.zeros((2, 16, 16)), sigma=-1), ValueError, "`sigma` must be a non-negative"),
         (lambda: blur(np.zeros((16, 16))), ValueError, r"`images` must have shape \(n, height, width\)"),
-        (lambda: train_mlp(_X, _Y, 0, hidden=0), ValueError, "`hidden` must be an integer >= 1; got 0"),
-        (lambda: train_mlp(_X, _Y, 0, hidden=4, batch=0), ValueError, "`batch` must be an integer >= 1"),
-        (lambda: train_mlp(_X, _Y, 0, hidden=4, batch=31), ValueError, "`batch` must not exceed"),
-        (lambda: train_mlp(_X, _Y, 0, hidden=4, epochs=-1), ValueError, "`epochs` must be an integer >= 0"),
-        (lambda: train_mlp(_X, _Y[:-1], 0, hidden=4), ValueError, r"`features` must have shape \(n, d\)"),
-        (lambda: train_mlp(_X[0], _Y, 0, hidden=4), ValueError, r"`features` must have shape \(n, d\)"),
-        (lambda: train_mlp(_X, _Y + 4, 0, hidden=4), ValueError, "`labels` must be integer class indices"),
-        (lambda: train_mlp(_X, _Y * 1.0, 0, hidden=4), ValueError, "`labels` must be integer class indices"),
-        (lambda: train_mlp(_X, _Y, [], hidden=4), ValueError, "`seeds` must hold at least one seed"),
+        # matcher_experiment names its own sizes, not the `n` of the functions it calls.
+        (lambda: matcher_experiment(n_population=0), ValueError, "`n_population` must be an integer >= 1; got 0"),
+        (lambda: matcher_experiment(n_test=0), ValueError, "`n_test` must be an integer >= 1; got 0"),
+        (lambda: matcher_experiment(n_test=10.0), TypeError, "`n_test` must be an integer"),
     ],
 )
 def test_bad_input_names_the_argument(call, error, match):

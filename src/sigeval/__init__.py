@@ -19,13 +19,16 @@ idea of the course, and its chapter explains it:
 ``multiple``          adjusted p-values for a family of tests: Bonferroni, Holm, Hochberg, BH, BY
 ``ranking``           many models over many datasets: Friedman, Nemenyi, Holm vs control
 ``rank_uncertainty``  how sure a ranking is: rank stability over datasets, bootstrap rank intervals
+``report``            a table of runs, view by view: pairwise, power, equivalence, ranking (``Report``)
 ``plots``             figures any user may want (needs the ``plots`` extra: matplotlib)
 ``course``            the course's own apparatus: shape benchmark, MLP, the article's reproduction
 ====================  =============================================================================
 
 Every public function and result class of the statistics modules is importable
 from the package itself: ``from sigeval import proportion_ci``. Importing
-``sigeval`` needs only numpy and scipy.
+``sigeval`` needs only numpy, scipy and pandas. ``sigeval.run_benchmark``
+(:mod:`sigeval.course.benchmark`) trains the course's models and needs the
+``course`` extra; it is imported on first use.
 """
 
 from . import (
@@ -41,6 +44,7 @@ from . import (
     procedures,
     rank_uncertainty,
     ranking,
+    report,
     resampling,
     roc,
     seeds,
@@ -58,11 +62,23 @@ from .power_mcnemar import *  # noqa: F403
 from .procedures import *  # noqa: F403
 from .rank_uncertainty import *  # noqa: F403
 from .ranking import *  # noqa: F403
+from .report import *  # noqa: F403
 from .resampling import *  # noqa: F403
 from .roc import *  # noqa: F403
 from .seeds import *  # noqa: F403
 
 __version__ = "0.2.0"
+
+
+def __getattr__(name: str):
+    # run_benchmark trains the course's models, so it needs the `course` extra;
+    # it is imported on first use to keep `import sigeval` to numpy and scipy.
+    if name == "run_benchmark":
+        from .course.benchmark import run_benchmark
+
+        return run_benchmark
+    raise AttributeError(f"module 'sigeval' has no attribute {name!r}")
+
 
 __all__ = [
     "ConfidenceInterval",
@@ -81,5 +97,6 @@ __all__ = [
     *multiple.__all__,
     *ranking.__all__,
     *rank_uncertainty.__all__,
+    *report.__all__,
     "__version__",
 ]

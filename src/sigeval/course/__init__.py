@@ -1,4 +1,4 @@
-"""The course's own apparatus: the shape benchmark, the NumPy MLP, chapter-only figures and the reproduction of the source article.
+"""The course's own apparatus: shape benchmark, NumPy MLP, chapter-only figures, the article's reproduction.
 
 Needs the ``course`` extra (matplotlib, pandas, threadpoolctl). Nothing here is
 imported by ``import sigeval``.

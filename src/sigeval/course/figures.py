@@ -13,6 +13,21 @@ import numpy as np
 from matplotlib.axes import Axes
 from numpy.typing import ArrayLike
 
+from .._validation import (
+    check_binary_matrix,
+    check_columns,
+    check_finite_array,
+    check_paired,
+    check_positive_array,
+    check_positive_int,
+    check_probability,
+    check_real,
+    check_same_shape,
+    check_scores,
+    check_sequence,
+    check_table,
+)
+
 __all__ = [
     "correctness_grid",
     "variance_components",
@@ -49,9 +64,7 @@ def correctness_grid(
     """
     from matplotlib.colors import ListedColormap
 
-    grid = np.asarray(correct, dtype=bool)
-    if grid.ndim != 2:
-        raise ValueError(f"`correct` must be a 2-D array (models x items); got {grid.ndim} dimensions.")
+    grid = check_binary_matrix(correct, "correct")
     ax.imshow(
         grid,
         cmap=ListedColormap(["#3b3b3b", "#e6e6e6"]),
@@ -91,14 +104,20 @@ def variance_components(
     >>> _ = variance_components(ax, n, [0.036, 0.011, 0.0036], 0.004)
     >>> plt.close(fig)
     """
-    sizes = np.asarray(n, dtype=float)
-    sampling = np.broadcast_to(np.asarray(sampling_sd, dtype=float), sizes.shape)
-    training = np.broadcast_to(np.asarray(training_sd, dtype=float), sizes.shape)
+    sizes = check_positive_array(n, "n")
+    sampling = check_same_shape(check_positive_array(sampling_sd, "sampling_sd", allow_zero=True),
+                                "sampling_sd", sizes.shape, "n")
+    training = check_positive_array(training_sd, "training_sd", allow_zero=True)
+    if training.size != 1:  # one number for every size, or one per size
+        check_same_shape(training, "training_sd", sizes.shape, "n")
+    training = np.broadcast_to(training, sizes.shape)
     ax.plot(sizes, np.hypot(sampling, training), color="black", lw=1.2, label="total")
     ax.plot(sizes, sampling, color="#1f77b4", lw=1.0, ls="--", label="test-set sampling")
     ax.plot(sizes, training, color="#d62728", lw=1.0, ls=":", label="training randomness")
     if observed_sd is not None:
-        ax.plot(sizes, np.asarray(observed_sd, dtype=float), "o", ms=4, mfc="none", color="black",
+        observed = check_same_shape(check_positive_array(observed_sd, "observed_sd", allow_zero=True),
+                                    "observed_sd", sizes.shape, "n")
+        ax.plot(sizes, observed, "o", ms=4, mfc="none", color="black",
                 label="simulated total")
     ax.set(xscale="log", yscale="log", xlabel="test-set size $n$", ylabel="standard deviation of the score")
     ax.legend(loc="upper right")
@@ -130,12 +149,7 @@ def scatter_test_vs_true(
     >>> _ = scatter_test_vs_true(ax, [0.84, 0.85, 0.86], [0.85, 0.84, 0.87])
     >>> plt.close(fig)
     """
-    x = np.asarray(true_scores, dtype=float)
-    y = np.asarray(test_scores, dtype=float)
-    if x.shape != y.shape:
-        raise ValueError(
-            f"`true_scores` and `test_scores` must have the same shape; got {x.shape} and {y.shape}."
-        )
+    x, y = check_paired(true_scores, test_scores, ("true_scores", "test_scores"))
     ax.scatter(x, y, s=9, alpha=0.6, color=color, label=label, linewidths=0)
     ax.axline((x.mean(), x.mean()), slope=1, color="black", lw=0.8, ls=":")
     ax.set(xlabel="true accuracy $a(\\xi)$", ylabel="test-set accuracy")
@@ -179,14 +193,14 @@ def image_grid(
     >>> plt.close(fig)
     """
     axes = np.asarray(axes)
-    pictures = np.asarray(images, dtype=float)
+    pictures = check_finite_array(images, "images")
     if axes.ndim != 2 or pictures.ndim != 4 or pictures.shape[:2] != axes.shape:
         raise ValueError(
             "`images` must have shape (rows, cols, height, width) matching a 2-D array of `axes`; "
             f"got images of shape {pictures.shape} and axes of shape {axes.shape}."
         )
-    low = float(pictures.min()) if vmin is None else vmin
-    high = float(pictures.max()) if vmax is None else vmax
+    low = float(pictures.min()) if vmin is None else check_real(vmin, "vmin")
+    high = float(pictures.max()) if vmax is None else check_real(vmax, "vmax")
     for (i, j), ax in np.ndenumerate(axes):
         ax.imshow(pictures[i, j], cmap=cmap, vmin=low, vmax=high, interpolation="nearest")
         ax.set(xticks=[], yticks=[])
@@ -225,7 +239,10 @@ def accuracy_histogram(
     """
     from scipy.stats import binom
 
-    scores = np.asarray(accuracies, dtype=float)
+    scores = check_probability(check_scores(accuracies, "accuracies"), "accuracies")
+    n = check_positive_int(n, "n")
+    population_accuracy = float(check_probability(check_real(population_accuracy, "population_accuracy"),
+                                                  "population_accuracy"))
     counts = np.rint(scores * n).astype(int)
     values, freq = np.unique(counts, return_counts=True)
     ax.bar(values / n, freq / scores.size, width=1 / n, color=color, alpha=0.6, label=label)
@@ -262,7 +279,9 @@ def difference_histogram(
     >>> _ = difference_histogram(ax, [-0.01, 0.0, 0.01, 0.02, 0.02], 100, 0.015)
     >>> plt.close(fig)
     """
-    diffs = np.asarray(differences, dtype=float)
+    diffs = check_scores(differences, "differences")
+    n = check_positive_int(n, "n")
+    population_difference = check_real(population_difference, "population_difference")
     steps, freq = np.unique(np.rint(diffs * n).astype(int), return_counts=True)
     sign = np.sign(steps) * (1 if population_difference >= 0 else -1)
     colors = np.where(sign > 0, "#1f77b4", np.where(sign < 0, "#d62728", "#7f7f7f"))
@@ -328,12 +347,9 @@ def seed_spread(
     >>> plt.close(fig)
     """
     scores = list(scores)
-    missing = [c for c in [by, *scores] if c not in runs.columns]
-    if missing:
-        raise ValueError(f"`runs` has no column(s) {missing}; its columns are {list(runs.columns)}.")
-    labels = scores if labels is None else list(labels)
-    if len(labels) != len(scores):
-        raise ValueError(f"`labels` must have one entry per score column ({len(scores)}); got {len(labels)}.")
+    check_columns(runs, "runs", [by, *scores])
+    check_table(runs[scores], f"runs[{scores!r}]")  # NaN (a failed run) would vanish from the plot
+    labels = check_sequence(scores if labels is None else labels, "labels", len(scores), "score column")
     palette = ["#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd"]
     colors = palette[: len(scores)] if colors is None else list(colors)
     groups = sorted(runs[by].unique())

@@ -29,7 +29,8 @@ from ..paired import difference_se, mcnemar
 from ..permutation import paired_permutation_test
 from ..resampling import bootstrap_ci
 from ..seeds import seed_summary, welch_test
-from .shapes import matcher_experiment, seed_sweep
+from .mlp import seed_sweep
+from .shapes import matcher_experiment
 
 __all__ = ["part1_two_fixed_models", "part2_training_randomness", "article_output", "main"]
 
@@ -63,7 +64,8 @@ def part1_two_fixed_models() -> list[str]:
 
     se = difference_se(ca, cb)
     lines.append(
-        f"SE of A - B: treating the accuracies as independent {se.standard_error_unpaired:.4f}, paired {se.standard_error:.4f}"
+        f"SE of A - B: treating the accuracies as independent {se.standard_error_unpaired:.4f}, "
+        f"paired {se.standard_error:.4f}"
     )
 
     # For a mean, the paired bootstrap resamples the per-image differences.

@@ -1,0 +1,503 @@
+"""The ``sigeval`` command: intervals, tests and a report from CSV files.
+
+``sigeval compare PREDICTIONS.csv``
+    one row per test item: each model's accuracy (or AUC) with its interval,
+    and for every pair of models the difference, its paired bootstrap
+    interval, a paired test and the Holm-adjusted p-value.
+``sigeval runs RUNS.csv``
+    a long table of runs (task, model, seed, score) through the views of
+    :class:`~sigeval.report.Report`.
+``sigeval example predictions|runs``
+    prints an example file shipped with the package, made from the course's
+    shape benchmark, to try the other two on.
+
+Built on :mod:`argparse` (the standard library) so that the command needs
+nothing beyond the statistics core. Explained in :ref:`ch-own-results`.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Sequence
+from importlib import resources
+from itertools import combinations
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from . import __version__
+from .intervals import proportion_ci
+from .metrics import roc_auc
+from .multiple import adjust_pvalues
+from .paired import mcnemar
+from .permutation import paired_permutation_test
+from .report import Report
+from .resampling import bootstrap_ci, paired_bootstrap_ci
+from .roc import delong_test
+
+__all__ = ["main"]
+
+EXAMPLES = {"predictions": "example_predictions.csv", "runs": "example_runs.csv"}
+
+
+class InputError(Exception):
+    """A problem with the user's file or options, reported in one line."""
+
+
+# --------------------------------------------------------------------------- reading files
+
+
+def _read_csv(path: str) -> pd.DataFrame:
+    file = Path(path)
+    if not file.exists():
+        raise InputError(f"{path}: no such file")
+    if file.is_dir():
+        raise InputError(f"{path}: is a directory, not a CSV file")
+    try:
+        table = pd.read_csv(file)
+    except pd.errors.EmptyDataError:
+        raise InputError(f"{path}: the file is empty") from None
+    except (pd.errors.ParserError, UnicodeDecodeError) as err:
+        raise InputError(f"{path}: not a readable CSV file ({str(err).splitlines()[0]})") from None
+    if table.empty:
+        raise InputError(f"{path}: the file has a header but no rows")
+    return table
+
+
+def _require(table: pd.DataFrame, column: str, path: str, what: str) -> None:
+    if column not in table.columns:
+        raise InputError(f"{path}: no column {column!r} for the {what} (the columns are {', '.join(map(repr, table.columns))})")
+
+
+def _lines(mask: np.ndarray, limit: int = 5) -> str:
+    """The file's line numbers of the flagged rows (the header is line 1)."""
+    rows = np.flatnonzero(mask) + 2
+    shown = ", ".join(map(str, rows[:limit]))
+    return shown + (f" and {rows.size - limit} more" if rows.size > limit else "")
+
+
+def _value(value: Any) -> str:
+    """A cell as the user wrote it: text quoted, numbers plain (no NumPy repr)."""
+    return repr(value) if isinstance(value, str) else str(value.item() if isinstance(value, np.generic) else value)
+
+
+def _numeric_column(table: pd.DataFrame, column: str, path: str) -> np.ndarray:
+    raw = table[column]
+    values = pd.to_numeric(raw, errors="coerce")
+    empty = raw.isna().to_numpy()
+    text = values.isna().to_numpy() & ~empty
+    if text.any():
+        first = raw[text].iloc[0]
+        raise InputError(f"{path}, line {_lines(text, 1)}: column {column!r} holds {_value(first)}, not a number")
+    return values.to_numpy(dtype=float)
+
+
+# --------------------------------------------------------------------------- compare
+
+
+def _correctness(table: pd.DataFrame, label: str | None, models: list[str], path: str) -> dict[str, np.ndarray]:
+    """Per model, 0/1 correctness per item: predictions against the label, or given as 0/1."""
+    for m in models:
+        missing = table[m].isna().to_numpy()
+        if missing.any():
+            raise InputError(
+                f"{path}, line {_lines(missing)}: model column {m!r} is empty; every model must be "
+                f"scored on every item (the models would be compared on different numbers of items)"
+            )
+    if label is None:
+        out = {}
+        for m in models:
+            values = _numeric_column(table, m, path)
+            bad = ~np.isin(values, (0, 1))
+            if bad.any():
+                raise InputError(
+                    f"{path}, line {_lines(bad, 1)}: without a label column, model column {m!r} must hold "
+                    f"0/1 correctness; it holds {_value(table[m][bad].iloc[0])}"
+                )
+            out[m] = values
+        return out
+    truth = table[label]
+    missing = truth.isna().to_numpy()
+    if missing.any():
+        raise InputError(f"{path}, line {_lines(missing)}: the label column {label!r} is empty")
+    # Compare as text, so that 1, 1.0 and "1" from different columns agree.
+    def as_text(column: pd.Series) -> pd.Series:
+        numeric = pd.to_numeric(column, errors="coerce")
+        if numeric.notna().all() and (numeric == numeric.round()).all():
+            return numeric.astype(np.int64).astype(str)
+        return column.astype(str)
+
+    truth_text = as_text(truth)
+    predicted = {m: as_text(table[m]) for m in models}
+    seen = set().union(*(set(p) for p in predicted.values()))
+    if not seen & set(truth_text):
+        raise InputError(
+            f"{path}: the label column {label!r} holds values ({', '.join(sorted(set(truth_text))[:5])}) that no "
+            f"model predicts (the models predict {', '.join(sorted(seen)[:5])}); are labels and predictions "
+            "encoded alike? For 0/1 correctness columns, pass --label none"
+        )
+    return {m: (predicted[m] == truth_text).to_numpy(dtype=float) for m in models}
+
+
+def _groups(table: pd.DataFrame, column: str | None, path: str) -> np.ndarray | None:
+    if column is None:
+        return None
+    _require(table, column, path, "groups")
+    values = table[column]
+    if values.isna().any():
+        raise InputError(f"{path}, line {_lines(values.isna().to_numpy())}: the groups column {column!r} is empty")
+    return pd.factorize(values.astype(str))[0]
+
+
+def _compare_accuracy(correct: dict, groups, args) -> tuple[pd.DataFrame, pd.DataFrame, str]:
+    level, rng = args.confidence_level, np.random.default_rng(args.seed)
+    rows = []
+    for m, c in correct.items():
+        if groups is None:
+            ci = proportion_ci(int(c.sum()), c.size, method="wilson", confidence_level=level)
+            low, high, method = ci.low, ci.high, "Wilson"
+        else:
+            boot = bootstrap_ci(c, groups=groups, n_resamples=args.n_resamples, confidence_level=level, rng=rng)
+            (low, high), method = boot.confidence_interval, "cluster bootstrap"
+        rows.append({"model": m, "n_items": c.size, "accuracy": c.mean(), "ci_low": low, "ci_high": high})
+    models = pd.DataFrame(rows)
+    pairs = []
+    for a, b in combinations(correct, 2):
+        ca, cb = correct[a], correct[b]
+        boot = paired_bootstrap_ci(ca, cb, groups=groups, n_resamples=args.n_resamples, confidence_level=level, rng=rng)
+        if groups is None:
+            pvalue = mcnemar(ca, cb).pvalue
+        else:
+            # Items of a group are not independent: flip the signs of whole groups' differences.
+            sums = pd.DataFrame({"a": ca, "b": cb, "g": groups}).groupby("g").sum()
+            pvalue = paired_permutation_test(sums.a.to_numpy(), sums.b.to_numpy(), rng=rng).pvalue
+        pairs.append({"model_a": a, "model_b": b, "difference": ca.mean() - cb.mean(),
+                      "ci_low": boot.confidence_interval.low, "ci_high": boot.confidence_interval.high,
+                      "pvalue": pvalue})
+    test = "McNemar (exact)" if groups is None else "sign flips of whole groups (exact or 10,000 draws)"
+    note = (f"accuracy intervals: {method}; differences: A minus B, paired "
+            f"{'cluster ' if groups is not None else ''}bootstrap percentile interval "
+            f"({args.n_resamples} resamples, seed {args.seed}); p: {test}, Holm-adjusted over {len(pairs)} pair(s)")
+    return models, pd.DataFrame(pairs), note
+
+
+def _compare_auc(table, label, models, path, groups, args) -> tuple[pd.DataFrame, pd.DataFrame, str]:
+    if label is None:
+        raise InputError("--metric auc needs a label column (0/1) beside the models' scores")
+    if groups is not None:
+        raise InputError("--groups with --metric auc is not supported: DeLong's test assumes independent items")
+    y = _numeric_column(table, label, path)
+    if not np.isin(y, (0, 1)).all() or np.unique(y).size < 2:
+        raise InputError(f"{path}: for --metric auc the label column {label!r} must hold 0 and 1, both present")
+    scores = {}
+    for m in models:
+        s = _numeric_column(table, m, path)
+        if np.isnan(s).any():
+            raise InputError(f"{path}, line {_lines(np.isnan(s))}: model column {m!r} is empty")
+        scores[m] = s
+    level, rng = args.confidence_level, np.random.default_rng(args.seed)
+    rows = []
+    for m, s in scores.items():
+        boot = bootstrap_ci((y, s), statistic=roc_auc, n_resamples=args.n_resamples,
+                            confidence_level=level, rng=rng)
+        rows.append({"model": m, "n_items": y.size, "auc": boot.estimate,
+                     "ci_low": boot.confidence_interval.low, "ci_high": boot.confidence_interval.high})
+    pairs = []
+    for a, b in combinations(scores, 2):
+        res = delong_test(y, scores[a], scores[b], confidence_level=level)
+        pairs.append({"model_a": a, "model_b": b, "difference": res.estimate, "ci_low": res.confidence_interval.low,
+                      "ci_high": res.confidence_interval.high, "pvalue": res.pvalue})
+    note = ("AUC intervals: bootstrap percentile "
+            f"({args.n_resamples} resamples, seed {args.seed}); differences: AUC of A minus B with "
+            f"DeLong's interval and test, Holm-adjusted over {len(pairs)} pair(s)")
+    return pd.DataFrame(rows), pd.DataFrame(pairs), note
+
+
+def _compare(args) -> dict[str, Any]:
+    path = args.file
+    table = _read_csv(path)
+    label = None if args.label == "none" else args.label
+    if label is not None and label not in table.columns:
+        if args.label_given:
+            _require(table, label, path, "labels")
+        label = None
+    used = {label, args.groups} - {None}
+    if args.models:
+        for m in args.models:
+            _require(table, m, path, "models")
+        models = list(args.models)
+    else:
+        models = [c for c in table.columns if c not in used]
+    if len(models) < 2:
+        raise InputError(f"{path}: compare needs at least 2 model columns; found {models!r}")
+    groups = _groups(table, args.groups, path)
+    if args.metric == "auc":
+        per_model, pairs, note = _compare_auc(table, label, models, path, groups, args)
+    else:
+        correct = _correctness(table, label, models, path)
+        per_model, pairs, note = _compare_accuracy(correct, groups, args)
+    pairs["pvalue_holm"] = adjust_pvalues(pairs.pvalue.to_numpy(), method="holm")
+    return {"models": per_model, "pairs": pairs, "note": note,
+            "confidence_level": args.confidence_level}
+
+
+# --------------------------------------------------------------------------- runs
+
+
+def _runs(args) -> dict[str, Any]:
+    path = args.file
+    table = _read_csv(path)
+    for role in ("task", "model", "seed", "score"):
+        _require(table, getattr(args, role), path, f"{role}s" if role != "score" else "scores")
+    _numeric_column(table, args.score, path)  # names the line of a non-numeric score
+    try:
+        report = Report(table, task=args.task, model=args.model, seed=args.seed, score=args.score,
+                        higher_is_better=not args.lower_is_better, failed=args.failed)
+    except (ValueError, TypeError) as err:
+        raise InputError(f"{path}: {err}") from None
+    views = ("pairwise", "power", "equivalence", "friedman") if args.view == "all" else (args.view,)
+    if "equivalence" in views and args.margin is None:
+        raise InputError("the equivalence view needs --margin (the smallest difference that matters, fixed in advance)")
+    out: dict[str, Any] = {"report": repr(report), "failed_runs": report.failed_runs}
+    try:
+        if "pairwise" in views:
+            out["pairwise"] = report.pairwise(alpha=args.alpha)
+        if "power" in views:
+            out["power"] = report.power(alpha=args.alpha, target_power=args.target_power)
+        if "equivalence" in views:
+            out["equivalence"] = report.equivalence(args.margin, alpha=args.alpha)
+        if "friedman" in views or args.plot:
+            if len(report.tasks) < 2:
+                if args.view == "friedman" or args.plot:
+                    raise InputError(f"{path}: the Friedman view needs at least 2 tasks; the file has {len(report.tasks)}")
+            else:
+                out["friedman"] = report.friedman(alpha=args.alpha)
+    except ValueError as err:
+        raise InputError(f"{path}: {err}") from None
+    if args.plot:
+        _plot_cd(out["friedman"], args.plot, args.alpha)
+        out["plot"] = args.plot
+    return out
+
+
+def _plot_cd(friedman, path: str, alpha: float) -> None:
+    try:
+        import matplotlib
+
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+
+        from .plots import cd_diagram
+    except ImportError:
+        raise InputError("--plot needs matplotlib: pip install 'sigeval[plots]'") from None
+    fig, ax = plt.subplots(figsize=(7, 0.5 + 0.45 * friedman.n_models))
+    cd_diagram(friedman.result, alpha=alpha, ax=ax)
+    fig.tight_layout()
+    try:
+        fig.savefig(path)
+    except (OSError, ValueError) as err:
+        raise InputError(f"--plot {path}: cannot write the figure ({err})") from None
+    finally:
+        plt.close(fig)
+
+
+# --------------------------------------------------------------------------- output
+
+
+def _table(frame: pd.DataFrame) -> str:
+    formats = {c: (lambda v: f"{v:.4g}") for c in frame.columns if c.startswith("pvalue")}
+    return frame.to_string(index=False, float_format=lambda v: f"{v:.4f}", formatters=formats)
+
+
+def _jsonable(value: Any) -> Any:
+    if isinstance(value, pd.DataFrame):
+        return json.loads(value.to_json(orient="records"))
+    if isinstance(value, pd.Series):
+        return json.loads(value.to_json())
+    if hasattr(value, "keys") and hasattr(value, "__getitem__"):
+        return {k: _jsonable(value[k]) for k in value if k not in ("result", "mean_scores", "n_seeds")}
+    if isinstance(value, np.generic):
+        return value.item()
+    return value
+
+
+def _print_compare(out: dict, as_json: bool) -> None:
+    if as_json:
+        print(json.dumps({k: _jsonable(v) for k, v in out.items()}, indent=2))
+        return
+    print(f"models ({out['confidence_level']:.0%} intervals)")
+    print(_table(out["models"]))
+    print("\npairs")
+    print(_table(out["pairs"]))
+    print(f"\n{out['note']}")
+
+
+def _print_runs(out: dict, as_json: bool) -> None:
+    if as_json:
+        print(json.dumps({k: _jsonable(v) for k, v in out.items()}, indent=2))
+        return
+    print(out["report"])
+    if len(out["failed_runs"]):
+        print("\nfailed runs (their pairs are left out)")
+        print(_table(out["failed_runs"]))
+    for view in ("pairwise", "power", "equivalence"):
+        if view in out:
+            print(f"\n{view}")
+            print(_table(out[view]))
+    if "friedman" in out:
+        f = out["friedman"]
+        print("\nfriedman (over the tasks' mean scores)")
+        print(_table(f.mean_ranks.rename("mean_rank").rename_axis("model").reset_index()))
+        print(f"chi2_F = {f.statistic:.4f}, p = {f.pvalue:.4g}; Iman-Davenport F_F = {f.f_statistic:.4f}, "
+              f"p = {f.f_pvalue:.4g}")
+        gap = f"tasks for that gap: {f.n_for_observed_gap}" if f.n_for_observed_gap else "no gap"
+        print(f"critical difference = {f.critical_difference:.4f} at alpha = {f.alpha:g} with {f.n_tasks} tasks; "
+              f"largest mean-rank gap = {f.max_rank_gap:.4f}; {gap}")
+    if "plot" in out:
+        print(f"\nCD diagram written to {out['plot']}")
+
+
+# --------------------------------------------------------------------------- parser
+
+
+def _level(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"must be a number strictly between 0 and 1; got {text!r}") from None
+    if not 0 < value < 1:
+        raise argparse.ArgumentTypeError(f"must be strictly between 0 and 1; got {text!r}")
+    return value
+
+
+def _positive(kind):
+    def parse(text: str):
+        try:
+            value = kind(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"must be a positive {kind.__name__}; got {text!r}") from None
+        if not value > 0 or value != value or value == float("inf"):
+            raise argparse.ArgumentTypeError(f"must be a positive {kind.__name__}; got {text!r}")
+        return value
+
+    return parse
+
+
+def _seed(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"must be a non-negative integer; got {text!r}") from None
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"must be a non-negative integer; got {text!r}")
+    return value
+
+
+COMPARE_EXAMPLE = """example:
+  sigeval example predictions > predictions.csv
+  sigeval compare predictions.csv
+  sigeval compare predictions.csv --models matcher_A matcher_B --n-resamples 2000 --json
+"""
+RUNS_EXAMPLE = """example:
+  sigeval example runs > runs.csv
+  sigeval runs runs.csv --view all --margin 0.01
+  sigeval runs runs.csv --view friedman --plot cd.png
+"""
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="sigeval",
+        description="Intervals, paired tests and reports for comparing models, from CSV files.",
+        epilog="Run 'sigeval COMMAND --help' for each command's options and an example.",
+    )
+    parser.add_argument("--version", action="version", version=f"sigeval {__version__}")
+    commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+
+    compare = commands.add_parser(
+        "compare", help="models scored on the same test items: accuracies, differences, tests",
+        description="One row per test item: a label column and one column per model, holding the model's "
+        "predicted labels (compared with the label), or 0/1 correctness (with --label none), or scores "
+        "for the positive class (with --metric auc). Prints each model's accuracy with its interval and, "
+        "for every pair, the difference (A minus B), its paired bootstrap interval, a paired test and the "
+        "Holm-adjusted p-value.",
+        epilog=COMPARE_EXAMPLE, formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    compare.add_argument("file", metavar="PREDICTIONS.csv")
+    compare.add_argument("--label", default=None,
+                         help="the column of true labels (default 'label'; 'none' if the model columns are 0/1 correctness)")
+    compare.add_argument("--models", nargs="+", metavar="COLUMN", help="the model columns (default: every other column)")
+    compare.add_argument("--groups", metavar="COLUMN",
+                         help="a column of group labels for correlated items: whole groups are resampled and sign-flipped")
+    compare.add_argument("--metric", choices=("accuracy", "auc"), default="accuracy",
+                         help="accuracy of predicted labels (default), or AUC of scores with DeLong's test")
+    compare.add_argument("--confidence-level", type=_level, default=0.95, metavar="LEVEL")
+    compare.add_argument("--n-resamples", type=_positive(int), default=10_000, metavar="N")
+    compare.add_argument("--seed", type=_seed, default=0, help="seed of the bootstrap (default 0)")
+    compare.add_argument("--json", action="store_true", help="print JSON instead of tables")
+
+    runs = commands.add_parser(
+        "runs", help="a table of runs (task, model, seed, score): pairwise, power, equivalence, friedman",
+        description="A long table, one row per run: the task, the model, the seed and the score. Runs are "
+        "paired by (task, seed). Prints the views of sigeval.Report: pairwise (paired t, Holm within each "
+        "task), power (MDE and seeds needed), equivalence (TOST at --margin, four verdicts) and friedman "
+        "(mean ranks over tasks, critical difference).",
+        epilog=RUNS_EXAMPLE, formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    runs.add_argument("file", metavar="RUNS.csv")
+    runs.add_argument("--view", choices=("pairwise", "power", "equivalence", "friedman", "all"), default="pairwise")
+    runs.add_argument("--margin", type=_positive(float), help="equivalence margin, in the units of the scores")
+    runs.add_argument("--alpha", type=_level, default=0.05)
+    runs.add_argument("--target-power", type=_level, default=0.80)
+    runs.add_argument("--task", default="task", metavar="COLUMN")
+    runs.add_argument("--model", default="model", metavar="COLUMN")
+    runs.add_argument("--seed", default="seed", metavar="COLUMN")
+    runs.add_argument("--score", default="score", metavar="COLUMN")
+    runs.add_argument("--lower-is-better", action="store_true", help="for losses and error rates (ranks only)")
+    runs.add_argument("--failed", choices=("raise", "drop-pairs"), default="raise",
+                      help="failed, missing or duplicated runs: an error (default), or leave out their pairs")
+    runs.add_argument("--plot", metavar="FILE", help="save the critical-difference diagram (needs matplotlib)")
+    runs.add_argument("--json", action="store_true", help="print JSON instead of tables")
+
+    example = commands.add_parser("example", help="print an example CSV file shipped with sigeval",
+                                  description="Print an example file, made from the course's shape benchmark.",
+                                  epilog="example:\n  sigeval example predictions > predictions.csv",
+                                  formatter_class=argparse.RawDescriptionHelpFormatter)
+    example.add_argument("which", choices=tuple(EXAMPLES))
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the ``sigeval`` command; returns its exit status.
+
+    Examples
+    --------
+    >>> from sigeval.cli import main
+    >>> main(["--version"])  # doctest: +SKIP
+    sigeval 0.2.0
+    """
+    parser = _parser()
+    args = parser.parse_args(argv)
+    try:
+        if args.command == "example":
+            sys.stdout.write(resources.files("sigeval").joinpath("data", EXAMPLES[args.which]).read_text())
+        elif args.command == "compare":
+            args.label_given = args.label is not None
+            args.label = args.label or "label"
+            _print_compare(_compare(args), args.json)
+        else:
+            _print_runs(_runs(args), args.json)
+    except InputError as err:
+        print(f"sigeval {args.command}: error: {err}", file=sys.stderr)
+        return 1
+    except BrokenPipeError:
+        return 0
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

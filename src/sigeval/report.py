@@ -1,0 +1,797 @@
+"""A report over a table of runs: what does the evidence support?
+
+One object over a long table of runs (task, model, seed, score) that answers
+four questions in turn, each as a table:
+
+``pairwise``
+    is there a difference? (paired t interval and test, Holm within a task)
+``power``
+    could this design have seen one? (minimum detectable effect, power, seeds needed)
+``equivalence``
+    can we claim there is none? (TOST crossed with the difference test: four verdicts)
+``friedman`` and ``rank_stability``
+    what would a ranking across tasks need? (mean ranks, critical difference,
+    tasks needed for the observed gap, resampled tasks)
+
+Runs are paired by (task, seed): within a task, every model ran on the same
+seeds, and seed *s* of model A is compared with seed *s* of model B. Every
+statistic comes from the library's own functions (:func:`~sigeval.procedures.paired_difference`,
+:func:`~sigeval.power.power_paired`, :func:`~sigeval.equivalence.tost_paired`,
+:func:`~sigeval.ranking.friedman`, ...), so the report and those functions
+agree by construction. ``sigeval.report.run_benchmark`` runs the course's
+shape classifiers into a report (:func:`sigeval.course.benchmark.run_benchmark`).
+
+Explained in :ref:`ch-reporting`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import dataclass, field, fields
+from typing import Any, Literal
+
+import numpy as np
+import pandas as pd
+
+from ._validation import RngLike, check_choice, check_positive_int, check_positive_real, check_unit_interval
+from .equivalence import tost_paired, verdict_from_pvalues
+from .multiple import adjust_pvalues
+from .power import power_paired, seeds_needed
+from .procedures import paired_difference
+from .rank_uncertainty import rank_stability
+from .ranking import friedman, nemenyi_cd, tasks_for_gap
+
+__all__ = ["Report", "ReportFriedman", "ReportRankStability"]
+
+FailedPolicy = Literal["raise", "drop-pairs"]
+
+
+def __getattr__(name: str) -> Any:
+    # run_benchmark (sigeval.course.benchmark) needs the `course` extra, so it is
+    # imported on first use rather than with the report.
+    if name == "run_benchmark":
+        from .course.benchmark import run_benchmark
+
+        return run_benchmark
+    raise AttributeError(f"module 'sigeval.report' has no attribute {name!r}")
+
+
+class _FieldMapping(Mapping):
+    """Read-only mapping over a frozen dataclass's fields: ``r["x"]`` is ``r.x``."""
+
+    def __getitem__(self, key: str) -> Any:
+        if key not in self._field_names():
+            raise KeyError(key)
+        return getattr(self, key)
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._field_names())
+
+    def __len__(self) -> int:
+        return len(self._field_names())
+
+    def _field_names(self) -> tuple[str, ...]:
+        return tuple(f.name for f in fields(self))  # type: ignore[arg-type]
+
+
+@dataclass(frozen=True, eq=False)
+class ReportFriedman(_FieldMapping):
+    """Result of :meth:`Report.friedman`: the ranking of the models across tasks.
+
+    Readable both as attributes and as a mapping (``f["critical_difference"]``).
+
+    Attributes
+    ----------
+    statistic, pvalue : float
+        Friedman's :math:`\\chi^2_F` and its p-value.
+    f_statistic, f_pvalue : float
+        Iman and Davenport's :math:`F_F` and its p-value.
+    mean_ranks : pandas.Series
+        Mean rank of each model over the tasks (1 is the best).
+    critical_difference : float
+        Nemenyi's critical difference at ``alpha`` for this many models and tasks.
+    max_rank_gap : float
+        The largest difference between two models' mean ranks.
+    n_for_observed_gap : int or None
+        Fewest tasks at which ``max_rank_gap`` would reach the critical
+        difference (:func:`~sigeval.ranking.tasks_for_gap`); None when every
+        model has the same mean rank, so there is no gap to resolve.
+    n_tasks, n_models : int
+    alpha : float
+    mean_scores : pandas.DataFrame
+        Tasks by models: each model's mean score over the seeds used.
+    n_seeds : pandas.Series
+        Seeds used per task: those on which every model has a run.
+    result : FriedmanResult
+        The underlying :func:`~sigeval.ranking.friedman` result (for
+        :func:`~sigeval.plots.cd_diagram`).
+    """
+
+    statistic: float
+    pvalue: float
+    f_statistic: float
+    f_pvalue: float
+    mean_ranks: pd.Series
+    critical_difference: float
+    max_rank_gap: float
+    n_for_observed_gap: int | None
+    n_tasks: int
+    n_models: int
+    alpha: float
+    mean_scores: pd.DataFrame = field(repr=False)
+    n_seeds: pd.Series = field(repr=False)
+    result: Any = field(repr=False)
+
+
+@dataclass(frozen=True, eq=False)
+class ReportRankStability(_FieldMapping):
+    """Result of :meth:`Report.rank_stability`: the ranking under resampled tasks.
+
+    Readable both as attributes and as a mapping (``st["order_stability"]``).
+
+    Attributes
+    ----------
+    order_stability : float
+        Fraction of resamples of the tasks that reproduce the full observed order.
+    separation : pandas.DataFrame
+        Models by models: fraction of resamples in which the two mean ranks
+        differ by more than the critical difference.
+    jackknife : pandas.DataFrame
+        Tasks by models: shift of each model's mean rank when that task is dropped.
+    n_boot : int
+        Number of resamples.
+    result : RankStabilityResult
+        The underlying :func:`~sigeval.rank_uncertainty.rank_stability` result.
+    """
+
+    order_stability: float
+    separation: pd.DataFrame
+    jackknife: pd.DataFrame
+    n_boot: int
+    result: Any = field(repr=False)
+
+
+def _column(name: Any, argument: str, columns: pd.Index) -> Any:
+    if name not in columns:
+        raise ValueError(
+            f"`{argument}` names column {name!r}, which the table does not have; "
+            f"its columns are {list(columns)!r}."
+        )
+    return name
+
+
+def _show_runs(runs: pd.DataFrame, limit: int = 10) -> str:
+    shown = "; ".join(
+        f"(task {t!r}, model {m!r}, seed {s!r}): {r}"
+        for t, m, s, r in runs[["task", "model", "seed", "reason"]].head(limit).itertuples(index=False)
+    )
+    more = f"; ... ({len(runs)} in all)" if len(runs) > limit else ""
+    return shown + more
+
+
+def _numeric_scores(raw: pd.Series, keys: pd.DataFrame) -> np.ndarray:
+    """The score column as float, refusing text, complex numbers and infinities by row."""
+    if pd.api.types.is_complex_dtype(raw.dtype) or any(isinstance(v, complex) for v in raw):
+        raise TypeError("The score column must hold real numbers; it holds complex numbers.")
+    if pd.api.types.is_bool_dtype(raw.dtype):
+        raise TypeError("The score column must hold numbers; it holds booleans.")
+    values = pd.to_numeric(raw, errors="coerce")
+    bad = values.isna() & raw.notna()
+    if bad.any():
+        rows = keys[bad.to_numpy()].head(5)
+        where = "; ".join(
+            f"(task {t!r}, model {m!r}, seed {s!r}): {v!r}"
+            for (t, m, s), v in zip(rows.itertuples(index=False), raw[bad].head(5))
+        )
+        raise TypeError(f"The score column must hold numbers; {int(bad.sum())} row(s) do not: {where}.")
+    scores = values.to_numpy(dtype=float)
+    infinite = np.isinf(scores)
+    if infinite.any():
+        rows = keys[infinite].head(5)
+        where = "; ".join(f"(task {t!r}, model {m!r}, seed {s!r})" for t, m, s in rows.itertuples(index=False))
+        raise ValueError(f"Scores must be finite (NaN marks a failed run); infinite at {where}.")
+    return scores
+
+
+class Report:
+    """The evidence in a table of runs, view by view.
+
+    Parameters
+    ----------
+    table : pandas.DataFrame or anything ``pandas.DataFrame`` accepts
+        One row per run, in long form: the task, the model, the seed and the
+        score. Other columns are kept but not used, except an optional
+        ``error`` column whose text explains a failed run (as
+        :func:`~sigeval.course.benchmark.run_benchmark` writes it).
+    task, model, seed, score : str
+        Names of those four columns.
+    higher_is_better : bool
+        Direction of the score. It sets the ranks of :meth:`friedman`; the
+        differences of the other views are always A minus B.
+    failed : {"raise", "drop-pairs"}
+        What to do with failed or broken runs: a NaN score, a (task, model,
+        seed) combination missing while other models of the task ran that
+        seed, or a duplicated row. ``"raise"`` (default): the constructor
+        raises a ``ValueError`` that lists each of them. ``"drop-pairs"``:
+        each comparison leaves out the seeds on which either of its two
+        models failed; :attr:`failed_runs` lists them and every view states
+        how many pairs (or seeds) it used.
+
+    Attributes
+    ----------
+    tasks, models : tuple
+        In the order of their first appearance in the table.
+    seeds : dict
+        The seeds of each task (the union over its models), in order of appearance.
+    failed_runs : pandas.DataFrame
+        One row per failed or broken run: ``task``, ``model``, ``seed``, ``reason``.
+    runs : pandas.DataFrame
+        The table, with the four columns renamed ``task``, ``model``, ``seed``, ``score``.
+
+    Notes
+    -----
+    Every difference is model A minus model B, for each pair of models in
+    the order of ``models`` (A before B). The confidence intervals are
+    per comparison at level ``1 - alpha``; the decisions (``significant``,
+    ``verdict``) use Holm-adjusted p-values within each task. Explained in
+    :ref:`ch-reporting`.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> from sigeval import Report
+    >>> runs = pd.DataFrame({
+    ...     "task": ["t"] * 8,
+    ...     "model": ["A"] * 4 + ["B"] * 4,
+    ...     "seed": [0, 1, 2, 3] * 2,
+    ...     "score": [0.91, 0.90, 0.93, 0.92, 0.88, 0.89, 0.90, 0.88],
+    ... })
+    >>> report = Report(runs)
+    >>> row = report.pairwise().iloc[0]
+    >>> row.model_a, row.model_b, int(row.n_pairs), round(float(row.mean_diff), 4)
+    ('A', 'B', 4, 0.0275)
+    >>> report.equivalence(margin=0.01).verdict.tolist()
+    ['different']
+    """
+
+    def __init__(
+        self,
+        table: Any,
+        *,
+        task: str = "task",
+        model: str = "model",
+        seed: str = "seed",
+        score: str = "score",
+        higher_is_better: bool = True,
+        failed: FailedPolicy = "raise",
+    ) -> None:
+        if not isinstance(higher_is_better, bool | np.bool_):
+            raise TypeError(f"`higher_is_better` must be True or False; got {higher_is_better!r}.")
+        self.higher_is_better = bool(higher_is_better)
+        self.failed = check_choice(failed, "failed", ("raise", "drop-pairs"))
+        frame = table if isinstance(table, pd.DataFrame) else pd.DataFrame(table)
+        names = {
+            "task": _column(task, "task", frame.columns),
+            "model": _column(model, "model", frame.columns),
+            "seed": _column(seed, "seed", frame.columns),
+            "score": _column(score, "score", frame.columns),
+        }
+        if len(set(names.values())) < 4:
+            raise ValueError(f"The task, model, seed and score columns must be four different columns; got {names!r}.")
+        runs = frame.rename(columns={v: k for k, v in names.items()}).reset_index(drop=True)
+        if len(runs) == 0:
+            raise ValueError("`table` must hold at least one run; it is empty.")
+        keys = runs[["task", "model", "seed"]]
+        if keys.isna().to_numpy().any():
+            bad = int(keys.isna().any(axis=1).sum())
+            raise ValueError(f"The task, model and seed columns must not be empty; {bad} row(s) have a missing key.")
+        runs["score"] = _numeric_scores(runs["score"], keys)
+        self.runs = runs
+        self.tasks = tuple(pd.unique(runs["task"]))
+        self.models = tuple(pd.unique(runs["model"]))
+        if len(self.models) < 2:
+            raise ValueError(f"A report compares at least 2 models; the table holds {len(self.models)}: {list(self.models)!r}.")
+        self._scores, self.seeds, self.failed_runs = self._pair_runs(runs)
+        if len(self.failed_runs) and self.failed == "raise":
+            raise ValueError(
+                f"{len(self.failed_runs)} failed or broken run(s): {_show_runs(self.failed_runs)}. "
+                "Failed runs are never dropped silently: repair them, or pass failed='drop-pairs' "
+                "to leave out the pairs they belong to (listed in `failed_runs`)."
+            )
+
+    def _pair_runs(self, runs: pd.DataFrame) -> tuple[dict, dict, pd.DataFrame]:
+        """Per task a (seeds, models) score array with NaN for every failed run, and the failures."""
+        failures = []
+        duplicated = runs.duplicated(["task", "model", "seed"], keep=False)
+        for t, m, s in runs.loc[duplicated, ["task", "model", "seed"]].drop_duplicates().itertuples(index=False):
+            failures.append((t, m, s, "duplicated row"))
+        reasons = runs["error"] if "error" in runs.columns else pd.Series(np.nan, index=runs.index)
+        nan_rows = runs["score"].isna() & ~duplicated
+        for (t, m, s), why in zip(runs.loc[nan_rows, ["task", "model", "seed"]].itertuples(index=False), reasons[nan_rows]):
+            failures.append((t, m, s, "score is NaN" if pd.isna(why) else f"failed: {why}"))
+        scores, seeds = {}, {}
+        clean = runs[~duplicated]
+        for t in self.tasks:
+            rows = clean[clean["task"] == t]
+            absent = [m for m in self.models if m not in set(runs.loc[runs["task"] == t, "model"])]
+            if absent:
+                raise ValueError(
+                    f"Task {t!r} has no run of model(s) {absent!r}: every model must run on every task "
+                    "(drop the task or the model from the table explicitly)."
+                )
+            task_seeds = tuple(pd.unique(runs.loc[runs["task"] == t, "seed"]))
+            if len(task_seeds) < 2:
+                raise ValueError(
+                    f"Task {t!r} has {len(task_seeds)} seed ({list(task_seeds)!r}); a paired comparison needs "
+                    "at least 2 seeds per task."
+                )
+            grid = rows.pivot(index="seed", columns="model", values="score").reindex(index=list(task_seeds), columns=list(self.models))
+            present = set(zip(runs.loc[runs["task"] == t, "model"], runs.loc[runs["task"] == t, "seed"]))
+            for s in task_seeds:
+                for m in self.models:
+                    if (m, s) not in present:
+                        failures.append((t, m, s, "missing (other models ran this seed)"))
+            scores[t] = grid.to_numpy(dtype=float)
+            seeds[t] = task_seeds
+        failed = pd.DataFrame(failures, columns=["task", "model", "seed", "reason"])
+        return scores, seeds, failed
+
+    def __repr__(self) -> str:
+        n_seeds = sorted({len(s) for s in self.seeds.values()})
+        seeds = f"{n_seeds[0]}" if len(n_seeds) == 1 else f"{n_seeds[0]}-{n_seeds[-1]}"
+        return (
+            f"Report({len(self.tasks)} task(s), {len(self.models)} models, {seeds} seeds per task, "
+            f"{len(self.failed_runs)} failed run(s))"
+        )
+
+    # ------------------------------------------------------------------ comparisons
+
+    def _comparisons(self) -> Iterator[tuple[Any, int, int, np.ndarray, np.ndarray]]:
+        """Every (task, A, B) with the scores of the seeds on which both ran."""
+        k = len(self.models)
+        for t in self.tasks:
+            grid = self._scores[t]
+            for i in range(k):
+                for j in range(i + 1, k):
+                    both = ~np.isnan(grid[:, i]) & ~np.isnan(grid[:, j])
+                    if both.sum() < 2:
+                        raise ValueError(
+                            f"Task {t!r}, {self.models[i]!r} vs {self.models[j]!r}: {int(both.sum())} seed(s) "
+                            "on which both ran; a paired comparison needs at least 2 (see `failed_runs`)."
+                        )
+                    yield t, i, j, grid[both, i], grid[both, j]
+
+    def _each(self, compute) -> pd.DataFrame:
+        """One row per comparison from ``compute(a, b)``, errors named by their comparison."""
+        rows = []
+        for t, i, j, a, b in self._comparisons():
+            try:
+                values = compute(a, b)
+            except ValueError as err:
+                raise ValueError(f"Task {t!r}, {self.models[i]!r} vs {self.models[j]!r}: {err}") from err
+            rows.append({"task": t, "model_a": self.models[i], "model_b": self.models[j], "n_pairs": a.size, **values})
+        return pd.DataFrame(rows)
+
+    def _holm(self, frame: pd.DataFrame, column: str) -> np.ndarray:
+        """Holm-adjusted p-values of ``column`` within each task."""
+        adjusted = np.empty(len(frame))
+        for _, index in frame.groupby("task", sort=False).indices.items():
+            adjusted[index] = adjust_pvalues(frame[column].to_numpy()[index], method="holm")
+        return adjusted
+
+    def pairwise(self, alpha: float = 0.05) -> pd.DataFrame:
+        """Is there a difference? The paired t test of every pair of models in every task.
+
+        Parameters
+        ----------
+        alpha : float
+            Level of the tests; the intervals are at ``1 - alpha``.
+
+        Returns
+        -------
+        pandas.DataFrame
+            ``task``, ``model_a``, ``model_b``, ``n_pairs`` (seeds on which
+            both ran), ``mean_diff`` (mean of A minus B over those seeds),
+            ``ci_low``, ``ci_high`` (the paired Student interval),
+            ``pvalue``, ``pvalue_holm`` (Holm within the task) and
+            ``significant`` (``pvalue_holm <= alpha``).
+
+        Examples
+        --------
+        >>> from sigeval import Report
+        >>> report = Report({"task": ["t"] * 6, "model": list("AAABBB"), "seed": [1, 2, 3] * 2,
+        ...                  "score": [0.80, 0.82, 0.81, 0.70, 0.74, 0.71]})
+        >>> report.pairwise()[["mean_diff", "significant"]].round(3).to_dict("records")
+        [{'mean_diff': 0.093, 'significant': True}]
+        """
+        alpha = check_unit_interval(alpha, "alpha")
+
+        def compute(a, b):
+            res = paired_difference(a, b, confidence_level=1 - alpha)
+            low, high = res.confidence_interval
+            return {"mean_diff": res.estimate, "ci_low": low, "ci_high": high, "pvalue": res.pvalue}
+
+        frame = self._each(compute)
+        frame["pvalue_holm"] = self._holm(frame, "pvalue")
+        frame["significant"] = frame["pvalue_holm"] <= alpha
+        return frame
+
+    def power(
+        self, alpha: float = 0.05, target_power: float = 0.80, deltas: Sequence[float] = (0.01, 0.005)
+    ) -> pd.DataFrame:
+        r"""Could this design have seen a difference? Power and seeds needed per comparison.
+
+        With :math:`S` paired seeds and the observed standard deviation
+        :math:`\hat\sigma_d` of the differences, the minimum detectable effect
+        at power :math:`1 - \beta` (:func:`~sigeval.power.power_paired`) is
+
+        .. math::
+
+            \mathrm{MDE} = \bigl(t_{S-1,\,1-\alpha/2} + t_{S-1,\,1-\beta}\bigr)\,
+                           \frac{\hat\sigma_d}{\sqrt S},
+
+        about the smallest true mean difference that the two-sided paired
+        t-test at ``alpha`` rejects with probability ``target_power`` (the
+        exact power there, from the noncentral t, is 0.791 at 5 seeds and
+        0.799 at 10 for a target of 0.80). ``observed_power`` is that exact
+        power at the observed :math:`|\bar d|`, and ``seeds_for_<delta>`` the
+        seeds :func:`~sigeval.power.seeds_needed` finds for a true difference
+        ``delta`` at this :math:`\hat\sigma_d`.
+
+        Parameters
+        ----------
+        alpha : float
+            Level of the paired t-test.
+        target_power : float
+            Power that defines the MDE and the seeds needed.
+        deltas : sequence of float
+            True differences (in the units of the scores) for which to report
+            the seeds needed, one ``seeds_for_<delta>`` column each.
+
+        Returns
+        -------
+        pandas.DataFrame
+            ``task``, ``model_a``, ``model_b``, ``n_pairs``, ``mean_diff``,
+            ``sigma_d``, ``mde``, ``observed_power``, ``detectable`` and the
+            ``seeds_for_<delta>`` columns.
+
+        Notes
+        -----
+        ``detectable`` is ``|mean_diff| >= mde``: the observed difference is
+        at least as large as the design detects with ``target_power``. It does
+        not say the difference is real (that is :meth:`pairwise`), and
+        ``False`` does not say there is none: the design could not have told.
+        The MDE is not the rejection threshold: the test rejects at
+        :math:`|\bar d| > t_{S-1,1-\alpha/2}\,\hat\sigma_d/\sqrt S`, about 0.7 MDE
+        at 80% power. ``observed_power`` is the power at the observed
+        :math:`|\bar d|` taken as the truth; it is a function of the p-value
+        and adds nothing to it as evidence, but shows how close the design
+        is to its floor. Both rest on :math:`\hat\sigma_d` from few seeds and
+        on roughly normal differences.
+
+        Examples
+        --------
+        >>> from sigeval import Report
+        >>> report = Report({"task": ["t"] * 10, "model": list("AAAAABBBBB"), "seed": list(range(5)) * 2,
+        ...                  "score": [0.80, 0.82, 0.81, 0.83, 0.80, 0.79, 0.81, 0.81, 0.80, 0.80]})
+        >>> report.power(deltas=(0.01,))[["n_pairs", "mde", "seeds_for_0.01"]].round(4).to_dict("records")
+        [{'n_pairs': 5, 'mde': 0.0204, 'seeds_for_0.01': 14}]
+        """
+        alpha = check_unit_interval(alpha, "alpha")
+        target_power = check_unit_interval(target_power, "target_power")
+        deltas = self._check_deltas(deltas)
+
+        def compute(a, b):
+            d = a - b
+            mean = float(d.mean())
+            res = paired_difference(a, b)  # refuses zero spread with a clear message
+            planned = power_paired(res.sd, d.size, alpha=alpha, target_power=target_power, delta=abs(mean))
+            row = {"mean_diff": mean, "sigma_d": res.sd, "mde": float(planned.mde), "observed_power": float(planned.power)}
+            row["detectable"] = abs(mean) >= row["mde"]
+            for delta in deltas:
+                row[f"seeds_for_{delta:g}"] = seeds_needed(res.sd, delta, alpha=alpha, target_power=target_power)
+            return row
+
+        return self._each(compute)
+
+    @staticmethod
+    def _check_deltas(deltas: Sequence[float]) -> tuple[float, ...]:
+        if isinstance(deltas, str | bytes) or not isinstance(deltas, Sequence | np.ndarray):
+            raise TypeError(f"`deltas` must be a sequence of positive numbers; got {deltas!r}.")
+        checked = tuple(check_positive_real(d, "deltas") for d in deltas)
+        if not checked:
+            raise ValueError("`deltas` must hold at least one difference; got none.")
+        names = [f"{d:g}" for d in checked]
+        if len(set(names)) < len(names):
+            raise ValueError(f"`deltas` must be distinct (as printed in the column names); got {names!r}.")
+        return checked
+
+    def equivalence(self, margin: float, alpha: float = 0.05) -> pd.DataFrame:
+        """Can we claim there is no difference? Four verdicts per comparison.
+
+        The paired t-test of a zero difference is crossed with the paired
+        TOST at ``±margin`` (:func:`~sigeval.equivalence.tost_paired`), each
+        Holm-corrected within a task as in :meth:`pairwise`, and the pair of
+        decisions gives one verdict (:func:`~sigeval.equivalence.verdict_from_pvalues`):
+        ``"different"`` (only the difference test rejects: a real effect,
+        not shown smaller than the margin), ``"equivalent"`` (only TOST
+        rejects: any effect is within the margin), ``"trivial"`` (both: real
+        but within the margin) and ``"undetermined"`` (neither: the data
+        support no claim).
+
+        Parameters
+        ----------
+        margin : float
+            The smallest difference that would matter, in the units of the
+            scores, fixed before looking at the results. Repeated in a column:
+            an equivalence claim means nothing without it.
+        alpha : float
+            Level of both tests.
+
+        Returns
+        -------
+        pandas.DataFrame
+            ``task``, ``model_a``, ``model_b``, ``n_pairs``, ``mean_diff``,
+            ``ci_low``, ``ci_high`` (the ``1 - alpha`` interval of the
+            difference test), ``tost_ci_low``, ``tost_ci_high`` (the
+            ``1 - 2 alpha`` interval: TOST rejects when it lies inside
+            ``±margin``), ``margin``, ``pvalue_difference``, ``pvalue_equivalence`` and
+            their Holm-adjusted ``pvalue_difference_holm`` and
+            ``pvalue_equivalence_holm``, and ``verdict``.
+
+        Examples
+        --------
+        >>> from sigeval import Report
+        >>> report = Report({"task": ["t"] * 10, "model": list("AAAAABBBBB"), "seed": list(range(5)) * 2,
+        ...                  "score": [0.801, 0.803, 0.799, 0.802, 0.800, 0.800, 0.802, 0.801, 0.799, 0.801]})
+        >>> report.equivalence(margin=0.01).verdict.tolist()
+        ['equivalent']
+        """
+        margin = check_positive_real(margin, "margin")
+        alpha = check_unit_interval(alpha, "alpha")
+
+        def compute(a, b):
+            diff = paired_difference(a, b, confidence_level=1 - alpha)
+            tost = tost_paired(a, b, margin=margin, alpha=alpha)
+            return {
+                "mean_diff": diff.estimate,
+                "ci_low": diff.confidence_interval.low,
+                "ci_high": diff.confidence_interval.high,
+                "tost_ci_low": tost.confidence_interval.low,
+                "tost_ci_high": tost.confidence_interval.high,
+                "margin": margin,
+                "pvalue_difference": diff.pvalue,
+                "pvalue_equivalence": tost.pvalue,
+            }
+
+        frame = self._each(compute)
+        frame["pvalue_difference_holm"] = self._holm(frame, "pvalue_difference")
+        frame["pvalue_equivalence_holm"] = self._holm(frame, "pvalue_equivalence")
+        frame["verdict"] = verdict_from_pvalues(
+            frame["pvalue_difference_holm"].to_numpy(), frame["pvalue_equivalence_holm"].to_numpy(), alpha=alpha
+        )
+        return frame
+
+    def describe(self) -> pd.DataFrame:
+        """Each model's runs per task: how many, mean, standard deviation, minimum and maximum.
+
+        The spread over seeds that a report should show beside any comparison.
+        Failed runs are not in the statistics; ``n_failed`` counts them.
+
+        Returns
+        -------
+        pandas.DataFrame
+            One row per task and model: ``task``, ``model``, ``n_runs``,
+            ``n_failed``, ``mean``, ``sd`` (``n - 1`` denominator), ``min``, ``max``.
+
+        Examples
+        --------
+        >>> from sigeval import Report
+        >>> report = Report({"task": ["t"] * 6, "model": list("AAABBB"), "seed": [1, 2, 3] * 2,
+        ...                  "score": [0.80, 0.82, 0.81, 0.70, 0.74, 0.71]})
+        >>> report.describe()[["model", "n_runs", "mean", "min", "max"]].round(3).to_dict("records")[0]
+        {'model': 'A', 'n_runs': 3, 'mean': 0.81, 'min': 0.8, 'max': 0.82}
+        """
+        rows = []
+        for t in self.tasks:
+            grid = self._scores[t]
+            ok = ~np.isnan(grid)
+            for j, m in enumerate(self.models):
+                values = grid[ok[:, j], j]
+                rows.append({
+                    "task": t, "model": m, "n_runs": values.size, "n_failed": int(grid.shape[0] - values.size),
+                    "mean": values.mean() if values.size else np.nan,
+                    "sd": values.std(ddof=1) if values.size > 1 else np.nan,
+                    "min": values.min() if values.size else np.nan,
+                    "max": values.max() if values.size else np.nan,
+                })
+        return pd.DataFrame(rows)
+
+    # ------------------------------------------------------------------ across tasks
+
+    def mean_scores(self) -> tuple[pd.DataFrame, pd.Series]:
+        """Each model's mean score per task over the seeds on which every model ran.
+
+        Returns
+        -------
+        mean_scores : pandas.DataFrame
+            Tasks by models.
+        n_seeds : pandas.Series
+            The number of seeds used per task.
+        """
+        means, used = {}, {}
+        for t in self.tasks:
+            grid = self._scores[t]
+            complete = ~np.isnan(grid).any(axis=1)
+            if not complete.any():
+                raise ValueError(f"Task {t!r} has no seed on which every model ran (see `failed_runs`).")
+            means[t] = grid[complete].mean(axis=0)
+            used[t] = int(complete.sum())
+        table = pd.DataFrame.from_dict(means, orient="index", columns=list(self.models))
+        return table, pd.Series(used, name="n_seeds")
+
+    def _task_table(self) -> tuple[pd.DataFrame, pd.Series]:
+        if len(self.tasks) < 2:
+            raise ValueError(
+                f"A ranking across tasks needs at least 2 tasks; the table holds {len(self.tasks)}: {list(self.tasks)!r}."
+            )
+        return self.mean_scores()
+
+    def friedman(self, alpha: float = 0.05) -> ReportFriedman:
+        """What would the ranking across tasks need? Friedman, Nemenyi and the tasks a gap needs.
+
+        The models are ranked on each task by their mean score over the
+        seeds (:meth:`mean_scores`), and the ranks go through
+        :func:`~sigeval.ranking.friedman`, :func:`~sigeval.ranking.nemenyi_cd`
+        and :func:`~sigeval.ranking.tasks_for_gap`.
+
+        Parameters
+        ----------
+        alpha : float
+            Level of the critical difference (and of the gap's task count).
+
+        Returns
+        -------
+        ReportFriedman
+            A mapping with ``statistic``, ``pvalue``, ``f_statistic``,
+            ``f_pvalue``, ``mean_ranks``, ``critical_difference``,
+            ``max_rank_gap``, ``n_for_observed_gap`` and more.
+
+        Examples
+        --------
+        >>> import numpy as np, pandas as pd
+        >>> from sigeval import Report
+        >>> rng = np.random.default_rng(0)
+        >>> runs = pd.DataFrame([(t, m, s, 0.8 + 0.01 * i + 0.02 * rng.standard_normal())
+        ...                      for t in range(6) for i, m in enumerate("ABCD") for s in range(3)],
+        ...                     columns=["task", "model", "seed", "score"])
+        >>> f = Report(runs).friedman(alpha=0.05)
+        >>> round(f["critical_difference"], 3), f["n_tasks"]
+        (1.915, 6)
+        """
+        alpha = check_unit_interval(alpha, "alpha")
+        table, n_seeds = self._task_table()
+        res = friedman(table, higher_is_better=self.higher_is_better)
+        k, n = len(self.models), len(self.tasks)
+        gap = float(res.mean_ranks.max() - res.mean_ranks.min())
+        return ReportFriedman(
+            statistic=float(res.statistic),
+            pvalue=float(res.pvalue),
+            f_statistic=float(res.f_statistic),
+            f_pvalue=float(res.f_pvalue),
+            mean_ranks=pd.Series(res.mean_ranks, index=list(self.models), name="mean_rank"),
+            critical_difference=nemenyi_cd(k, n, alpha=alpha),
+            max_rank_gap=gap,
+            n_for_observed_gap=tasks_for_gap(gap, k, alpha=alpha) if gap > 0 else None,
+            n_tasks=n,
+            n_models=k,
+            alpha=alpha,
+            mean_scores=table,
+            n_seeds=n_seeds,
+            result=res,
+        )
+
+    def rank_stability(self, n_boot: int = 10_000, alpha: float = 0.05, rng: RngLike = None) -> ReportRankStability:
+        """How much does the draw of tasks matter? The ranking over resampled tasks.
+
+        Resamples the tasks with replacement (:func:`~sigeval.rank_uncertainty.rank_stability`)
+        on the table of :meth:`mean_scores`.
+
+        Parameters
+        ----------
+        n_boot : int
+            Number of resamples of the tasks.
+        alpha : float
+            Level of the critical difference used by ``separation``.
+        rng : numpy.random.Generator, int or None
+            Source of the resampling.
+
+        Returns
+        -------
+        ReportRankStability
+            A mapping with ``order_stability``, ``separation`` and ``jackknife``.
+
+        Examples
+        --------
+        >>> import pandas as pd
+        >>> from sigeval import Report
+        >>> runs = pd.DataFrame([(t, m, s, 0.1 * i + 0.01 * s + 0.001 * t)
+        ...                      for t in range(4) for i, m in enumerate("AB") for s in range(3)],
+        ...                     columns=["task", "model", "seed", "score"])
+        >>> Report(runs).rank_stability(n_boot=200, rng=0)["order_stability"]
+        1.0
+        """
+        n_boot = check_positive_int(n_boot, "n_boot")
+        table, _ = self._task_table()
+        res = rank_stability(table, n_resamples=n_boot, alpha=alpha, higher_is_better=self.higher_is_better, rng=rng)
+        models = list(self.models)
+        return ReportRankStability(
+            order_stability=float(res.order_stability),
+            separation=pd.DataFrame(res.separation, index=models, columns=models),
+            jackknife=pd.DataFrame(res.jackknife, index=list(self.tasks), columns=models),
+            n_boot=n_boot,
+            result=res,
+        )
+
+    # ------------------------------------------------------------------ in words
+
+    def summary(self, margin: float | None = None, alpha: float = 0.05, target_power: float = 0.80) -> str:
+        """The four answers as a short paragraph, with their numbers.
+
+        Parameters
+        ----------
+        margin : float or None
+            Equivalence margin; without it the equivalence question is left out.
+        alpha, target_power : float
+            As in the views.
+
+        Returns
+        -------
+        str
+
+        Examples
+        --------
+        >>> from sigeval import Report
+        >>> report = Report({"task": ["t"] * 6, "model": list("AAABBB"), "seed": [1, 2, 3] * 2,
+        ...                  "score": [0.80, 0.82, 0.81, 0.70, 0.74, 0.71]})
+        >>> print(report.summary(margin=0.01))  # doctest: +ELLIPSIS
+        1 task(s), 2 models, 3 seeds per task; no failed runs. 1 of 1 comparison(s) differ ...
+        """
+        pw = self.pairwise(alpha=alpha)
+        pwr = self.power(alpha=alpha, target_power=target_power, deltas=(margin,) if margin else (0.01,))
+        n_seeds = sorted({len(s) for s in self.seeds.values()})
+        seeds = f"{n_seeds[0]}" if len(n_seeds) == 1 else f"{n_seeds[0]} to {n_seeds[-1]}"
+        failed = (
+            "no failed runs"
+            if self.failed_runs.empty
+            else f"{len(self.failed_runs)} failed run(s), whose pairs are left out"
+        )
+        parts = [
+            f"{len(self.tasks)} task(s), {len(self.models)} models, {seeds} seeds per task; {failed}.",
+            f"{int(pw.significant.sum())} of {len(pw)} comparison(s) differ at alpha = {alpha:g} "
+            "(paired t, Holm within each task).",
+        ]
+        undetectable = pwr[~pwr.detectable]
+        parts.append(
+            f"Minimum detectable effects at {target_power:.0%} power range from {pwr.mde.min():.3g} to "
+            f"{pwr.mde.max():.3g}; {len(undetectable)} of {len(pwr)} observed difference(s) are smaller "
+            "than their own MDE."
+        )
+        if margin is not None:
+            counts = self.equivalence(margin, alpha=alpha).verdict.value_counts()
+            verdicts = ", ".join(f"{int(counts.get(v, 0))} {v}" for v in ("different", "equivalent", "trivial", "undetermined"))
+            parts.append(f"Against a margin of {margin:g}: {verdicts}.")
+        if len(self.tasks) >= 2:
+            f = self.friedman(alpha=alpha)
+            best = f.mean_ranks.idxmin()
+            gap = (
+                f"the largest mean-rank gap, {f.max_rank_gap:.2f}, would need {f.n_for_observed_gap} tasks"
+                if f.n_for_observed_gap is not None
+                else "every model has the same mean rank"
+            )
+            parts.append(
+                f"Across the {f.n_tasks} tasks, {best!r} has the best mean rank ({f.mean_ranks[best]:.2f}); "
+                f"Friedman p = {f.pvalue:.3g}, critical difference {f.critical_difference:.2f}; {gap}."
+            )
+        return " ".join(parts)
+

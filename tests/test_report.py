@@ -1,0 +1,537 @@
+"""sigeval.report: the Report over a table of runs, and run_benchmark."""
+
+from concurrent.futures import ThreadPoolExecutor
+
+import numpy as np
+import pandas as pd
+import pytest
+from scipy import stats
+
+from sigeval import (
+    Report,
+    adjust_pvalues,
+    friedman,
+    nemenyi_cd,
+    paired_difference,
+    power_paired,
+    seeds_needed,
+    tasks_for_gap,
+    tost_paired,
+)
+from sigeval.course.benchmark import Task, run_benchmark
+
+
+def long_table(scores: dict, seeds=None) -> pd.DataFrame:
+    """{task: {model: [score per seed]}} as a long table."""
+    rows = []
+    for task, by_model in scores.items():
+        for model, values in by_model.items():
+            for i, value in enumerate(values):
+                rows.append((task, model, i if seeds is None else seeds[i], value))
+    return pd.DataFrame(rows, columns=["task", "model", "seed", "score"])
+
+
+HAND = {
+    "t1": {
+        "A": [0.80, 0.82, 0.81, 0.79, 0.83],
+        "B": [0.78, 0.80, 0.80, 0.78, 0.80],
+        "C": [0.70, 0.73, 0.69, 0.71, 0.72],
+    },
+    "t2": {
+        "A": [0.60, 0.64, 0.61, 0.62, 0.60],
+        "B": [0.61, 0.62, 0.62, 0.61, 0.63],
+        "C": [0.55, 0.57, 0.50, 0.58, 0.52],
+    },
+}
+
+
+@pytest.fixture
+def hand():
+    return Report(long_table(HAND))
+
+
+# --------------------------------------------------------------------------- pairwise
+
+
+def test_pairwise_by_hand(hand):
+    pw = hand.pairwise(alpha=0.05)
+    assert list(pw.columns) == [
+        "task", "model_a", "model_b", "n_pairs", "mean_diff", "ci_low", "ci_high",
+        "pvalue", "pvalue_holm", "significant",
+    ]
+    assert list(zip(pw.task, pw.model_a, pw.model_b)) == [
+        ("t1", "A", "B"), ("t1", "A", "C"), ("t1", "B", "C"),
+        ("t2", "A", "B"), ("t2", "A", "C"), ("t2", "B", "C"),
+    ]
+    for row in pw.itertuples():
+        a, b = np.array(HAND[row.task][row.model_a]), np.array(HAND[row.task][row.model_b])
+        d = a - b
+        ref = stats.ttest_rel(a, b)
+        half = stats.t.ppf(0.975, 4) * d.std(ddof=1) / np.sqrt(5)
+        assert row.n_pairs == 5
+        assert row.mean_diff == pytest.approx(d.mean(), abs=1e-15)
+        assert row.pvalue == pytest.approx(ref.pvalue, rel=1e-12)
+        assert (row.ci_low, row.ci_high) == pytest.approx((d.mean() - half, d.mean() + half), rel=1e-12)
+    # Holm within each task, computed by hand: sort, multiply by m - i + 1, running max.
+    for task in ("t1", "t2"):
+        p = pw.loc[pw.task == task, "pvalue"].to_numpy()
+        order = np.argsort(p)
+        stepped = np.maximum.accumulate(np.minimum(1, p[order] * (3 - np.arange(3))))
+        holm = np.empty(3)
+        holm[order] = stepped
+        np.testing.assert_allclose(pw.loc[pw.task == task, "pvalue_holm"], holm, rtol=1e-12)
+    assert (pw.significant == (pw.pvalue_holm <= 0.05)).all()
+
+
+def test_pairwise_alpha_sets_interval_and_decision(hand):
+    wide, narrow = hand.pairwise(alpha=0.01), hand.pairwise(alpha=0.2)
+    assert ((wide.ci_high - wide.ci_low) > (narrow.ci_high - narrow.ci_low)).all()
+    assert (wide.significant <= narrow.significant).all()
+    assert wide.significant.sum() < narrow.significant.sum()
+
+
+def test_pairwise_agrees_with_paired_difference(hand):
+    pw = hand.pairwise(alpha=0.10)
+    row = pw[(pw.task == "t2") & (pw.model_a == "A") & (pw.model_b == "C")].iloc[0]
+    res = paired_difference(HAND["t2"]["A"], HAND["t2"]["C"], confidence_level=0.90)
+    assert row.mean_diff == res.estimate and row.pvalue == res.pvalue
+    assert (row.ci_low, row.ci_high) == tuple(res.confidence_interval)
+
+
+# --------------------------------------------------------------------------- power
+
+
+def test_power_agrees_with_power_paired_and_seeds_needed(hand):
+    pwr = hand.power(alpha=0.05, target_power=0.80)
+    assert list(pwr.columns) == [
+        "task", "model_a", "model_b", "n_pairs", "mean_diff", "sigma_d", "mde",
+        "observed_power", "detectable", "seeds_for_0.01", "seeds_for_0.005",
+    ]
+    for row in pwr.to_dict("records"):
+        d = np.array(HAND[row["task"]][row["model_a"]]) - np.array(HAND[row["task"]][row["model_b"]])
+        sd = d.std(ddof=1)
+        ref = power_paired(sd, 5, alpha=0.05, target_power=0.80, delta=abs(d.mean()))
+        assert row["sigma_d"] == pytest.approx(sd, rel=1e-12)
+        assert row["mde"] == pytest.approx(ref.mde, rel=1e-12)
+        assert row["observed_power"] == pytest.approx(ref.power, rel=1e-12)
+        assert row["detectable"] == (abs(row["mean_diff"]) >= row["mde"])
+        assert row["seeds_for_0.01"] == seeds_needed(sd, 0.01)
+        assert row["seeds_for_0.005"] == seeds_needed(sd, 0.005)
+    assert pwr.detectable.any() and not pwr.detectable.all()
+
+
+def test_power_against_the_formula_and_noncentral_t(hand):
+    """MDE = (t_{S-1,1-a/2} + t_{S-1,power}) sd / sqrt(S); observed power from scipy's nct."""
+    row = hand.power(alpha=0.10, target_power=0.9).iloc[0]
+    se = row.sigma_d / np.sqrt(5)
+    assert row.mde == pytest.approx((stats.t.isf(0.05, 4) + stats.t.ppf(0.9, 4)) * se, rel=1e-12)
+    crit, nc = stats.t.isf(0.05, 4), abs(row.mean_diff) / se
+    assert row.observed_power == pytest.approx(stats.nct.sf(crit, 4, nc) + stats.nct.cdf(-crit, 4, nc), rel=1e-9)
+
+
+def test_power_deltas_name_the_columns(hand):
+    cols = hand.power(deltas=(0.02, 0.001, 0.0025)).columns
+    assert {"seeds_for_0.02", "seeds_for_0.001", "seeds_for_0.0025"} <= set(cols)
+
+
+@pytest.mark.parametrize(
+    "deltas, error, match",
+    [
+        ((), ValueError, "at least one"),
+        ((0.01, -0.01), ValueError, "deltas"),
+        ((0.01, 0.01), ValueError, "distinct"),
+        (0.01, TypeError, "sequence"),
+        ("0.01", TypeError, "sequence"),
+        (("0.01",), TypeError, "deltas"),
+    ],
+)
+def test_power_refuses_bad_deltas(hand, deltas, error, match):
+    with pytest.raises(error, match=match):
+        hand.power(deltas=deltas)
+
+
+# --------------------------------------------------------------------------- equivalence
+
+
+def test_equivalence_agrees_with_tost_and_crosses_holm(hand):
+    eq = hand.equivalence(margin=0.05, alpha=0.05)
+    for row in eq.itertuples(index=False):
+        a, b = HAND[row.task][row.model_a], HAND[row.task][row.model_b]
+        assert row.margin == 0.05
+        assert row.pvalue_equivalence == pytest.approx(tost_paired(a, b, margin=0.05).pvalue, rel=1e-12)
+        assert row.pvalue_difference == pytest.approx(paired_difference(a, b).pvalue, rel=1e-12)
+    for task in ("t1", "t2"):
+        part = eq[eq.task == task]
+        np.testing.assert_allclose(part.pvalue_difference_holm, adjust_pvalues(part.pvalue_difference.to_numpy()))
+        np.testing.assert_allclose(part.pvalue_equivalence_holm, adjust_pvalues(part.pvalue_equivalence.to_numpy()))
+    diff, same = eq.pvalue_difference_holm <= 0.05, eq.pvalue_equivalence_holm <= 0.05
+    expected = np.select(
+        [diff & ~same, ~diff & same, diff & same], ["different", "equivalent", "trivial"], "undetermined"
+    )
+    assert eq.verdict.tolist() == expected.tolist()
+
+
+def _two_models(mean_a, mean_b, n_seeds, sd=0.002, seed=0):
+    rng = np.random.default_rng(seed)
+    shared = rng.normal(0, 0.01, n_seeds)  # what the pair shares (the test set of a seed)
+    return long_table({"t": {
+        "A": mean_a + shared + rng.normal(0, sd, n_seeds),
+        "B": mean_b + shared + rng.normal(0, sd, n_seeds),
+    }})
+
+
+def test_verdicts_of_the_four_situations():
+    assert Report(_two_models(0.85, 0.80, 10)).equivalence(margin=0.01).verdict[0] == "different"
+    assert Report(_two_models(0.80, 0.80, 20)).equivalence(margin=0.01).verdict[0] == "equivalent"
+    assert Report(_two_models(0.803, 0.80, 40, sd=0.0005)).equivalence(margin=0.01).verdict[0] == "trivial"
+    assert Report(_two_models(0.85, 0.80, 2, sd=0.05)).equivalence(margin=0.01).verdict[0] == "undetermined"
+
+
+@pytest.mark.parametrize("margin", [0, -0.01, float("nan"), "0.01", None])
+def test_equivalence_refuses_bad_margin(hand, margin):
+    with pytest.raises((ValueError, TypeError), match="margin"):
+        hand.equivalence(margin=margin)
+
+
+# --------------------------------------------------------------------------- across tasks
+
+
+def _tasks_table(n_tasks=6, seed=1):
+    rng = np.random.default_rng(seed)
+    return long_table({
+        f"task {t}": {m: 0.7 + 0.01 * i + 0.02 * rng.standard_normal(4) for i, m in enumerate("ABCD")}
+        for t in range(n_tasks)
+    })
+
+
+def test_friedman_agrees_with_ranking_friedman():
+    table = _tasks_table()
+    report = Report(table)
+    f = report.friedman(alpha=0.05)
+    means = table.groupby(["task", "model"], sort=False).score.mean().unstack()[list("ABCD")]
+    ref = friedman(means)
+    assert f["statistic"] == ref.statistic and f["pvalue"] == ref.pvalue
+    assert f["f_statistic"] == ref.f_statistic and f["f_pvalue"] == ref.f_pvalue
+    np.testing.assert_array_equal(f["mean_ranks"].to_numpy(), ref.mean_ranks)
+    assert f["critical_difference"] == nemenyi_cd(4, 6)
+    gap = ref.mean_ranks.max() - ref.mean_ranks.min()
+    assert f["max_rank_gap"] == pytest.approx(gap)
+    assert f["n_for_observed_gap"] == tasks_for_gap(gap, 4)
+    pd.testing.assert_frame_equal(f.mean_scores, means, check_names=False)
+    assert set(f) >= {"statistic", "pvalue", "critical_difference", "max_rank_gap", "n_for_observed_gap"}
+    assert f.n_seeds.tolist() == [4] * 6
+
+
+def test_friedman_lower_is_better_reverses_ranks():
+    table = _tasks_table()
+    up = Report(table).friedman().mean_ranks
+    down = Report(table, higher_is_better=False).friedman().mean_ranks
+    np.testing.assert_allclose(up + down, 5)
+
+
+def test_friedman_with_no_gap_has_no_task_count():
+    table = long_table({f"t{t}": {"A": [t, t + 1.0], "B": [t + 1.0, t]} for t in range(3)})
+    f = Report(table).friedman()
+    assert f.max_rank_gap == 0 and f.n_for_observed_gap is None
+
+
+def test_rank_stability_keys_and_certain_order():
+    table = long_table({f"t{t}": {m: [0.1 * i + 0.01 * t, 0.1 * i + 0.02 * t] for i, m in enumerate("ABC")}
+                        for t in range(5)})
+    st = Report(table).rank_stability(n_boot=500, rng=0)
+    assert st["order_stability"] == 1.0
+    assert list(st["separation"].columns) == list("ABC")
+    assert st["jackknife"].shape == (5, 3) and (st["jackknife"].to_numpy() == 0).all()
+    assert st["n_boot"] == 500
+
+
+def test_rank_stability_reproducible_with_rng():
+    report = Report(_tasks_table())
+    one, two = report.rank_stability(n_boot=300, rng=5), report.rank_stability(n_boot=300, rng=5)
+    assert one.order_stability == two.order_stability
+    pd.testing.assert_frame_equal(one.separation, two.separation)
+
+
+def test_views_across_tasks_need_two_tasks(hand):
+    one = Report(long_table({"t": HAND["t1"]}))
+    for view in (one.friedman, one.rank_stability):
+        with pytest.raises(ValueError, match="at least 2 tasks"):
+            view()
+
+
+# --------------------------------------------------------------------------- the table
+
+
+def test_other_column_names():
+    table = long_table(HAND).rename(columns={"task": "dataset", "model": "method", "seed": "run", "score": "acc"})
+    report = Report(table, task="dataset", model="method", seed="run", score="acc")
+    pd.testing.assert_frame_equal(report.pairwise(), Report(long_table(HAND)).pairwise())
+
+
+def test_accepts_what_dataframe_accepts():
+    records = long_table(HAND).to_dict("records")
+    pd.testing.assert_frame_equal(Report(records).pairwise(), Report(long_table(HAND)).pairwise())
+
+
+def test_seeds_pair_by_label_not_by_row_order():
+    table = long_table(HAND)
+    shuffled = Report(table.sample(frac=1, random_state=3)).pairwise().set_index(["task", "model_a", "model_b"])
+    for row in Report(table).pairwise().itertuples(index=False):
+        key = (row.task, row.model_a, row.model_b)
+        if key in shuffled.index:
+            assert shuffled.mean_diff[key] == pytest.approx(row.mean_diff)
+        else:  # the shuffled table met the two models in the other order: B minus A
+            assert shuffled.mean_diff[(row.task, row.model_b, row.model_a)] == pytest.approx(-row.mean_diff)
+
+
+def _broken(kind):
+    table = long_table(HAND)
+    if kind == "missing":
+        return table.drop(index=table[(table.task == "t1") & (table.model == "B") & (table.seed == 3)].index)
+    if kind == "nan":
+        table.loc[(table.task == "t2") & (table.model == "C") & (table.seed == 1), "score"] = np.nan
+        return table
+    if kind == "duplicate":
+        return pd.concat([table, table.iloc[[0]]], ignore_index=True)
+    raise AssertionError(kind)
+
+
+@pytest.mark.parametrize(
+    "kind, match",
+    [
+        ("missing", r"task 't1', model 'B', seed 3\): missing"),
+        ("nan", r"task 't2', model 'C', seed 1\): score is NaN"),
+        ("duplicate", r"task 't1', model 'A', seed 0\): duplicated row"),
+    ],
+)
+def test_failed_runs_raise_by_default(kind, match):
+    with pytest.raises(ValueError, match=match):
+        Report(_broken(kind))
+
+
+@pytest.mark.parametrize("kind, task, model, seed", [
+    ("missing", "t1", "B", 3), ("nan", "t2", "C", 1), ("duplicate", "t1", "A", 0),
+])
+def test_drop_pairs_lists_and_leaves_out(kind, task, model, seed):
+    report = Report(_broken(kind), failed="drop-pairs")
+    assert report.failed_runs[["task", "model", "seed"]].values.tolist() == [[task, model, seed]]
+    pw = report.pairwise()
+    involved = (pw.task == task) & ((pw.model_a == model) | (pw.model_b == model))
+    assert (pw.n_pairs[involved] == 4).all() and (pw.n_pairs[~involved] == 5).all()
+    others = [m for m in "ABC" if m != model]
+    row = pw[involved & pw.model_a.isin([others[0]]) | involved & pw.model_b.isin([others[0]])].iloc[0]
+    a = np.delete(np.array(HAND[task][row.model_a]), seed)
+    b = np.delete(np.array(HAND[task][row.model_b]), seed)
+    assert row.mean_diff == pytest.approx((a - b).mean())
+    for view in (report.power(), report.equivalence(margin=0.01)):
+        assert view.n_pairs.tolist() == pw.n_pairs.tolist()
+    means, n_seeds = report.mean_scores()
+    assert n_seeds[task] == 4 and n_seeds.drop(task).eq(5).all()
+    assert "1 failed run" in report.summary()
+
+
+def test_error_column_explains_failures():
+    table = _broken("nan")
+    table["error"] = None
+    table.loc[table.score.isna(), "error"] = "RuntimeError: diverged"
+    report = Report(table, failed="drop-pairs")
+    assert report.failed_runs.reason.tolist() == ["failed: RuntimeError: diverged"]
+
+
+def test_drop_pairs_with_too_few_pairs_left_names_the_comparison():
+    table = long_table({"t": {"A": [1.0, 2.0, 3.0], "B": [1.5, np.nan, np.nan], "C": [0.5, 1.0, 2.5]}})
+    report = Report(table, failed="drop-pairs")
+    with pytest.raises(ValueError, match=r"Task 't', 'A' vs 'B': 1 seed"):
+        report.pairwise()
+
+
+@pytest.mark.parametrize(
+    "change, error, match",
+    [
+        (lambda t: t[~((t.task == "t2") & (t.model == "C"))], ValueError, r"Task 't2' has no run of model\(s\) \['C'\]"),
+        (lambda t: t[t.seed == 0], ValueError, "at least 2 seeds"),
+        (lambda t: t[t.model == "A"], ValueError, "at least 2 models"),
+        (lambda t: t.assign(score=t.score.astype(object).where(t.index != 4, "high")), TypeError,
+         r"must hold numbers.*seed 4\): 'high'"),
+        (lambda t: t.assign(score=t.score + 0j), TypeError, "complex"),
+        (lambda t: t.assign(score=t.score > 0.7), TypeError, "booleans"),
+        (lambda t: t.assign(score=t.score.where(t.index != 2, np.inf)), ValueError, "infinite"),
+        (lambda t: t.assign(model=t.model.where(t.index != 1, None)), ValueError, "missing key"),
+        (lambda t: t.iloc[:0], ValueError, "empty"),
+    ],
+)
+def test_broken_tables_are_refused_clearly(change, error, match):
+    with pytest.raises(error, match=match):
+        Report(change(long_table(HAND)), failed="drop-pairs")
+
+
+@pytest.mark.parametrize("column", ["task", "model", "seed", "score"])
+def test_unknown_column_is_named(column):
+    with pytest.raises(ValueError, match=rf"`{column}` names column 'nope'.*columns are"):
+        Report(long_table(HAND), **{column: "nope"})
+
+
+@pytest.mark.parametrize(
+    "kwargs, error, match",
+    [
+        (dict(failed="drop"), ValueError, "failed"),
+        (dict(higher_is_better="yes"), TypeError, "higher_is_better"),
+        (dict(score="task"), ValueError, "four different columns"),
+    ],
+)
+def test_bad_options(kwargs, error, match):
+    with pytest.raises(error, match=match):
+        Report(long_table(HAND), **kwargs)
+
+
+@pytest.mark.parametrize("alpha", [0, 1, 1.5, float("nan"), "0.05", None])
+def test_views_refuse_bad_alpha(hand, alpha):
+    for view in (hand.pairwise, hand.power, lambda alpha: hand.equivalence(0.01, alpha=alpha)):
+        with pytest.raises((ValueError, TypeError), match="alpha"):
+            view(alpha=alpha)
+
+
+def test_zero_spread_comparison_is_named():
+    table = long_table({"t": {"A": [1.0, 2.0, 3.0], "B": [0.5, 1.5, 2.5]}})
+    with pytest.raises(ValueError, match=r"Task 't', 'A' vs 'B':.*spread"):
+        Report(table).pairwise()
+
+
+def test_summary_reports_the_numbers(hand):
+    text = hand.summary(margin=0.01)
+    pw, f = hand.pairwise(), hand.friedman()
+    assert f"{int(pw.significant.sum())} of 6 comparison(s) differ" in text
+    assert f"critical difference {f.critical_difference:.2f}" in text
+    assert "margin of 0.01" in text
+
+
+def test_repr(hand):
+    assert repr(hand) == "Report(2 task(s), 3 models, 5 seeds per task, 0 failed run(s))"
+
+
+# --------------------------------------------------------------------------- run_benchmark
+
+
+def test_run_benchmark_deterministic_and_parallel_identical():
+    args = (["standard", "blurred"], ["matcher A", "matcher B"], range(3))
+    one = run_benchmark(*args, n_test=200, n_train=100)
+    two = run_benchmark(*args, n_test=200, n_train=100)
+    with ThreadPoolExecutor(2) as pool:
+        par = run_benchmark(*args, n_test=200, n_train=100, executor=pool)
+    pd.testing.assert_frame_equal(one.runs, two.runs)
+    pd.testing.assert_frame_equal(one.runs, par.runs)
+    assert one.runs.groupby(["task", "model"]).size().eq(3).all()
+
+
+def test_run_benchmark_pairs_models_on_the_same_test_set():
+    """On a seed, both matchers see the same test images: a model against itself differs by zero."""
+    same = {"A": lambda x, y, s: (lambda images: np.zeros(len(images), dtype=int)),
+            "B": lambda x, y, s: (lambda images: np.zeros(len(images), dtype=int))}
+    report = run_benchmark("standard", same, range(3), n_test=100, n_train=10)
+    scores = report.runs.pivot(index="seed", columns="model", values="score")
+    assert (scores.A == scores.B).all() and scores.A.nunique() == 3
+
+
+def test_run_benchmark_seed_controls_mlp_initialisation():
+    """The MLP's seed is the run's: two seeds give two networks, the same seed the same one."""
+    args = ("standard", ["MLP 32", "matcher A"])
+    one = run_benchmark(*args, [0, 1], n_test=100, n_train=200).runs
+    again = run_benchmark(*args, [1, 2], n_test=100, n_train=200).runs
+    mlp = one[one.model == "MLP 32"].set_index("seed").score
+    mlp_again = again[again.model == "MLP 32"].set_index("seed").score
+    assert mlp[1] == mlp_again[1] and mlp[0] != mlp[1]
+
+
+def test_task_variants_transform_the_same_draws():
+    clean = np.ones((2, 16, 16))
+    noise = np.full((2, 16, 16), 0.8)
+    out = Task(noise=1.6, contrast=0.5).images(clean, noise)
+    np.testing.assert_allclose(out, 0.5 + 1.6)
+    assert Task().images(clean, noise) is not None
+    np.testing.assert_allclose(Task().images(clean, noise), clean + noise)
+
+
+def test_failed_models_are_recorded_not_lost():
+    def crashes(images, labels, seed):
+        raise RuntimeError("out of memory")
+
+    def returns_nan(images, labels, seed):
+        return lambda test: np.full(len(test), np.nan)
+
+    models = {"A": lambda x, y, s: (lambda test: np.zeros(len(test), dtype=int)), "crash": crashes, "nan": returns_nan}
+    report = run_benchmark("standard", models, range(2), n_test=50, n_train=10)
+    failed = report.failed_runs
+    assert len(failed) == 4
+    assert set(failed.model) == {"crash", "nan"}
+    assert failed.reason[failed.model == "crash"].str.contains("RuntimeError: out of memory").all()
+    assert failed.reason[failed.model == "nan"].str.contains("not 50 integer class indices").all()
+    with pytest.raises(ValueError, match="failed or broken"):
+        run_benchmark("standard", models, range(2), n_test=50, n_train=10, failed="raise")
+
+
+@pytest.mark.parametrize(
+    "kwargs, error, match",
+    [
+        (dict(tasks="nope"), ValueError, "`tasks` names 'nope'"),
+        (dict(tasks=[]), ValueError, "tasks"),
+        (dict(tasks={"x": (0.8, 1, 0)}), TypeError, r"`tasks`\['x'\]"),
+        (dict(models=["nope"]), ValueError, "`models` names 'nope'"),
+        (dict(models={"m": 3}), TypeError, r"`models`\['m'\]"),
+        (dict(seeds=[1]), ValueError, "at least 2 seeds"),
+        (dict(seeds=[1, 1]), ValueError, "distinct"),
+        (dict(seeds=[1, -2]), ValueError, "non-negative"),
+        (dict(seeds="12"), TypeError, "seeds"),
+        (dict(seeds=[1.5, 2]), ValueError, "seeds"),
+        (dict(n_test=0), ValueError, "n_test"),
+        (dict(n_train="100"), TypeError, "n_train"),
+    ],
+)
+def test_run_benchmark_refuses_bad_arguments(kwargs, error, match):
+    args = dict(tasks="standard", models=["matcher A", "matcher B"], seeds=range(2), n_test=50, n_train=10)
+    with pytest.raises(error, match=match):
+        run_benchmark(**{**args, **kwargs})
+
+
+@pytest.mark.parametrize("kwargs", [dict(noise=0), dict(contrast=-1), dict(blur=-0.5), dict(noise=float("nan"))])
+def test_task_refuses_bad_parameters(kwargs):
+    with pytest.raises(ValueError, match=next(iter(kwargs))):
+        Task(**kwargs)
+
+
+def test_describe_by_hand():
+    report = Report(_broken("nan"), failed="drop-pairs")
+    d = report.describe().set_index(["task", "model"])
+    values = np.array(HAND["t1"]["A"])
+    row = d.loc[("t1", "A")]
+    assert row.n_runs == 5 and row.n_failed == 0
+    assert (row["mean"], row.sd, row["min"], row["max"]) == pytest.approx(
+        (values.mean(), values.std(ddof=1), values.min(), values.max()))
+    broken = d.loc[("t2", "C")]
+    assert broken.n_runs == 4 and broken.n_failed == 1
+    assert broken["mean"] == pytest.approx(np.delete(np.array(HAND["t2"]["C"]), 1).mean())
+
+
+def test_equivalence_intervals_are_the_tests_intervals(hand):
+    eq = hand.equivalence(margin=0.02, alpha=0.05)
+    row = eq.iloc[0]
+    a, b = HAND["t1"]["A"], HAND["t1"]["B"]
+    assert (row.ci_low, row.ci_high) == tuple(paired_difference(a, b, confidence_level=0.95).confidence_interval)
+    assert (row.tost_ci_low, row.tost_ci_high) == tuple(tost_paired(a, b, margin=0.02).confidence_interval)
+
+
+def test_the_source_calls_work_as_written():
+    """The calls of the source's report page, on our benchmark (small, to keep the suite fast)."""
+    from sigeval.course.benchmark import MODELS
+
+    report = run_benchmark(["standard", "blurred", "very blurred"], MODELS, seeds=range(3), n_test=300, n_train=300)
+    power = report.power(alpha=0.05, target_power=0.80)
+    assert power[["task", "model_a", "model_b", "mean_diff", "mde", "observed_power", "detectable"]].shape == (18, 7)
+    assert power[["task", "model_a", "model_b", "sigma_d", "seeds_for_0.01", "seeds_for_0.005"]].notna().all().all()
+    eq = report.equivalence(margin=0.01)
+    assert eq["verdict"].value_counts().sum() == 18
+    f = report.friedman(alpha=0.05)
+    assert f["critical_difference"] > 0 and f["max_rank_gap"] > 0 and f["n_for_observed_gap"] >= 2
+    st = report.rank_stability(n_boot=10_000)
+    assert 0 <= st["order_stability"] <= 1 and st["separation"].shape == (4, 4) and st["jackknife"].shape == (3, 4)
+    pw, pwr, eq, f = report.pairwise(), report.power(), report.equivalence(margin=0.01), report.friedman()
+    assert len(pw) == len(pwr) == len(eq) == 18 and f["n_tasks"] == 3
