@@ -288,7 +288,7 @@ def test_difference_of_proportions_pvalue_is_a_probability(k_a, k_b, n):
 def test_t_tests_over_splits(d, n_train, n_test):
     for fn in (sg.resampled_paired_t, sg.kfold_cv_paired_t,
                lambda x: sg.corrected_resampled_t(x, n_train=n_train, n_test=n_test)):
-        res = outcome(lambda: fn(d))
+        res = outcome(lambda fn=fn: fn(d))
         if res is not None:
             pvalue(res.pvalue)
             finite(res.statistic, res.estimate)

@@ -93,9 +93,9 @@ def _integer_array(x: ArrayLike, name: str) -> np.ndarray:
         isinstance(v, numbers.Integral) and not isinstance(v, bool) for v in arr.flat
     ):
         # Python ints too large for int64 arrive as an object array.
-        big = [v for v in arr.flat if abs(v) > MAX_COUNT]
-        if big:
-            raise ValueError(_too_large(name, big))
+        huge = [v for v in arr.flat if abs(v) > MAX_COUNT]
+        if huge:
+            raise ValueError(_too_large(name, huge))
         arr = arr.astype(np.int64)
     if arr.dtype == bool or not (
         np.issubdtype(arr.dtype, np.integer) or np.issubdtype(arr.dtype, np.floating)
@@ -416,7 +416,7 @@ def has_spread(sd: float, x: np.ndarray, scale: float | None = None) -> bool:
     """Whether the sd of ``x`` exceeds rounding error relative to ``scale`` (default ``max |x|``)."""
     if scale is None:
         scale = float(np.max(np.abs(x)))
-    return sd > ZERO_SPREAD_RTOL * scale
+    return bool(sd > ZERO_SPREAD_RTOL * scale)
 
 
 def stable_mean_sd(x: np.ndarray) -> tuple[float, float]:
@@ -431,7 +431,7 @@ def stable_mean_sd(x: np.ndarray) -> tuple[float, float]:
     return float(y.mean()) * s, float(y.std(ddof=1)) * s
 
 
-def check_finite_result(fields: dict[str, float], names: str) -> None:
+def check_finite_result(fields: dict[str, float | np.ndarray], names: str) -> None:
     """Refuse a result that overflowed, instead of returning inf or NaN silently."""
     bad = [k for k, v in fields.items() if not np.all(np.isfinite(v))]
     if bad:

@@ -86,11 +86,9 @@ def _power_two_sided(noncentrality, df, alpha: float):
 def _power_far(noncentrality, df, t_crit):
     r"""The power when the noncentrality dwarfs the normal term of T, where scipy fails.
 
-    :math:`T = (Z + \mathrm{nc})/\sqrt{V/
-u}`; with :math:`|\mathrm{nc}|` in the
+    :math:`T = (Z + \mathrm{nc})/\sqrt{V/\nu}`; with :math:`|\mathrm{nc}|` in the
     billions, :math:`Z` shifts it by a relative 1e-9, and
-    :math:`P(|T| > t) = P(V < 
-u\,\mathrm{nc}^2/t^2)`, a chi-square probability
+    :math:`P(|T| > t) = P(V < \nu\,\mathrm{nc}^2/t^2)`, a chi-square probability
     (1 unless ``alpha`` is tiny and the degrees of freedom few).
     """
     with np.errstate(over="ignore"):  # an infinite bound has probability 1

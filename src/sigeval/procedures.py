@@ -187,8 +187,7 @@ def paired_difference(
     bootstrap or permutation interval, are the remedies.
 
     Differences that are all equal up to rounding error (their sd at most
-    :data:`~sigeval._validation.ZERO_SPREAD_RTOL`, about 1.4e-14, times the
-    largest score) have zero spread, and the t statistic is undefined: it is
+    about 1.4e-14 times the largest score) have zero spread, and the t statistic is undefined: it is
     refused rather than reported as astronomically large.
 
     Parameters

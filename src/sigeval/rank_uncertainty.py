@@ -327,7 +327,7 @@ def _model_data(scores: Any, statistic: Any) -> tuple[Any, tuple, int]:
     if len(entries) < 2:
         raise ValueError(f"`scores` must hold at least 2 models; got {len(entries)}.")
     data = []
-    for _model, entry in zip(models, entries):
+    for model, entry in zip(models, entries):
         arrays = entry if isinstance(entry, tuple) else (entry,)
         arrays = tuple(real_array(x, f"scores[{model!r}]", allow_bool=True) for x in arrays)
         data.append(arrays)
