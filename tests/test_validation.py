@@ -173,6 +173,14 @@ def test_results_that_overflow_are_refused_not_returned_as_inf():
         sg.power_paired(1.7e308, 5)
 
 
+def test_tost_interval_and_seed_sd_beyond_float64_are_refused():
+    b = np.r_[9.43579949e307, np.full(7, 1e300)]
+    with pytest.raises(ValueError, match=r"overflows float64 \(confidence_interval not finite\)"):
+        sg.tost_paired(np.zeros(8), b, margin=1.0, alpha=1e-6)
+    with pytest.raises(ValueError, match=r"overflows float64 \(sd not finite\).*`scores`"):
+        sg.seed_summary([-1.79769313e308, 7.44628877e307])
+
+
 def test_stable_mean_and_sd_match_numpy_for_ordinary_values_bit_for_bit():
     x = np.random.default_rng(0).normal(0.7, 0.01, 37)
     assert safe_scale(x) == 1.0

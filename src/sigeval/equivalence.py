@@ -94,8 +94,10 @@ def _tost(d: np.ndarray, scale: float, margin: float, alpha: float) -> TOSTResul
     t_lower = (mean + margin) / se
     t_upper = (mean - margin) / se
     half = float(stats.t.isf(alpha, df)) * se
+    low, high = mean - half, mean + half
     check_finite_result(
-        {"statistic_lower": t_lower, "statistic_upper": t_upper, "confidence_interval": half},
+        {"statistic_lower": t_lower, "statistic_upper": t_upper,
+         "confidence_interval": np.array([low, high])},
         "`scores_a`, `scores_b` and `margin`",
     )
     p_lower = float(stats.t.sf(t_lower, df))
@@ -110,7 +112,7 @@ def _tost(d: np.ndarray, scale: float, margin: float, alpha: float) -> TOSTResul
         pvalue_upper=p_upper,
         pvalue=pvalue,
         df=int(df),
-        confidence_interval=ConfidenceInterval(mean - half, mean + half),
+        confidence_interval=ConfidenceInterval(low, high),
         confidence_level=1 - 2 * alpha,
         equivalent=bool(pvalue < alpha),
         alpha=alpha,

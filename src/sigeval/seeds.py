@@ -103,6 +103,7 @@ def seed_summary(scores: ArrayLike) -> SeedSummary:
     mean = min(max(mean, float(x.min())), float(x.max()))
     # Equal scores such as 0.1 leave a rounding-error sd (about 1e-17): report 0.
     sd = sd if has_spread(sd, x) else 0.0
+    check_finite_result({"sd": sd}, "`scores`")
     return SeedSummary(
         n=int(x.size),
         mean=mean,
