@@ -320,7 +320,9 @@ def check_batched(x: np.ndarray, name: str) -> None:
 
 def check_item_axis(axis: int) -> None:
     """The item axis of a batched metric: 1 (arrays are ``(batch, n_items, ...)``)."""
-    if isinstance(axis, bool) or not isinstance(axis, numbers.Integral) or axis != 1:
+    if isinstance(axis, bool) or not isinstance(axis, numbers.Integral):
+        raise TypeError(f"`axis` must be the integer 1, the item axis; got {axis!r}.")
+    if axis != 1:
         raise ValueError(
             f"`axis` must be 1, the item axis of arrays of shape (batch, n_items, ...); got {axis!r}."
         )
