@@ -138,8 +138,8 @@ def test_difference_of_proportions_vectorized_and_degenerate():
 @pytest.mark.parametrize(
     ("args", "error", "match"),
     [
-        ((11, 3, 10), ValueError, r"`k` must not exceed `n`"),
-        ((-1, 3, 10), ValueError, r"`k` must be non-negative"),
+        ((11, 3, 10), ValueError, r"`k_a` must not exceed `n`"),
+        ((-1, 3, 10), ValueError, r"`k_a` must be non-negative"),
         ((1.5, 3, 10), ValueError, r"whole numbers"),
         ((1, 3, 0), ValueError, r"`n` must be at least 1"),
         (("a", 3, 10), TypeError, r"integer counts"),

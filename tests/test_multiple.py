@@ -221,7 +221,7 @@ def test_expected_best_of_k_bad_input():
         expected_best_of_k([0.1, 0.2], 3)
     with pytest.raises(ValueError, match="`k` must be between 1"):
         expected_best_of_k([0.1, 0.2], [0, 1])
-    with pytest.raises(TypeError, match="`k` must hold whole numbers"):
+    with pytest.raises(ValueError, match="`k` must hold whole numbers"):
         expected_best_of_k([0.1, 0.2], 1.5)
     with pytest.raises(ValueError, match="`values` must be paired"):
         expected_best_of_k([0.1, 0.2], 1, values=[0.3])

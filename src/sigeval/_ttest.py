@@ -7,17 +7,22 @@ import math
 import numpy as np
 from scipy import stats
 
+from ._validation import check_spread
 
-def _spread(d: np.ndarray, what: str) -> tuple[float, float, float]:
-    """Mean, sample sd (ddof=1) and standard error of ``d``; refuses zero spread."""
-    sd = float(d.std(ddof=1))
-    if sd == 0:
-        raise ValueError(
-            f"The {what} have zero spread (all equal to {float(d[0])!r}): a t-based test needs "
-            "variation between repetitions. Identical values often mean the runs were not "
-            "independent repetitions (e.g. the same checkpoint evaluated again)."
-        )
-    return float(d.mean()), sd, sd / math.sqrt(d.size)
+
+def _spread(d: np.ndarray, what: str, scale: float | None = None) -> tuple[float, float, float]:
+    """Mean, sample sd (ddof=1) and standard error of ``d``; refuses zero spread.
+
+    ``scale`` is the magnitude of the data ``d`` was computed from (for
+    differences ``a - b``, ``max(|a|, |b|)``); see :func:`~sigeval._validation.check_spread`.
+    """
+    mean, sd = check_spread(d, what, scale)
+    return mean, sd, sd / math.sqrt(d.size)
+
+
+def _pair_scale(a: np.ndarray, b: np.ndarray) -> float:
+    """The magnitude that bounds the rounding error of ``a - b``."""
+    return float(max(np.max(np.abs(a)), np.max(np.abs(b))))
 
 
 def _two_sided_p(statistic: float, df: float) -> float:

@@ -15,6 +15,21 @@ from numpy.typing import ArrayLike
 
 RngLike = np.random.Generator | int | None
 
+# Counts enter float arithmetic (k / n, binomial distributions), which holds
+# every whole number up to 2**53 exactly; larger counts would be rounded.
+MAX_COUNT = 2**53
+# The largest array an argument may make a function allocate. Beyond it the
+# request is refused up front, naming the argument, rather than dying in
+# numpy's MemoryError after trying to allocate it.
+MEMORY_LIMIT = 2**32  # bytes (4 GiB)
+# Spread below this fraction of the data's scale is rounding error: the sd of
+# a constant float array is often ~1e-17 because its mean rounds, and a
+# difference a - b carries an error of about eps * max(|a|, |b|).
+ZERO_SPREAD_RTOL = 64 * np.finfo(float).eps
+# Sums of powers of values are rescaled when they would reach 2**1000 (float64
+# overflows at 2**1024) or fall below 2**-1000 (where precision is lost).
+_SAFE_EXPONENT = 1000
+
 
 def check_unit_interval(value: float, name: str) -> float:
     """A probability-like level strictly between 0 and 1."""
@@ -26,22 +41,21 @@ def check_unit_interval(value: float, name: str) -> float:
     return value
 
 
-def check_counts(k: ArrayLike, n: ArrayLike) -> tuple[np.ndarray, np.ndarray]:
+def check_counts(
+    k: ArrayLike, n: ArrayLike, names: tuple[str, str] = ("k", "n")
+) -> tuple[np.ndarray, np.ndarray]:
     """Successes ``k`` and trials ``n`` as broadcast int64 arrays with 0 <= k <= n, n >= 1."""
-    k_arr = _integer_array(k, "k")
-    n_arr = check_sizes(n)
+    k_name, n_name = names
+    k_arr = _integer_array(k, k_name)
+    n_arr = check_sizes(n, n_name)
     if np.any(k_arr < 0):
-        raise ValueError(f"`k` must be non-negative; got {_show(k_arr[k_arr < 0])}.")
-    try:
-        k_arr, n_arr = np.broadcast_arrays(k_arr, n_arr)
-    except ValueError:
-        raise ValueError(
-            f"`k` and `n` must broadcast to a common shape; got shapes {k_arr.shape} and {n_arr.shape}."
-        ) from None
+        raise ValueError(f"`{k_name}` must be non-negative; got {_show(k_arr[k_arr < 0])}.")
+    k_arr, n_arr = check_broadcast((k_arr, n_arr), names)
     bad = k_arr > n_arr
     if np.any(bad):
         raise ValueError(
-            f"`k` must not exceed `n`; got k={_show(k_arr[bad])} with n={_show(n_arr[bad])}."
+            f"`{k_name}` must not exceed `{n_name}`; got {k_name}={_show(k_arr[bad])} "
+            f"with {n_name}={_show(n_arr[bad])}."
         )
     return k_arr, n_arr
 
@@ -56,7 +70,7 @@ def check_sizes(n: ArrayLike, name: str = "n") -> np.ndarray:
 
 def check_probability(p: ArrayLike, name: str = "p") -> np.ndarray:
     """An array of probabilities in [0, 1] (no NaN)."""
-    arr = np.asarray(p, dtype=float)
+    arr = real_array(p, name)
     if arr.size == 0:
         raise ValueError(f"`{name}` must not be empty.")
     bad = ~((arr >= 0) & (arr <= 1))
@@ -73,18 +87,79 @@ def check_choice(value: str, name: str, valid: tuple[str, ...]) -> str:
 
 
 def _integer_array(x: ArrayLike, name: str) -> np.ndarray:
-    arr = np.asarray(x)
-    if arr.size == 0:
-        raise ValueError(f"`{name}` must not be empty.")
+    """Whole numbers as int64, refusing text, booleans and counts beyond :data:`MAX_COUNT`."""
+    arr = as_array(x, name)
+    if arr.dtype == object and arr.size and all(
+        isinstance(v, numbers.Integral) and not isinstance(v, bool) for v in arr.flat
+    ):
+        # Python ints too large for int64 arrive as an object array.
+        huge = [v for v in arr.flat if abs(v) > MAX_COUNT]
+        if huge:
+            raise ValueError(_too_large(name, huge))
+        arr = arr.astype(np.int64)
     if arr.dtype == bool or not (
         np.issubdtype(arr.dtype, np.integer) or np.issubdtype(arr.dtype, np.floating)
     ):
-        raise TypeError(f"`{name}` must hold integer counts; got dtype {arr.dtype}.")
+        raise TypeError(
+            f"`{name}` must hold integer counts; got {_describe(arr)}."
+        )
+    if arr.size == 0:
+        raise ValueError(f"`{name}` must not be empty.")
     if np.issubdtype(arr.dtype, np.floating):
         bad = ~np.isfinite(arr) | (arr != np.round(arr))
         if np.any(bad):
             raise ValueError(f"`{name}` must hold whole numbers; got {_show(arr[bad])}.")
+    # Compared before the cast: uint64 and large floats would wrap around in int64.
+    big = (arr > MAX_COUNT) | (arr < -MAX_COUNT)
+    if np.any(big):
+        raise ValueError(_too_large(name, arr[big].tolist()))
     return arr.astype(np.int64)
+
+
+def _too_large(name: str, values: list) -> str:
+    shown = ", ".join(repr(int(v)) for v in values[:3])
+    return (
+        f"`{name}` must be at most 2**53 = {MAX_COUNT:,} in absolute value (counts are "
+        f"computed in float64, exact up to there); got {shown}."
+    )
+
+
+def _describe(arr: np.ndarray) -> str:
+    """What a refused array holds, for a TypeError: the text itself, or its type."""
+    if arr.dtype.kind in "US":
+        return f"text {_show(arr)}"
+    if arr.dtype.kind == "c":
+        return f"complex values {_show(arr)}"
+    if arr.dtype == object:
+        kinds = sorted({type(v).__name__ for v in arr.flat})
+        return f"values of type {', '.join(kinds) or 'object'}"
+    return f"dtype {arr.dtype}"
+
+
+def as_array(x: ArrayLike, name: str) -> np.ndarray:
+    """``np.asarray``, with an error naming the argument for None and ragged lists."""
+    if x is None:
+        raise TypeError(f"`{name}` must be given as numbers; got None.")
+    try:
+        return np.asarray(x)
+    except ValueError:
+        raise ValueError(
+            f"`{name}` must be a rectangular array (every row of the same length); "
+            f"got a ragged {type(x).__name__}."
+        ) from None
+
+
+def real_array(x: ArrayLike, name: str, *, allow_bool: bool = False) -> np.ndarray:
+    """A float array from real numbers (booleans if allowed), any shape, NaN kept.
+
+    Text and complex numbers are refused rather than converted: ``"0.5"``
+    would parse, and a complex value would lose its imaginary part.
+    """
+    arr = as_array(x, name)
+    kinds = "iuf" + ("b" if allow_bool else "")
+    if arr.dtype.kind not in kinds:
+        raise TypeError(f"`{name}` must hold real numbers; got {_describe(arr)}.")
+    return arr.astype(float)
 
 
 def _show(values: np.ndarray, limit: int = 3) -> str:
@@ -103,8 +178,12 @@ def check_rng(rng: RngLike) -> np.random.Generator:
     """A Generator from a Generator, an integer seed or None (fresh OS entropy)."""
     if isinstance(rng, np.random.Generator):
         return rng
-    if rng is None or (isinstance(rng, numbers.Integral) and not isinstance(rng, bool)):
-        return np.random.default_rng(rng)
+    if rng is None:
+        return np.random.default_rng()
+    if isinstance(rng, numbers.Integral) and not isinstance(rng, bool):
+        if rng < 0:
+            raise ValueError(f"`rng` must be a non-negative integer seed; got {rng!r}.")
+        return np.random.default_rng(int(rng))
     raise TypeError(
         f"`rng` must be a numpy.random.Generator, an integer seed or None; got {type(rng).__name__}."
     )
@@ -125,14 +204,7 @@ def check_scores(x: ArrayLike, name: str, *, min_size: int = 1) -> np.ndarray:
     NaN marks a failed run or item; it is refused here with its positions so
     that it is never silently averaged away.
     """
-    arr = np.asarray(x)
-    if arr.dtype == object or not (
-        np.issubdtype(arr.dtype, np.number) or arr.dtype == bool
-    ):
-        raise TypeError(f"`{name}` must hold numbers; got dtype {arr.dtype}.")
-    arr = arr.astype(float)
-    if arr.ndim != 1:
-        raise ValueError(f"`{name}` must be one-dimensional; got shape {arr.shape}.")
+    arr = _score_vector(x, name)
     if arr.size < min_size:
         raise ValueError(f"`{name}` must hold at least {min_size} value(s); got {arr.size}.")
     bad = ~np.isfinite(arr)
@@ -142,6 +214,16 @@ def check_scores(x: ArrayLike, name: str, *, min_size: int = 1) -> np.ndarray:
             f"`{name}` holds {where.size} NaN or infinite value(s) (a failed run or item?) "
             f"at position(s) {_show(where)}; remove or handle them explicitly."
         )
+    return arr
+
+
+def _score_vector(x: ArrayLike, name: str) -> np.ndarray:
+    arr = as_array(x, name)
+    if arr.dtype.kind not in "iufb":
+        raise TypeError(f"`{name}` must hold numbers; got {_describe(arr)}.")
+    arr = arr.astype(float)
+    if arr.ndim != 1:
+        raise ValueError(f"`{name}` must be one-dimensional; got shape {arr.shape}.")
     return arr
 
 
@@ -189,10 +271,7 @@ def check_positive_real(value: float, name: str) -> float:
 
 def check_finite_array(x: ArrayLike, name: str) -> np.ndarray:
     """A non-empty float array of finite numbers, any shape (for vectorized inputs)."""
-    arr = np.asarray(x)
-    if arr.dtype == bool or not np.issubdtype(arr.dtype, np.number):
-        raise TypeError(f"`{name}` must hold real numbers; got dtype {arr.dtype}.")
-    arr = arr.astype(float)
+    arr = real_array(x, name)
     if arr.size == 0:
         raise ValueError(f"`{name}` must not be empty.")
     bad = ~np.isfinite(arr)
@@ -203,12 +282,7 @@ def check_finite_array(x: ArrayLike, name: str) -> np.ndarray:
 
 def check_scores_allowing_nan(x: ArrayLike, name: str) -> np.ndarray:
     """A 1-D float array in which NaN (a failed run) is kept for the caller to handle."""
-    arr = np.asarray(x)
-    if arr.dtype == object or not (np.issubdtype(arr.dtype, np.number) or arr.dtype == bool):
-        raise TypeError(f"`{name}` must hold numbers; got dtype {arr.dtype}.")
-    arr = arr.astype(float)
-    if arr.ndim != 1:
-        raise ValueError(f"`{name}` must be one-dimensional; got shape {arr.shape}.")
+    arr = _score_vector(x, name)
     infinite = np.flatnonzero(np.isinf(arr))
     if infinite.size:
         raise ValueError(
@@ -246,9 +320,127 @@ def check_batched(x: np.ndarray, name: str) -> None:
 
 def check_item_axis(axis: int) -> None:
     """The item axis of a batched metric: 1 (arrays are ``(batch, n_items, ...)``)."""
-    if isinstance(axis, bool) or not isinstance(axis, numbers.Integral) or axis != 1:
+    if isinstance(axis, bool) or not isinstance(axis, numbers.Integral):
+        raise TypeError(f"`axis` must be the integer 1, the item axis; got {axis!r}.")
+    if axis != 1:
         raise ValueError(
             f"`axis` must be 1, the item axis of arrays of shape (batch, n_items, ...); got {axis!r}."
+        )
+
+
+def check_broadcast(arrays: tuple[np.ndarray, ...], names: tuple[str, ...]) -> tuple[np.ndarray, ...]:
+    """Writable copies of ``arrays`` broadcast to one shape, or an error naming them."""
+    try:
+        return tuple(np.array(x) for x in np.broadcast_arrays(*arrays))
+    except ValueError:
+        listed = _listing([f"`{n}`" for n in dict.fromkeys(names)])
+        shapes = _listing([str(np.shape(x)) for x in arrays])
+        raise ValueError(f"{listed} must broadcast to a common shape; got shapes {shapes}.") from None
+
+
+def _listing(items: list[str]) -> str:
+    """``a``, ``a and b``, ``a, b and c``."""
+    return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
+
+
+def check_memory(n_elements: float, name: str, value: object, what: str, itemsize: int = 8) -> None:
+    """Refuse up front a request whose arrays would exceed :data:`MEMORY_LIMIT`."""
+    need = float(n_elements) * itemsize
+    if need > MEMORY_LIMIT:
+        raise ValueError(
+            f"`{name}` = {value!r} would need {_bytes(need)} of memory for {what}; "
+            f"the limit is {_bytes(MEMORY_LIMIT)}. Choose a smaller `{name}`."
+        )
+
+
+def _bytes(size: float) -> str:
+    """A byte count in binary units, e.g. ``'745.1 GiB'``."""
+    exponent = min(max(int(math.log(max(size, 1.0), 1024)), 0), 5)
+    return f"{size / 1024**exponent:,.1f} {('bytes', 'KiB', 'MiB', 'GiB', 'TiB', 'PiB')[exponent]}"
+
+
+def safe_scale(x: np.ndarray, power: int = 1) -> float:
+    """A power of two by which to divide ``x`` so that sums of its ``power``-th powers stay in range.
+
+    1.0 when ``x.size`` terms of magnitude ``max |x| ** power`` can be summed
+    without overflow or underflow, so that ordinary values give unchanged
+    results; otherwise the power of two nearest the largest magnitude.
+    Dividing by a power of two is exact (values more than 2**1074 times
+    smaller than the largest then vanish, below any sum's rounding).
+    """
+    top = float(np.max(np.abs(x))) if x.size else 0.0
+    if top == 0.0:
+        return 1.0
+    exponent = math.frexp(top)[1]
+    growth = power * exponent + math.log2(max(x.size, 1))
+    if growth < _SAFE_EXPONENT and power * exponent > -_SAFE_EXPONENT:
+        return 1.0
+    # 2**(e - 1), not 2**e: 2**1024 itself overflows.
+    return math.ldexp(1.0, exponent - 1)
+
+
+def check_difference(a: np.ndarray, b: np.ndarray, names: tuple[str, str]) -> np.ndarray:
+    """``a - b``, refused if a difference overflows float64 (scores near 1.8e308)."""
+    with np.errstate(over="ignore", invalid="ignore"):
+        d = a - b
+    bad = ~np.isfinite(d)
+    if np.any(bad):
+        where = np.flatnonzero(bad)
+        raise ValueError(
+            f"The differences `{names[0]} - {names[1]}` overflow float64 at position(s) "
+            f"{_show(where)} (|difference| > 1.8e308); rescale the scores (e.g. divide both by "
+            "the same power of ten) before comparing them."
+        )
+    return d
+
+
+def check_spread(d: np.ndarray, what: str, scale: float | None = None) -> tuple[float, float]:
+    """Mean and sample sd (``ddof=1``) of ``d``, refusing zero spread.
+
+    The spread counts as zero when the sd is at most :data:`ZERO_SPREAD_RTOL`
+    times ``scale``, the magnitude of the data the values were computed from
+    (by default ``max |d|``): below that it is rounding error, and a t
+    statistic built on it would be astronomically large for constant data.
+    """
+    mean, sd = stable_mean_sd(d)
+    if not has_spread(sd, d, scale):
+        exactly = bool(np.all(d == d[0]))
+        raise ValueError(
+            f"The {what} have zero spread (all equal to {float(d[0])!r}"
+            f"{'' if exactly else ' up to rounding error'}): a t-based test needs "
+            "variation between repetitions. Identical values often mean the runs were not "
+            "independent repetitions (e.g. the same checkpoint evaluated again)."
+        )
+    return mean, sd
+
+
+def has_spread(sd: float, x: np.ndarray, scale: float | None = None) -> bool:
+    """Whether the sd of ``x`` exceeds rounding error relative to ``scale`` (default ``max |x|``)."""
+    if scale is None:
+        scale = float(np.max(np.abs(x)))
+    return bool(sd > ZERO_SPREAD_RTOL * scale)
+
+
+def stable_mean_sd(x: np.ndarray) -> tuple[float, float]:
+    """Mean and sample sd (``ddof=1``) computed on ``x`` rescaled by :func:`safe_scale`.
+
+    Values near the float64 limits then neither overflow in the sum (nor in
+    the squares, from about 1e154) nor underflow; ordinary values give
+    numpy's results bit for bit.
+    """
+    s = safe_scale(x, power=2)
+    y = x / s
+    return float(y.mean()) * s, float(y.std(ddof=1)) * s
+
+
+def check_finite_result(fields: dict[str, float | np.ndarray], names: str) -> None:
+    """Refuse a result that overflowed, instead of returning inf or NaN silently."""
+    bad = [k for k, v in fields.items() if not np.all(np.isfinite(v))]
+    if bad:
+        raise ValueError(
+            f"The result overflows float64 ({', '.join(bad)} not finite): the values of {names} "
+            "are too large, or too far apart in scale, for float64 arithmetic; rescale them "
+            "(e.g. divide by a power of ten)."
         )
 
 

@@ -23,10 +23,13 @@ from scipy import stats
 
 from ._ttest import _spread
 from ._validation import (
+    check_broadcast,
     check_counts,
     check_finite_array,
     check_positive_int,
     check_scores,
+    has_spread,
+    safe_scale,
     scalar_or_array,
 )
 
@@ -107,20 +110,28 @@ def _five_by_two_f_core(p: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return statistic, stats.f.sf(statistic, 10, 5)
 
 
-def _five_by_two(differences: ArrayLike) -> np.ndarray:
-    """The (5, 2) fold differences, refused when every s_i^2 is zero."""
+def _five_by_two(differences: ArrayLike) -> tuple[np.ndarray, float]:
+    """The (5, 2) fold differences divided by a power of two, and that power.
+
+    Both statistics are ratios of squares, unchanged by the scale, which only
+    keeps the squares of values beyond about 1e154 from overflowing. Refused
+    when every s_i^2 is zero.
+    """
     p = check_finite_array(differences, "differences")
     if p.shape != (5, 2):
         raise ValueError(
             "`differences` must have shape (5, 2): 5 replications of 2-fold cross-validation, "
             f"one score difference per fold; got shape {p.shape}."
         )
-    if not np.any(_five_by_two_variances(p) > 0):
+    scale = safe_scale(p, power=2)
+    p = p / scale
+    # s_i^2 of equal folds can be rounding error above zero: compare with the scale.
+    if not has_spread(math.sqrt(float(_five_by_two_variances(p).max())), p):
         raise ValueError(
             "`differences` has equal differences in both folds of every replication: the "
             "5x2cv variance estimate is zero and the test is undefined."
         )
-    return p
+    return p, scale
 
 
 @dataclass(frozen=True)
@@ -234,16 +245,9 @@ def difference_of_proportions_test(
     >>> round(mcnemar_counts(44, 28).pvalue, 3)
     0.076
     """
-    k_a_arr, n_a = check_counts(k_a, n)
-    k_b_arr, n_b = check_counts(k_b, n)
-    try:
-        k_a_arr, k_b_arr, n_arr = np.broadcast_arrays(k_a_arr, k_b_arr, n_a)
-        np.broadcast_shapes(n_a.shape, n_b.shape)
-    except ValueError:
-        raise ValueError(
-            "`k_a`, `k_b` and `n` must broadcast to a common shape; got shapes "
-            f"{np.shape(k_a)}, {np.shape(k_b)} and {np.shape(n)}."
-        ) from None
+    k_a_arr, n_a = check_counts(k_a, n, ("k_a", "n"))
+    k_b_arr, n_b = check_counts(k_b, n, ("k_b", "n"))
+    k_a_arr, k_b_arr, n_arr, _ = check_broadcast((k_a_arr, k_b_arr, n_a, n_b), ("k_a", "k_b", "n", "n"))
     statistic, pvalue, estimate, se = _proportions_core(k_a_arr, k_b_arr, n_arr)
     return ProportionsTestResult(
         statistic=scalar_or_array(statistic),
@@ -263,10 +267,9 @@ def _paired_t_core(d: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
 
 def _paired_t(differences: ArrayLike, what: str) -> CVTTestResult:
     d = check_scores(differences, "differences", min_size=2)
-    # Equal values such as 0.1 can leave a rounding-error spread: test equality itself.
-    mean, _, _ = _spread(np.full(2, d[0]) if np.all(d == d[0]) else d, f"{what} `differences`")
-    mean = float(d.mean())
-    statistic, pvalue = _paired_t_core(d)
+    mean, _, _ = _spread(d, f"{what} `differences`")
+    # t is unchanged by the power-of-two scale, which keeps squares from overflowing.
+    statistic, pvalue = _paired_t_core(d / safe_scale(d, power=2))
     return CVTTestResult(
         statistic=float(statistic), pvalue=float(pvalue), df=int(d.size - 1), estimate=mean
     )
@@ -308,7 +311,7 @@ def resampled_paired_t(differences: ArrayLike) -> CVTTestResult:
     Raises
     ------
     ValueError
-        If ``differences`` has fewer than 2 values, holds NaN or has zero spread.
+        If ``differences`` has fewer than 2 values, holds NaN or has zero spread (all equal up to rounding error).
 
     See Also
     --------
@@ -363,7 +366,7 @@ def kfold_cv_paired_t(differences: ArrayLike) -> CVTTestResult:
     Raises
     ------
     ValueError
-        If ``differences`` has fewer than 2 values, holds NaN or has zero spread.
+        If ``differences`` has fewer than 2 values, holds NaN or has zero spread (all equal up to rounding error).
 
     See Also
     --------
@@ -425,10 +428,13 @@ def five_by_two_cv_t(differences: ArrayLike) -> CVTTestResult:
     >>> round(res.statistic, 4), round(res.pvalue, 4), res.df
     (1.5811, 0.1747, 5)
     """
-    p = _five_by_two(differences)
+    p, scale = _five_by_two(differences)
     statistic, pvalue = _five_by_two_t_core(p)
     return CVTTestResult(
-        statistic=float(statistic), pvalue=float(pvalue), df=5, estimate=float(p.mean())
+        statistic=float(statistic),
+        pvalue=float(pvalue),
+        df=5,
+        estimate=float(p.mean()) * scale,
     )
 
 
@@ -473,7 +479,7 @@ def five_by_two_cv_f(differences: ArrayLike) -> CVFTestResult:
     >>> round(res.statistic, 3), round(res.pvalue, 4), res.df
     (3.25, 0.1027, (10, 5))
     """
-    statistic, pvalue = _five_by_two_f_core(_five_by_two(differences))
+    statistic, pvalue = _five_by_two_f_core(_five_by_two(differences)[0])
     return CVFTestResult(statistic=float(statistic), pvalue=float(pvalue), df=(10, 5))
 
 
@@ -509,7 +515,7 @@ def corrected_resampled_t(differences: ArrayLike, *, n_train: int, n_test: int) 
     Raises
     ------
     ValueError
-        If ``differences`` has fewer than 2 values, holds NaN, has zero spread, or
+        If ``differences`` has fewer than 2 values, holds NaN, has zero spread (up to rounding error), or
         a size is below 1.
 
     Notes
@@ -530,7 +536,7 @@ def corrected_resampled_t(differences: ArrayLike, *, n_train: int, n_test: int) 
     n_train = check_positive_int(n_train, "n_train")
     n_test = check_positive_int(n_test, "n_test")
     mean, _, _ = _spread(d, "differences `differences`")
-    statistic, pvalue = _corrected_t_core(d, n_train, n_test)
+    statistic, pvalue = _corrected_t_core(d / safe_scale(d, power=2), n_train, n_test)
     return CVTTestResult(
         statistic=float(statistic), pvalue=float(pvalue), df=int(d.size - 1), estimate=mean
     )

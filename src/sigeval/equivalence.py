@@ -16,11 +16,14 @@ from numpy.typing import ArrayLike
 from scipy import stats
 
 from ._results import ConfidenceInterval
-from ._ttest import _spread, _two_sided_p
+from ._ttest import _pair_scale, _spread, _two_sided_p
 from ._validation import (
     _show,
     check_alpha_tost,
+    check_broadcast,
+    check_difference,
     check_finite_array,
+    check_finite_result,
     check_paired,
     check_positive_real,
     check_unit_interval,
@@ -85,15 +88,21 @@ class TOSTResult:
     n: int
 
 
-def _tost(d: np.ndarray, margin: float, alpha: float) -> TOSTResult:
-    mean, _, se = _spread(d, "differences `scores_a - scores_b`")
+def _tost(d: np.ndarray, scale: float, margin: float, alpha: float) -> TOSTResult:
+    mean, _, se = _spread(d, "differences `scores_a - scores_b`", scale)
     df = d.size - 1
     t_lower = (mean + margin) / se
     t_upper = (mean - margin) / se
+    half = float(stats.t.isf(alpha, df)) * se
+    low, high = mean - half, mean + half
+    check_finite_result(
+        {"statistic_lower": t_lower, "statistic_upper": t_upper,
+         "confidence_interval": np.array([low, high])},
+        "`scores_a`, `scores_b` and `margin`",
+    )
     p_lower = float(stats.t.sf(t_lower, df))
     p_upper = float(stats.t.cdf(t_upper, df))
     pvalue = max(p_lower, p_upper)
-    half = float(stats.t.isf(alpha, df)) * se
     return TOSTResult(
         estimate=mean,
         margin=margin,
@@ -103,7 +112,7 @@ def _tost(d: np.ndarray, margin: float, alpha: float) -> TOSTResult:
         pvalue_upper=p_upper,
         pvalue=pvalue,
         df=int(df),
-        confidence_interval=ConfidenceInterval(mean - half, mean + half),
+        confidence_interval=ConfidenceInterval(low, high),
         confidence_level=1 - 2 * alpha,
         equivalent=bool(pvalue < alpha),
         alpha=alpha,
@@ -113,7 +122,8 @@ def _tost(d: np.ndarray, margin: float, alpha: float) -> TOSTResult:
 
 def _checked_pairs_for_tost(scores_a, scores_b, margin, alpha):
     c, r = check_paired(scores_a, scores_b, ("scores_a", "scores_b"), min_size=2)
-    return c - r, check_positive_real(margin, "margin"), check_alpha_tost(alpha)
+    d = check_difference(c, r, ("scores_a", "scores_b"))
+    return d, _pair_scale(c, r), check_positive_real(margin, "margin"), check_alpha_tost(alpha)
 
 
 def tost_paired(
@@ -140,6 +150,10 @@ def tost_paired(
     The margin has no default: it is the smallest difference that would
     change a decision, and an equivalence claim means nothing without it.
 
+    Both one-sided tests are t-tests: with few pairs and skewed differences
+    their level is not kept (see :func:`~sigeval.procedures.paired_difference`),
+    a property of the t test rather than of this code.
+
     Parameters
     ----------
     scores_a, scores_b : array_like of float
@@ -157,7 +171,9 @@ def tost_paired(
     ------
     ValueError
         If the arrays differ in length, hold NaN or fewer than 2 pairs, the
-        differences are all equal, ``margin <= 0`` or ``alpha`` is outside (0, 0.5).
+        differences are all equal (up to rounding error relative to the
+        scores), a result overflows float64, ``margin <= 0`` or ``alpha`` is
+        outside (0, 0.5).
 
     Notes
     -----
@@ -174,8 +190,8 @@ def tost_paired(
     >>> round(res.confidence_interval.low, 4), round(res.confidence_interval.high, 4)
     (-0.0012, 0.0022)
     """
-    d, margin, alpha = _checked_pairs_for_tost(scores_a, scores_b, margin, alpha)
-    return _tost(d, margin, alpha)
+    d, scale, margin, alpha = _checked_pairs_for_tost(scores_a, scores_b, margin, alpha)
+    return _tost(d, scale, margin, alpha)
 
 
 @dataclass(frozen=True)
@@ -261,13 +277,7 @@ def verdict_from_pvalues(
         bad = (p < 0) | (p > 1)
         if np.any(bad):
             raise ValueError(f"`{name}` must lie in [0, 1]; got {_show(p[bad])}.")
-    try:
-        p_diff, p_eq = np.broadcast_arrays(p_diff, p_eq)
-    except ValueError:
-        raise ValueError(
-            "`difference_pvalue` and `equivalence_pvalue` must broadcast to a common shape; "
-            f"got shapes {p_diff.shape} and {p_eq.shape}."
-        ) from None
+    p_diff, p_eq = check_broadcast((p_diff, p_eq), ("difference_pvalue", "equivalence_pvalue"))
     # Index = 2 * (difference rejects) + (TOST rejects) into this table.
     table = np.array(["undetermined", "equivalent", "different", "trivial"])
     labels = table[2 * (p_diff < alpha) + (p_eq < alpha)]
@@ -328,9 +338,9 @@ def verdict(
     >>> verdict(a, b, margin=0.001).verdict
     'undetermined'
     """
-    d, margin, alpha = _checked_pairs_for_tost(scores_a, scores_b, margin, alpha)
-    tost = _tost(d, margin, alpha)
-    mean, _, se = _spread(d, "differences `scores_a - scores_b`")
+    d, scale, margin, alpha = _checked_pairs_for_tost(scores_a, scores_b, margin, alpha)
+    tost = _tost(d, scale, margin, alpha)
+    mean, _, se = _spread(d, "differences `scores_a - scores_b`", scale)
     difference_pvalue = _two_sided_p(mean / se, d.size - 1)
     return VerdictResult(
         verdict=verdict_from_pvalues(difference_pvalue, tost.pvalue, alpha=alpha),

@@ -18,8 +18,10 @@ from scipy import stats
 
 from ._results import ConfidenceInterval
 from ._validation import (
+    check_broadcast,
     check_choice,
     check_counts,
+    check_memory,
     check_probability,
     check_sizes,
     check_unit_interval,
@@ -89,7 +91,8 @@ def proportion_ci(
     Parameters
     ----------
     k, n : int or array_like of int
-        Successes and trials, broadcast against each other; ``0 <= k <= n``, ``n >= 1``.
+        Successes and trials, broadcast against each other; ``0 <= k <= n``,
+        ``1 <= n <= 2**53`` (float64 holds every count up to there exactly).
     method : str
         One of ``"wald"``, ``"wilson"``, ``"agresti-coull"``, ``"jeffreys"``,
         ``"clopper-pearson"``.
@@ -197,7 +200,8 @@ def coverage(
     No simulation is involved. For every method here both bounds are
     non-decreasing in ``k``, so the covering outcomes form one run
     ``k_lo..k_hi`` and the sum is a difference of two binomial CDFs; the
-    bounds are computed once per distinct ``n``.
+    bounds are computed once per distinct ``n``, which bounds ``n`` by memory
+    (about 100 million; larger sizes are refused up front).
 
     Parameters
     ----------
@@ -231,7 +235,10 @@ def coverage(
     method = check_choice(method, "method", METHODS)
     confidence_level = check_unit_interval(confidence_level, "confidence_level")
 
-    n_b, p_b = np.broadcast_arrays(n_arr, p_arr)
+    n_b, p_b = check_broadcast((n_arr, p_arr), ("n", "p"))
+    # The bounds are tabulated at every k = 0..n (a few float64 arrays of n + 1).
+    largest = int(n_b.max())
+    check_memory(6 * (largest + 1.0), "n", largest, "the interval bounds at k = 0..n")
     k_lo = np.empty(n_b.shape, dtype=np.int64)
     k_hi = np.empty(n_b.shape, dtype=np.int64)
     for size in np.unique(n_b):

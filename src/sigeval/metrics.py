@@ -15,7 +15,7 @@ import numpy as np
 from numpy.typing import ArrayLike
 from scipy import stats
 
-from ._validation import _show, check_batched, check_item_axis
+from ._validation import _show, check_batched, check_item_axis, real_array
 
 __all__ = ["ratio_of_sums", "average_precision", "roc_auc"]
 
@@ -54,8 +54,8 @@ def ratio_of_sums(numerator: ArrayLike, denominator: ArrayLike, *, axis: int = 1
     >>> ratio_of_sums(inter, union)   # (30 + 5) / (40 + 20), not mean(0.75, 0.25)
     array([0.58333333])
     """
-    num = np.asarray(numerator, dtype=float)
-    den = np.asarray(denominator, dtype=float)
+    num = real_array(numerator, "numerator", allow_bool=True)
+    den = real_array(denominator, "denominator", allow_bool=True)
     check_batched(num, "numerator")
     check_item_axis(axis)
     if den.shape != num.shape:
@@ -125,9 +125,9 @@ def average_precision(
     >>> average_precision(scores, tp, np.array([[1, 2]]))   # (1/1 + 2/2) / 3
     array([0.66666667])
     """
-    s = np.asarray(scores, dtype=float)
-    hits = np.asarray(is_true_positive)
-    positives = np.asarray(n_positives, dtype=float)
+    s = real_array(scores, "scores")
+    hits = real_array(is_true_positive, "is_true_positive", allow_bool=True)
+    positives = real_array(n_positives, "n_positives")
     check_batched(s, "scores")
     check_item_axis(axis)
     if hits.shape != s.shape:
@@ -138,9 +138,16 @@ def average_precision(
         raise ValueError(
             f"`n_positives` must have shape (batch, n_images) = {s.shape[:2]}; got {positives.shape}."
         )
+    detection = ~np.isnan(s)
+    bad = detection & (hits != 0) & (hits != 1)
+    if np.any(bad):
+        raise ValueError(
+            f"`is_true_positive` must be 0 or 1 (or bool) wherever `scores` holds a detection; "
+            f"got {_show(hits[bad])}."
+        )
     batch = s.shape[0]
     s = s.reshape(batch, -1)
-    hits = (hits.reshape(batch, -1) == 1) & ~np.isnan(s)
+    hits = (hits.reshape(batch, -1) == 1) & detection.reshape(batch, -1)
     total = np.nansum(positives.reshape(batch, -1), axis=1)
     found = hits.sum(axis=1)
     if np.any(found > total):
@@ -227,8 +234,8 @@ def roc_auc(labels: ArrayLike, scores: ArrayLike, *, axis: int = 1) -> np.ndarra
     >>> round(res.standard_error, 3), round(delong.standard_error, 3)
     (0.034, 0.034)
     """
-    y = np.asarray(labels, dtype=float)
-    s = np.asarray(scores, dtype=float)
+    y = real_array(labels, "labels", allow_bool=True)
+    s = real_array(scores, "scores")
     check_batched(y, "labels")
     check_item_axis(axis)
     if y.ndim != 2 or s.shape != y.shape:

@@ -33,7 +33,7 @@ import numpy as np
 from numpy.typing import ArrayLike
 from scipy import special
 
-from ._validation import _show, check_choice, check_scores
+from ._validation import _integer_array, _show, check_choice, check_scores, real_array, safe_scale
 
 __all__ = ["ADJUST_METHODS", "adjust_pvalues", "expected_best_of_k"]
 
@@ -44,10 +44,7 @@ AdjustMethod = Literal["bonferroni", "holm", "hochberg", "bh", "by"]
 
 
 def _check_pvalues(pvalues: ArrayLike) -> np.ndarray:
-    arr = np.asarray(pvalues)
-    if arr.dtype == bool or arr.dtype == object or not np.issubdtype(arr.dtype, np.number):
-        raise TypeError(f"`pvalues` must hold real numbers in [0, 1]; got dtype {arr.dtype}.")
-    arr = arr.astype(float)
+    arr = real_array(pvalues, "pvalues")
     if arr.size == 0:
         raise ValueError("`pvalues` must not be empty.")
     nan = np.isnan(arr)
@@ -241,22 +238,18 @@ def expected_best_of_k(
         raise ValueError(
             f"`values` must be paired with `scores`, one per run; got {v.size} and {n}."
         )
-    k_arr = np.asarray(k)
-    whole = np.issubdtype(k_arr.dtype, np.integer) or (
-        np.issubdtype(k_arr.dtype, np.floating) and np.all(k_arr == np.round(k_arr))
-    )
-    if k_arr.dtype == bool or not whole:
-        raise TypeError(f"`k` must hold whole numbers; got {k!r}.")
-    k_arr = k_arr.astype(np.int64)
+    k_arr = _integer_array(k, "k")
     bad = (k_arr < 1) | (k_arr > n)
     if np.any(bad):
         raise ValueError(f"`k` must be between 1 and the number of runs {n}; got {_show(k_arr[bad])}.")
     _, inverse, counts = np.unique(x, return_inverse=True, return_counts=True)
-    level_values = np.bincount(inverse, weights=v) / counts
+    # Sums of values near 1.8e308 would overflow: average them at a power-of-two scale.
+    scale = safe_scale(v)
+    level_values = np.bincount(inverse, weights=v / scale) / counts
     below = np.concatenate([[0], np.cumsum(counts)[:-1]])
     kk = k_arr.reshape(-1, 1)
     # Probability that the best score of a random k-subset is each level (exact binomials).
     prob = (special.comb(below + counts, kk, exact=False) - special.comb(below, kk, exact=False))
     prob = prob / special.comb(n, kk, exact=False)
-    out = (prob * level_values).sum(axis=1).reshape(k_arr.shape)
+    out = (prob * level_values).sum(axis=1).reshape(k_arr.shape) * scale
     return float(out) if out.ndim == 0 else out

@@ -22,10 +22,13 @@ from numpy.typing import ArrayLike
 from scipy import stats
 
 from ._validation import (
+    MAX_COUNT,
     _integer_array,
     _show,
     check_binary,
+    check_broadcast,
     check_choice,
+    check_difference,
     check_paired,
     scalar_or_array,
 )
@@ -120,13 +123,15 @@ def _check_disagreements(n01: ArrayLike, n10: ArrayLike) -> tuple[np.ndarray, np
         if np.any(arr < 0):
             raise ValueError(f"`{name}` must be a non-negative count; got {_show(arr[arr < 0])}.")
         arrays.append(arr)
-    try:
-        return tuple(np.array(x) for x in np.broadcast_arrays(*arrays))
-    except ValueError:
+    n01_arr, n10_arr = check_broadcast(tuple(arrays), ("n01", "n10"))
+    # The binomial of m = n01 + n10 trials is exact in float64 up to 2**53.
+    big = n01_arr + n10_arr > MAX_COUNT
+    if np.any(big):
         raise ValueError(
-            "`n01` and `n10` must broadcast to a common shape; got shapes "
-            f"{arrays[0].shape} and {arrays[1].shape}."
-        ) from None
+            f"`n01 + n10` must be at most 2**53 = {MAX_COUNT:,}; got "
+            f"{_show(n01_arr[big] + n10_arr[big])}."
+        )
+    return n01_arr, n10_arr
 
 
 def _check_form(exact: bool, correction: bool, mid_p: bool) -> tuple[bool, bool, bool]:
@@ -629,7 +634,7 @@ def wilcoxon_signed_rank(
     a, b = check_paired(scores_a, scores_b, ("scores_a", "scores_b"))
     alternative = check_choice(alternative, "alternative", _ALTERNATIVES)
     zero_method = check_choice(zero_method, "zero_method", _ZERO_METHODS)
-    d = a - b
+    d = check_difference(a, b, ("scores_a", "scores_b"))
     zero = d == 0
     ranked = ~zero if zero_method == "wilcox" else np.ones(d.size, dtype=bool)
     ranks = np.zeros(d.size)

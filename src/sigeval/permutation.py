@@ -18,9 +18,12 @@ from scipy import fft, stats
 from ._validation import (
     RngLike,
     check_choice,
+    check_difference,
+    check_memory,
     check_paired,
     check_positive_int,
     check_rng,
+    safe_scale,
 )
 from .resampling import _chunks
 
@@ -32,6 +35,9 @@ ALTERNATIVES = ("two-sided", "greater", "less")
 _EXACT_MAX_SUM = 1_000_000
 _EXACT_MAX_WORK = 20_000_000
 _ENUMERATE_MAX = 20
+# The smallest p-value reported: 2**-m for m nonzero differences, but never
+# below the smallest normal float when 2**-m underflows (m > 1022).
+_P_FLOOR = float(np.finfo(float).tiny)
 # Monte Carlo tie tolerance on the scale of a mean difference of 0/1 scores;
 # it grows with the magnitude of the differences (see paired_permutation_test).
 _TIE_TOLERANCE = 1e-12
@@ -86,20 +92,19 @@ def paired_permutation_test(
 
     ``method="auto"`` uses the first of these that applies:
 
-    1. **exact, by convolution**: if every :math:`d_i` is an integer with
+    1. **exact, by the binomial**: when all nonzero :math:`|d_i|` are equal,
+       as for 0/1 scores, only the :math:`m = n_{01} + n_{10}` disagreements
+       matter and the two-sided p-value is McNemar's exact
+       :math:`\min(1, 2\,F_{\mathrm{Bin}(m, 1/2)}(\min(n_{01}, n_{10})))`, at
+       any number of disagreements.
+    2. **exact, by convolution**: if every :math:`d_i` is an integer with
        :math:`M = \sum_i |d_i| \le 10^6` (and the work, distinct magnitudes × M,
-       is at most 2·10⁷), the distribution of :math:`\sum_i s_i d_i` is computed
-       exactly. When all nonzero :math:`|d_i|` are equal, as for 0/1 scores, it is
-       binomial: only the :math:`m = n_{01} + n_{10}` disagreements matter and the
-       two-sided p-value is McNemar's exact
-       :math:`\min(1, 2\,F_{\mathrm{Bin}(m, 1/2)}(\min(n_{01}, n_{10})))`.
-       Otherwise it is the product of the magnitudes' characteristic functions,
-       inverted by one FFT (tail probabilities are accurate to about 1e-12
-       absolute and never below :math:`2^{-m}`, the probability of the observed
-       signs).
-    2. **exact, by enumeration** of the :math:`2^m` sign patterns of the
+       is at most 2·10⁷), the distribution of :math:`\sum_i s_i d_i` is the
+       product of the magnitudes' characteristic functions, inverted by one FFT
+       (tail probabilities are accurate to about 1e-12 absolute).
+    3. **exact, by enumeration** of the :math:`2^m` sign patterns of the
        :math:`m \le 20` nonzero differences.
-    3. **Monte Carlo**: ``n_resamples`` sign vectors over all ``n`` items, drawn
+    4. **Monte Carlo**: ``n_resamples`` sign vectors over all ``n`` items, drawn
        chunk by chunk as ``rng.choice([-1.0, 1.0], size=(chunk, n))`` (the same
        stream as one call of size ``(n_resamples, n)``), and
        :math:`p = (1 + \#\{|T^*_b| \ge |\bar d| - \epsilon\}) / (1 + B)`, which
@@ -110,6 +115,10 @@ def paired_permutation_test(
        :math:`T^*_b \ge \bar d - \epsilon` (``"greater"``) or
        :math:`T^*_b \le \bar d + \epsilon` (``"less"``).
 
+    Exact p-values are never below :math:`2^{-m}`, the probability of the
+    observed signs (nor below the smallest normal float, 2.2e-308, where
+    :math:`2^{-m}` underflows). Differences near the float64 limits are
+    divided by a power of two before summing, which changes no p-value.
     The exact methods do not draw from ``rng``. For 0/1 correctness the test is
     McNemar's exact test (the Monte Carlo version approximates it). Explained in :ref:`ch-two-models`.
 
@@ -161,8 +170,11 @@ def paired_permutation_test(
     method = check_choice(method, "method", PERMUTATION_METHODS)
     alternative = check_choice(alternative, "alternative", ALTERNATIVES)
     rng = check_rng(rng)
-    d = a - b
-    observed = float(d.mean())
+    d = check_difference(a, b, ("scores_a", "scores_b"))
+    # Sign flips commute with a power-of-two scale: it only keeps sums of
+    # differences near 1.8e308 from overflowing.
+    scale = safe_scale(d)
+    observed = float((d / scale).mean()) * scale
     if not np.any(d):
         warnings.warn(
             "All paired differences are zero: the two models agree on every item, "
@@ -174,16 +186,18 @@ def paired_permutation_test(
         tails = _exact_tails(d)
         if tails is not None:
             return PermutationResult(
-                observed, _pvalue_from_tails(tails, alternative), "exact", alternative, None, None
+                observed, float(_pvalue_from_tails(tails, alternative)), "exact", alternative, None, None
             )
         if method == "exact":
             raise ValueError(
-                "`method`='exact' is not feasible here: the differences are not integers "
-                f"with a total magnitude of at most {_EXACT_MAX_SUM:,}, and there are "
-                f"{np.count_nonzero(d)} nonzero differences (at most {_ENUMERATE_MAX} can be "
-                "enumerated); use method='monte-carlo' or 'auto'."
+                "`method`='exact' is not feasible here: the nonzero differences take "
+                f"{np.unique(np.abs(d[d != 0])).size} distinct magnitudes (exact by the binomial "
+                "needs one), are not integers with a total magnitude of at most "
+                f"{_EXACT_MAX_SUM:,}, and number {np.count_nonzero(d)} nonzero differences "
+                f"(at most {_ENUMERATE_MAX} can be enumerated); use method='monte-carlo' or 'auto'."
             )
-    null = _sign_flip_means(d, n_resamples, rng)
+    check_memory(n_resamples, "n_resamples", n_resamples, "the null distribution")
+    null = _sign_flip_means(d / scale, n_resamples, rng) * scale
     tolerance = _TIE_TOLERANCE * max(1.0, float(np.abs(d).max()))
     if alternative == "two-sided":
         extreme = np.count_nonzero(np.abs(null) >= abs(observed) - tolerance)
@@ -202,28 +216,29 @@ def _exact_tails(d: np.ndarray) -> tuple[float, float] | None:
     if m == 0:
         return 1.0, 1.0
     magnitude = np.abs(nonzero)
-    total = magnitude.sum()
-    if np.all(magnitude == np.round(magnitude)) and total <= _EXACT_MAX_SUM:
-        magnitude = magnitude.astype(np.int64)
-        distinct, multiplicity = np.unique(magnitude, return_counts=True)
+    floor = max(2.0**-m, _P_FLOOR)
+    if np.all(magnitude == magnitude[0]):
+        # T* = u (2W - m) with W ~ Bin(m, 1/2) positive signs; by symmetry
+        # P(W >= n_pos) = P(W <= m - n_pos).
         n_pos = int(np.count_nonzero(nonzero > 0))
-        if distinct.size == 1:
-            # T* = u (2W - m) with W ~ Bin(m, 1/2) positive signs; by symmetry
-            # P(W >= n_pos) = P(W <= m - n_pos).
-            return (
-                float(stats.binom.cdf(m - n_pos, m, 0.5)),
-                float(stats.binom.cdf(n_pos, m, 0.5)),
-            )
+        return (
+            max(float(stats.binom.cdf(m - n_pos, m, 0.5)), floor),
+            max(float(stats.binom.cdf(n_pos, m, 0.5)), floor),
+        )
+    with np.errstate(over="ignore"):  # an infinite total is simply too large
+        total = magnitude.sum()
+    if np.all(magnitude == np.round(magnitude)) and total <= _EXACT_MAX_SUM:
+        distinct, multiplicity = np.unique(magnitude.astype(np.int64), return_counts=True)
         if distinct.size * (int(total) + 1) <= _EXACT_MAX_WORK:
             pmf = _signed_sum_pmf(distinct, multiplicity, int(total))
             w_obs = int(magnitude[nonzero > 0].sum())
-            floor = 2.0**-m
             return (
                 float(np.clip(pmf[w_obs:].sum(), floor, 1.0)),
                 float(np.clip(pmf[: w_obs + 1].sum(), floor, 1.0)),
             )
     if m <= _ENUMERATE_MAX:
-        return _enumerated_tails(nonzero, d.size)
+        # The tails do not change with the scale, which keeps the sums finite.
+        return _enumerated_tails(nonzero / safe_scale(nonzero), d.size)
     return None
 
 

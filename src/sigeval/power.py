@@ -11,6 +11,7 @@ Explained in :ref:`ch-power`.
 from __future__ import annotations
 
 import math
+import warnings
 from dataclasses import dataclass
 
 import numpy as np
@@ -18,8 +19,11 @@ from numpy.typing import ArrayLike
 from scipy import optimize, stats
 
 from ._validation import (
+    MAX_COUNT,
     _show,
+    check_broadcast,
     check_finite_array,
+    check_finite_result,
     check_positive_real,
     check_real,
     check_sizes,
@@ -73,7 +77,22 @@ def _power_two_sided(noncentrality, df, alpha: float):
     t_crit = stats.t.isf(alpha / 2, df)
     # P(T < -t_crit | nc) = P(T > t_crit | -nc). scipy's nct.cdf returns NaN
     # far in the lower tail (e.g. df=19, nc=9), its sf does not.
-    return stats.nct.sf(t_crit, df, noncentrality) + stats.nct.sf(t_crit, df, -noncentrality)
+    with np.errstate(all="ignore"), warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)  # its series fails from nc ~ 1e10
+        power = stats.nct.sf(t_crit, df, noncentrality) + stats.nct.sf(t_crit, df, -noncentrality)
+    return np.where(np.isnan(power), _power_far(noncentrality, df, t_crit), power)
+
+
+def _power_far(noncentrality, df, t_crit):
+    r"""The power when the noncentrality dwarfs the normal term of T, where scipy fails.
+
+    :math:`T = (Z + \mathrm{nc})/\sqrt{V/\nu}`; with :math:`|\mathrm{nc}|` in the
+    billions, :math:`Z` shifts it by a relative 1e-9, and
+    :math:`P(|T| > t) = P(V < \nu\,\mathrm{nc}^2/t^2)`, a chi-square probability
+    (1 unless ``alpha`` is tiny and the degrees of freedom few).
+    """
+    with np.errstate(over="ignore"):  # an infinite bound has probability 1
+        return stats.chi2.cdf(df * (np.asarray(noncentrality) / t_crit) ** 2, df)
 
 
 def _check_power_target(value: float, name: str, alpha: float) -> float:
@@ -115,6 +134,10 @@ def power_paired(
         T \sim t_{n-1}\bigl(\mathrm{nc} = \delta\sqrt n/\sigma_d\bigr),
 
     reported at ``delta`` and at the MDE itself (``power_at_mde``). At
+    noncentralities in the billions (a tiny ``sigma_d``), where scipy's
+    noncentral t fails, the power is its limit
+    :math:`P(\chi^2_{n-1} < (n-1)\,\mathrm{nc}^2/t_{n-1,1-\alpha/2}^2)`, which is 1
+    unless ``alpha`` is tiny. At
     :math:`\alpha = 0.05` and a target of 0.80 the power at the MDE is 0.731
     at 2 seeds, 0.791 at 5 and 0.799 at 10, and within 0.0005 of the target
     from 12 seeds on (slightly above it from 17). At stricter levels the
@@ -167,24 +190,22 @@ def power_paired(
     alpha = check_unit_interval(alpha, "alpha")
     target_power = _check_power_target(target_power, "target_power", alpha)
     eff = None if delta is None else check_finite_array(delta, "delta")
-    try:
-        # Copies: broadcast views are read-only and would leak into the result.
-        sigma, n_arr, eff_b = (
-            np.array(x) for x in np.broadcast_arrays(sigma, n_arr, 0.0 if eff is None else eff)
-        )
-    except ValueError:
-        raise ValueError(
-            "`sigma_d`, `n` and `delta` must broadcast to a common shape; got shapes "
-            f"{np.shape(sigma)}, {np.shape(n_arr)} and {np.shape(eff)}."
-        ) from None
+    # Copies: broadcast views are read-only and would leak into the result.
+    sigma, n_arr, eff_b = check_broadcast(
+        (sigma, n_arr, np.asarray(0.0) if eff is None else eff), ("sigma_d", "n", "delta")
+    )
 
     df = n_arr - 1
     t_crit = stats.t.isf(alpha / 2, df)
     t_power = stats.t.ppf(target_power, df)
-    mde = (t_crit + t_power) * sigma / np.sqrt(n_arr)
+    with np.errstate(over="ignore"):  # refused below
+        mde = (t_crit + t_power) * sigma / np.sqrt(n_arr)
     power = None
     if eff is not None:
-        power = scalar_or_array(_power_two_sided(eff_b * np.sqrt(n_arr) / sigma, df, alpha))
+        with np.errstate(over="ignore"):  # an infinite noncentrality has power 1 below
+            noncentrality = eff_b * np.sqrt(n_arr) / sigma
+        power = scalar_or_array(_power_two_sided(noncentrality, df, alpha))
+    check_finite_result({"mde": mde}, "`sigma_d`")
     return PowerResult(
         sigma_d=scalar_or_array(sigma),
         n=int(n_arr) if n_arr.ndim == 0 else n_arr,
@@ -267,7 +288,15 @@ def seeds_needed(
         return 2
     # Twice the normal-approximation sample size nearly always has enough
     # power already; power tends to 1 with n, so doubling always ends.
-    upper = max(4.0, 2 * ((stats.norm.isf(alpha / 2) + stats.norm.ppf(target_power)) / effect_size) ** 2)
+    z_sum = stats.norm.isf(alpha / 2) + stats.norm.ppf(target_power)
+    with np.errstate(over="ignore"):
+        upper = max(4.0, 2 * (z_sum / effect_size) ** 2) if effect_size > 0 else math.inf
+    if not upper <= 2 * MAX_COUNT:
+        raise ValueError(
+            f"`delta` = {delta!r} is too small against `sigma_d` = {sigma!r}: the normal "
+            f"approximation already asks for {upper / 2:.3g} seeds, beyond the {MAX_COUNT:,} "
+            "a count can hold."
+        )
     while shortfall(upper) < 0:
         upper *= 2
     root = optimize.brentq(shortfall, 2.0, upper, xtol=1e-6)

@@ -20,6 +20,7 @@ from scipy import stats
 from ._validation import (
     _show,
     check_choice,
+    check_memory,
     check_probability,
     check_sizes,
     check_unit_interval,
@@ -41,6 +42,8 @@ _SEARCH_LIMIT = 1_000_000
 # Binomial probabilities of the number of disagreements below this are dropped
 # from the running sum of the sample-size search (their total is negligible).
 _NEGLIGIBLE = 1e-30
+# Below this disagreement rate the binomial probabilities are computed directly.
+_TINY_RATE = 1e-300
 
 
 def _critical_count(
@@ -97,18 +100,42 @@ def _share_of_a(p01: float, p10: float) -> float:
 
 
 def _exact_power(n: np.ndarray, p01: float, p10: float, alpha, exact, correction, mid_p) -> np.ndarray:
-    """Exact power at the sizes ``n`` (1-D) for one pair of disagreement rates."""
+    """Exact power at the sizes ``n`` (1-D) for one pair of disagreement rates.
+
+    Only the disagreement counts ``m`` where Binomial(n, psi) is not
+    negligible enter the sum: below the ``_NEGLIGIBLE`` quantile and above the
+    ``1 - _NEGLIGIBLE`` one the mass left out is under 1e-30 on each side, so
+    a size costs about 25 standard deviations of ``m`` rather than ``n`` terms.
+    """
     psi = min(p01 + p10, 1.0)  # _check_rates lets a rounding error above 1 through
-    m = np.arange(int(n.max()) + 1)
-    reject = _rejection_probability(m, _share_of_a(p01, p10), alpha, exact, correction, mid_p)
+    lo = stats.binom.ppf(_NEGLIGIBLE, n, psi).astype(np.int64)
+    hi = n - stats.binom.ppf(_NEGLIGIBLE, n, 1.0 - psi).astype(np.int64)
+    first, last = int(lo.min()), int(hi.max())
+    # The rejection probabilities are tabulated once over the union of the windows.
+    check_memory(8.0 * (last - first + 1), "n", int(n.max()), "the exact power sum")
+    reject = _rejection_probability(
+        np.arange(first, last + 1), _share_of_a(p01, p10), alpha, exact, correction, mid_p
+    )
+    width = int((hi - lo).max()) + 1
     power = np.empty(n.size)
-    rows = max(1, 2**21 // m.size)  # bound the memory of the (sizes x m) block
+    rows = max(1, 2**21 // width)  # bound the memory of the (sizes x window) block
     for start in range(0, n.size, rows):
-        block = n[start : start + rows]
-        # Binomial(n, psi) probabilities of m disagreements; zero for m > n.
-        weights = stats.binom.pmf(m[None, :], block[:, None], psi)
-        power[start : start + rows] = weights @ reject
+        at = slice(start, start + rows)
+        m = lo[at, None] + np.arange(width)
+        inside = m <= hi[at, None]
+        m = np.minimum(m, hi[at, None])
+        weights = np.where(inside, _binomial_pmf(m, n[at, None], psi), 0.0)
+        power[at] = np.sum(weights * reject[m - first], axis=1)
     return np.clip(power, 0.0, 1.0)
+
+
+def _binomial_pmf(m: np.ndarray, n: np.ndarray, psi: float) -> np.ndarray:
+    """Binomial(n, psi) probabilities; scipy's (Boost's) overflows for psi near 1e-307."""
+    if psi >= _TINY_RATE:
+        return stats.binom.pmf(m, n, psi)
+    # n psi < 1e-284 (n <= 2**53): P(M >= 2) < (n psi)^2 underflows to 0 and
+    # 1 - psi rounds to 1, so these are the float64 values exactly.
+    return np.where(m == 0, 1.0, np.where(m == 1, n * psi, 0.0))
 
 
 def _normal_power(n, p01, p10, alpha):
@@ -258,9 +285,10 @@ def mcnemar_power(
 
     Notes
     -----
-    The exact sum costs one binomial distribution over :math:`m = 0, \dots, n`
-    per size: a grid of a few hundred sizes up to several thousand items
-    takes a fraction of a second.
+    The exact sum runs only over the :math:`m` where
+    :math:`\mathrm{Binomial}(n, \psi)` has mass (less than 1e-30 is left out on
+    each side), about 25 standard deviations of :math:`m`: a million items
+    take milliseconds, and a grid of a few hundred sizes a fraction of a second.
 
     Explained in :ref:`ch-two-models`.
 

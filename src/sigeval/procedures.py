@@ -18,10 +18,13 @@ from numpy.typing import ArrayLike
 from scipy import stats
 
 from ._results import ConfidenceInterval
-from ._ttest import _spread, _two_sided_p
+from ._ttest import _pair_scale, _spread, _two_sided_p
 from ._validation import (
     RngLike,
     check_choice,
+    check_difference,
+    check_finite_result,
+    check_memory,
     check_paired,
     check_positive_int,
     check_real,
@@ -29,6 +32,7 @@ from ._validation import (
     check_scores,
     check_scores_allowing_nan,
     check_unit_interval,
+    safe_scale,
 )
 
 __all__ = [
@@ -115,7 +119,8 @@ def _complete_pairs(
         )
         more = f"; ... ({dropped.size} pairs in all)" if dropped.size > 5 else ""
         raise ValueError(
-            f"{dropped.size} pair(s) hold a NaN score (a failed run?): {shown}{more}. "
+            f"`scores_a` and `scores_b`: {dropped.size} pair(s) hold a NaN score (a failed "
+            f"run?): {shown}{more}. "
             "Failed runs are not dropped silently: repair them, or pass nan_policy='omit' "
             "to drop incomplete pairs (the result reports how many in `n_dropped`)."
         )
@@ -175,6 +180,16 @@ def paired_difference(
     With the default 95% two-sided interval, :math:`L > c` is the one-sided
     t-test of "mean gain :math:`\le c`" at level 2.5%.
 
+    The t interval assumes roughly normal differences. With few pairs and
+    skewed differences (a procedure that occasionally fails badly, say) its
+    level is not kept: the true coverage can fall well below the nominal
+    one, and no amount of care in the code changes that; more pairs, or a
+    bootstrap or permutation interval, are the remedies.
+
+    Differences that are all equal up to rounding error (their sd at most
+    about 1.4e-14 times the largest score) have zero spread, and the t statistic is undefined: it is
+    refused rather than reported as astronomically large.
+
     Parameters
     ----------
     scores_a, scores_b : array_like of float
@@ -198,7 +213,8 @@ def paired_difference(
     ValueError
         If the arrays differ in length, hold an infinite value or (by default)
         a NaN, fewer than 2 complete pairs remain, the differences are all
-        equal, the threshold is negative or the level is outside (0, 1).
+        equal (up to rounding error), a difference or the interval overflows
+        float64, the threshold is negative or the level is outside (0, 1).
 
     Notes
     -----
@@ -230,15 +246,21 @@ def paired_difference(
                 "`threshold` must be a useful gain >= 0 in the units of the scores; "
                 f"got {threshold!r}."
             )
-    d = c - r
-    mean, sd, se = _spread(d, "differences `scores_a - scores_b`")
+    d = check_difference(c, r, ("scores_a", "scores_b"))
+    mean, sd, se = _spread(d, "differences `scores_a - scores_b`", _pair_scale(c, r))
     df = d.size - 1
     statistic = mean / se
     half = float(stats.t.isf((1 - confidence_level) / 2, df)) * se
     low, high = mean - half, mean + half
+    check_finite_result(
+        {"confidence_interval": np.array([low, high]), "statistic": statistic},
+        "`scores_a` and `scores_b`",
+    )
+    # The median averages two middle values, which could overflow near 1.8e308.
+    scale = safe_scale(d)
     return PairedDifference(
         estimate=mean,
-        median=float(np.median(d)),
+        median=float(np.median(d / scale)) * scale,
         sd=sd,
         n=int(d.size),
         statistic=statistic,
@@ -393,6 +415,13 @@ def prob_improvement(
     rng = check_rng(rng)
 
     n_a, n_b = a.size, b.size
+    # The multinomial counts of every resample are drawn at once (and the
+    # all-against-all table of wins when unpaired).
+    per_resample = n_a if paired else n_a + n_b
+    check_memory(
+        float(n_resamples) * per_resample + (0 if paired else n_a * n_b),
+        "n_resamples", n_resamples, "the bootstrap counts",
+    )
     if paired:
         wins = _wins(a, b)
         counts = rng.multinomial(n_a, np.full(n_a, 1 / n_a), size=n_resamples)

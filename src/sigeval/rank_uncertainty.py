@@ -24,9 +24,11 @@ from numpy.typing import ArrayLike
 from ._results import ConfidenceInterval
 from ._validation import (
     RngLike,
+    check_memory,
     check_positive_int,
     check_rng,
     check_unit_interval,
+    real_array,
 )
 from .multiple import adjust_pvalues
 from .ranking import _check_flag, _ranks, _score_table, nemenyi_cd
@@ -166,6 +168,11 @@ def rank_stability(
     alpha = check_unit_interval(alpha, "alpha")
     gen = check_rng(rng)
     n, k = table.shape
+    # Every resample's draws and counts, mean ranks and pairwise differences.
+    check_memory(
+        float(n_resamples) * (4 * n + k + k * (k - 1)), "n_resamples", n_resamples,
+        "the resampled mean ranks",
+    )
     ranks = _ranks(table, higher_is_better)
     mean_ranks = ranks.mean(axis=0)
     cd = nemenyi_cd(k, n, alpha=alpha)
@@ -320,9 +327,9 @@ def _model_data(scores: Any, statistic: Any) -> tuple[Any, tuple, int]:
     if len(entries) < 2:
         raise ValueError(f"`scores` must hold at least 2 models; got {len(entries)}.")
     data = []
-    for _model, entry in zip(models, entries):
+    for model, entry in zip(models, entries):
         arrays = entry if isinstance(entry, tuple) else (entry,)
-        arrays = tuple(np.asarray(x) for x in arrays)
+        arrays = tuple(real_array(x, f"scores[{model!r}]", allow_bool=True) for x in arrays)
         data.append(arrays)
     n_items = {x.shape[0] if x.ndim else -1 for arrays in data for x in arrays}
     if len(n_items) != 1 or -1 in n_items:
@@ -417,6 +424,12 @@ def bootstrap_ranks(
     confidence_level = check_unit_interval(confidence_level, "confidence_level")
     gen = check_rng(rng)
     k = len(models)
+    # Metrics, ranks and differences of every resample, and the k x k comparisons
+    # (booleans) behind each resample's ranks.
+    check_memory(
+        float(n_resamples) * (4 * k + k * k / 8), "n_resamples", n_resamples,
+        "the resampled metrics and ranks",
+    )
     if isinstance(statistic, str):
         estimate = data.mean(axis=0)
     else:

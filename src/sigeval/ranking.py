@@ -29,10 +29,14 @@ from numpy.typing import ArrayLike
 from scipy import stats
 
 from ._validation import (
+    MAX_COUNT,
+    _describe,
     _show,
+    as_array,
     check_positive_int,
     check_positive_real,
     check_unit_interval,
+    real_array,
 )
 from .multiple import adjust_pvalues
 
@@ -68,9 +72,9 @@ def _score_table(scores: Any, name: str = "scores", unit: str = "dataset") -> tu
         models = tuple(scores.columns)
         datasets = list(scores.index)
         scores = scores.to_numpy()
-    arr = np.asarray(scores)
-    if arr.dtype == bool or arr.dtype == object or not np.issubdtype(arr.dtype, np.number):
-        raise TypeError(f"`{name}` must hold numbers; got dtype {arr.dtype}.")
+    arr = as_array(scores, name)
+    if arr.dtype.kind not in "iuf":
+        raise TypeError(f"`{name}` must hold numbers; got {_describe(arr)}.")
     arr = arr.astype(float)
     if arr.ndim != 2:
         raise ValueError(
@@ -376,6 +380,12 @@ def tasks_for_gap(gap: float, k: int, *, alpha: float = 0.05) -> int:
             f"among {k} models; got {gap!r}."
         )
     q = nemenyi_q(k, alpha=alpha)
+    spread = math.sqrt(k * (k + 1) / 6)
+    if gap < q * spread / math.sqrt(MAX_COUNT):
+        raise ValueError(
+            f"`gap` = {gap!r} is too small: the critical difference reaches it only beyond "
+            f"{MAX_COUNT:,} datasets, more than a count can hold."
+        )
 
     def cd(n: int) -> float:
         return q * math.sqrt(k * (k + 1) / (6 * n))
@@ -434,10 +444,7 @@ def cd_groups(mean_ranks: ArrayLike, critical_difference: float) -> list[tuple[i
     >>> cd_groups([3.143, 2.000, 2.929, 1.929], 1.118)
     [(3, 1, 2), (2, 0)]
     """
-    ranks = np.asarray(mean_ranks)
-    if ranks.dtype == bool or not np.issubdtype(ranks.dtype, np.number):
-        raise TypeError(f"`mean_ranks` must hold numbers; got dtype {ranks.dtype}.")
-    ranks = ranks.astype(float)
+    ranks = real_array(mean_ranks, "mean_ranks")
     if ranks.ndim != 1 or ranks.size < 2:
         raise ValueError(
             f"`mean_ranks` must be one-dimensional with at least 2 models; got shape {ranks.shape}."
@@ -502,7 +509,9 @@ class HolmControlResult:
 
 
 def _control_index(control: Any, models: tuple) -> int:
-    if control in models and not isinstance(control, bool):
+    # An array is not a model name, and `in` would compare it elementwise.
+    hashable = not isinstance(control, (bool, np.ndarray, list))
+    if hashable and control in models:
         return models.index(control)
     if (
         isinstance(control, numbers.Integral)

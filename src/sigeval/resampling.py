@@ -54,11 +54,18 @@ from scipy import special
 from ._results import ConfidenceInterval
 from ._validation import (
     RngLike,
+    as_array,
     check_choice,
+    check_difference,
+    check_finite_result,
+    check_memory,
     check_positive_int,
     check_rng,
     check_scores,
     check_unit_interval,
+    real_array,
+    safe_scale,
+    stable_mean_sd,
 )
 
 __all__ = [
@@ -142,7 +149,12 @@ def bootstrap_ci(
         computed as ``np.percentile(dist, [100 α/2, 100 (1 − α/2)])``.
     ``"basic"``
         :math:`[2\hat\theta - q_{1-\alpha/2},\ 2\hat\theta - q_{\alpha/2}]`
-        (Davison & Hinkley, 1997, section 5.2).
+        (Davison & Hinkley, 1997, section 5.2). It reflects the quantiles
+        about the estimate, so it can leave the range the statistic can take:
+        for a proportion near 0 or 1 the basic interval can reach below 0 or
+        above 1. That is a property of the method, not rounding; the
+        percentile and BCa bounds are quantiles of the resampled values and
+        stay inside their range.
     ``"bca"``
         Bias-corrected and accelerated (Efron, 1987; Efron & Tibshirani, 1993,
         ch. 14): quantiles at :math:`\Phi\!\big(z_0 + \frac{z_0 + z}{1 - a(z_0 + z)}\big)`
@@ -205,10 +217,12 @@ def bootstrap_ci(
     ValueError
         For NaN or infinite 1-D scores (with their positions), empty data, arrays
         of different lengths, ``groups`` of the wrong length, an unknown method,
-        a level outside (0, 1), or a callable returning the wrong shape or a
-        non-finite value.
+        a level outside (0, 1), a callable returning the wrong shape or a
+        non-finite value, ``n_resamples`` whose distribution would need more
+        than 4 GiB, or a result that overflows float64.
     TypeError
-        For a non-integer ``n_resamples``, a non-numeric array or a bad ``rng``.
+        For a non-integer ``n_resamples``, a non-numeric (text, complex) array,
+        group labels that cannot be compared, or a bad ``rng``.
 
     Warns
     -----
@@ -251,7 +265,7 @@ def bootstrap_ci(
         engine = _MeanStatistic(_mean_vector(arrays, "data"), units)
     else:
         engine = _CallableStatistic(statistic, (arrays,), units)
-    return _bootstrap(engine, n_resamples, method, confidence_level, rng)
+    return _bootstrap(engine, n_resamples, method, confidence_level, rng, "`data`")
 
 
 def paired_bootstrap_ci(
@@ -333,11 +347,14 @@ def paired_bootstrap_ci(
         )
     units = _Units(groups, len(arrays_a[0]))
     if statistic == "mean":
-        diff = _mean_vector(arrays_a, "scores_a") - _mean_vector(arrays_b, "scores_b")
+        diff = check_difference(
+            _mean_vector(arrays_a, "scores_a"), _mean_vector(arrays_b, "scores_b"),
+            ("scores_a", "scores_b"),
+        )
         engine = _MeanStatistic(diff, units)
     else:
         engine = _CallableStatistic(statistic, (arrays_a, arrays_b), units)
-    return _bootstrap(engine, n_resamples, method, confidence_level, rng)
+    return _bootstrap(engine, n_resamples, method, confidence_level, rng, "`scores_a` and `scores_b`")
 
 
 # --------------------------------------------------------------------------- validation
@@ -353,6 +370,7 @@ def _check_bootstrap_options(statistic, n_resamples, method, confidence_level, r
         )
     # Two resamples at least: a standard deviation and two quantiles need them.
     n_resamples = check_positive_int(n_resamples, "n_resamples", minimum=2)
+    check_memory(n_resamples, "n_resamples", n_resamples, "the bootstrap distribution")
     method = check_choice(method, "method", BOOTSTRAP_METHODS)
     confidence_level = check_unit_interval(confidence_level, "confidence_level")
     return statistic, n_resamples, method, confidence_level, check_rng(rng)
@@ -375,12 +393,10 @@ def _check_data(data, name: str) -> tuple[np.ndarray, ...]:
 
 def _check_item_array(x, name: str) -> np.ndarray:
     """Per-item values: 1-D scores must be finite; per-item arrays may hold NaN padding."""
-    arr = np.asarray(x)
+    arr = as_array(x, name)
     if arr.ndim <= 1:
         return check_scores(arr, name)
-    if arr.dtype == object or not (np.issubdtype(arr.dtype, np.number) or arr.dtype == bool):
-        raise TypeError(f"`{name}` must hold numbers; got dtype {arr.dtype}.")
-    arr = arr.astype(float)
+    arr = real_array(arr, name, allow_bool=True)
     if arr.shape[0] == 0:
         raise ValueError(f"`{name}` must hold at least one item; got shape {arr.shape}.")
     if np.any(np.isinf(arr)):
@@ -410,7 +426,7 @@ class _Units:
             self.inverse = self.layout = None
             self.count, self.width = n_items, 1
             return
-        labels = np.asarray(groups)
+        labels = as_array(groups, "groups")
         if labels.ndim != 1 or labels.shape[0] != n_items:
             raise ValueError(
                 f"`groups` must hold one label per item, {n_items} in all; got shape {labels.shape}."
@@ -418,7 +434,14 @@ class _Units:
         if labels.dtype.kind == "f" and np.any(np.isnan(labels)):
             where = np.flatnonzero(np.isnan(labels))
             raise ValueError(f"`groups` holds NaN labels at position(s) {where[:3].tolist()}.")
-        _, inverse = np.unique(labels, return_inverse=True)
+        try:
+            _, inverse = np.unique(labels, return_inverse=True)
+        except TypeError:  # labels that cannot be sorted together, such as 1 and "a"
+            kinds = sorted({type(v).__name__ for v in labels})
+            raise TypeError(
+                "`groups` labels must be comparable with each other (all numbers or all "
+                f"strings); got labels of types {', '.join(kinds)}."
+            ) from None
         sizes = np.bincount(inverse)
         order = np.argsort(inverse, kind="stable")
         slot = np.arange(n_items) - (np.cumsum(sizes) - sizes)[inverse[order]]
@@ -459,6 +482,12 @@ class _MeanStatistic:
     """The mean of a score vector, from value counts or group sums rather than items."""
 
     def __init__(self, x: np.ndarray, units: _Units):
+        # Means are taken of x divided by a power of two and multiplied back,
+        # so that sums of scores near 1.8e308 do not overflow (exact, and 1
+        # for scores of ordinary size).
+        self.scale = safe_scale(x)
+        self.range = float(x.min()), float(x.max())
+        x = x / self.scale
         self.x, self.units = x, units
         if units.inverse is not None:
             self.sums = np.bincount(units.inverse, weights=x)
@@ -473,12 +502,19 @@ class _MeanStatistic:
     # resample equal to the data gives exactly the estimate (it matters for ties in BCa).
     def estimate(self) -> float:
         if self.units.inverse is not None:
-            return float(self._group_means(np.ones((1, self.sums.size)))[0])
-        if self.by_counts:
-            return float(self._count_means(self.counts[None])[0])
-        return float(self.x[None].mean(axis=1)[0])
+            mean = self._group_means(np.ones((1, self.sums.size)))[0]
+        elif self.by_counts:
+            mean = self._count_means(self.counts[None])[0]
+        else:
+            mean = self.x[None].mean(axis=1)[0]
+        return float(np.clip(mean * self.scale, *self.range))
 
     def resample(self, n_resamples: int, rng: np.random.Generator) -> np.ndarray:
+        # A mean lies between the smallest and the largest score; rounding can
+        # put the mean of n equal values a hair outside (0.1 * 5 / 5).
+        return np.clip(self._resample(n_resamples, rng) * self.scale, *self.range)
+
+    def _resample(self, n_resamples: int, rng: np.random.Generator) -> np.ndarray:
         out = np.empty(n_resamples)
         n = self.x.size
         if self.units.inverse is not None:
@@ -500,9 +536,10 @@ class _MeanStatistic:
         """Leave-one-out means in closed form, with how many items (groups) give each."""
         if self.units.inverse is not None:
             loo = (self.sums.sum() - self.sums) / (self.sizes.sum() - self.sizes)
-            return loo, np.ones_like(loo)
+            return loo * self.scale, np.ones_like(loo)
         n = self.x.size
-        return (self.counts @ self.values - self.values) / (n - 1), self.counts.astype(float)
+        loo = (self.counts @ self.values - self.values) / (n - 1)
+        return loo * self.scale, self.counts.astype(float)
 
     # Row sums rather than BLAS products: a row's rounding then does not depend
     # on how many rows share its chunk, so results do not depend on chunking.
@@ -588,7 +625,7 @@ class _CallableStatistic:
 
 # --------------------------------------------------------------------------- intervals
 
-def _bootstrap(engine, n_resamples, method, confidence_level, rng) -> BootstrapResult:
+def _bootstrap(engine, n_resamples, method, confidence_level, rng, names: str) -> BootstrapResult:
     estimate = engine.estimate()
     dist = engine.resample(n_resamples, rng)
     notes = []
@@ -604,12 +641,22 @@ def _bootstrap(engine, n_resamples, method, confidence_level, rng) -> BootstrapR
     lower, upper = _tail_percentiles(confidence_level)
     if method == "bca" and not degenerate:
         tails, bca_notes = _bca_percentiles(dist, estimate, *engine.jackknife(), confidence_level)
-        low, high = np.percentile(dist, tails)
+        low, high = _percentiles(dist, tails)
         notes += bca_notes
     else:
-        low, high = np.percentile(dist, [lower, upper])
+        low, high = _percentiles(dist, [lower, upper])
         if method == "basic":
-            low, high = 2 * estimate - high, 2 * estimate - low
+            q_low, q_high = low, high
+            with np.errstate(over="ignore"):
+                low, high = 2 * estimate - q_high, 2 * estimate - q_low
+            if not (np.isfinite(low) and np.isfinite(high)):  # 2 * estimate overflowed
+                low, high = estimate - (q_high - estimate), estimate - (q_low - estimate)
+    standard_error = 0.0 if degenerate else stable_mean_sd(dist)[1]
+    check_finite_result(
+        {"estimate": estimate, "confidence_interval": np.array([low, high]),
+         "standard_error": standard_error},
+        names,
+    )
     for note in notes:
         warnings.warn(note, UserWarning, stacklevel=3)
     return BootstrapResult(
@@ -617,11 +664,21 @@ def _bootstrap(engine, n_resamples, method, confidence_level, rng) -> BootstrapR
         confidence_interval=ConfidenceInterval(float(low), float(high)),
         bootstrap_distribution=dist,
         # np.std of a constant array can be a rounding error above zero.
-        standard_error=0.0 if degenerate else float(dist.std(ddof=1)),
+        standard_error=standard_error,
         method=method,
         confidence_level=confidence_level,
         n_resamples=n_resamples,
     )
+
+
+def _percentiles(dist: np.ndarray, levels) -> np.ndarray:
+    """``np.percentile``, kept inside the distribution's range.
+
+    Its interpolation ``b - (b - a)(1 - t)`` can cancel to below ``a`` when the
+    two neighbours differ by hundreds of orders of magnitude.
+    """
+    scale = safe_scale(dist)  # the interpolation's b - a overflows near 1.8e308
+    return np.clip(np.percentile(dist / scale, levels) * scale, dist.min(), dist.max())
 
 
 def _tail_percentiles(confidence_level: float) -> tuple[float, float]:
@@ -643,6 +700,8 @@ def _bca_percentiles(dist, estimate, jack, weights, confidence_level):
         )
         below = min(max(below, 0.5 / b), 1 - 0.5 / b)
     z0 = special.ndtri(below)
+    # The acceleration is scale-free; the power-of-two scale keeps cubes finite.
+    jack = jack / safe_scale(jack, power=3)
     centred = np.average(jack, weights=weights) - jack
     spread = np.sum(weights * centred**2)
     if spread > 0:

@@ -20,9 +20,13 @@ from scipy import stats
 from ._results import ConfidenceInterval
 from ._validation import (
     check_accuracies,
+    check_finite_result,
     check_positive_int,
     check_scores,
     check_unit_interval,
+    has_spread,
+    safe_scale,
+    stable_mean_sd,
 )
 
 __all__ = [
@@ -64,6 +68,8 @@ def seed_summary(scores: ArrayLike) -> SeedSummary:
     of the scores of :math:`n` runs that differ only in their random seed, and
     the standard error of their mean, :math:`s/\sqrt n`: the run-to-run
     spread shrinks by :math:`\sqrt n` when one reports an average of runs.
+    Scores that are all equal have ``sd = 0`` exactly (numpy's sd of equal
+    floats is often a rounding error of about 1e-17, which is reported as 0).
 
     Parameters
     ----------
@@ -92,10 +98,15 @@ def seed_summary(scores: ArrayLike) -> SeedSummary:
     (5, 0.6394, 0.009, 0.628, 0.651)
     """
     x = check_scores(scores, "scores", min_size=2)
-    sd = float(x.std(ddof=1))
+    mean, sd = stable_mean_sd(x)
+    # The mean of equal scores can round a hair outside them (0.1 * 7 / 7).
+    mean = min(max(mean, float(x.min())), float(x.max()))
+    # Equal scores such as 0.1 leave a rounding-error sd (about 1e-17): report 0.
+    sd = sd if has_spread(sd, x) else 0.0
+    check_finite_result({"sd": sd}, "`scores`")
     return SeedSummary(
         n=int(x.size),
-        mean=float(x.mean()),
+        mean=mean,
         sd=sd,
         min=float(x.min()),
         max=float(x.max()),
@@ -153,6 +164,8 @@ def welch_test(
 
     On one fixed test set the test accounts for seed-to-seed variation only,
     not for the test-set sampling that moves both procedures' scores together.
+    Like every t-test it assumes roughly normal scores: with few runs and a
+    skewed distribution (a seed that occasionally diverges) its level is not kept.
 
     Parameters
     ----------
@@ -169,7 +182,8 @@ def welch_test(
     ------
     ValueError
         If a set has fewer than 2 scores or holds NaN, both sets have zero
-        spread, or the level is outside (0, 1).
+        spread (up to rounding error), a result overflows float64, or the
+        level is outside (0, 1).
 
     Notes
     -----
@@ -185,19 +199,32 @@ def welch_test(
     a = check_scores(scores_a, "scores_a", min_size=2)
     b = check_scores(scores_b, "scores_b", min_size=2)
     confidence_level = check_unit_interval(confidence_level, "confidence_level")
-    if a.std() == 0 and b.std() == 0:
+    # Spread is judged against the scale of both sets: the difference of the
+    # means carries a rounding error relative to the larger scores.
+    scale = float(max(np.max(np.abs(a)), np.max(np.abs(b))))
+    if not (has_spread(stable_mean_sd(a)[1], a, scale) or has_spread(stable_mean_sd(b)[1], b, scale)):
         raise ValueError(
-            "`scores_a` and `scores_b` both have zero spread: Welch's test needs "
-            "run-to-run variation in at least one of them."
+            "`scores_a` and `scores_b` both have zero spread (up to rounding error): Welch's "
+            "test needs run-to-run variation in at least one of them."
         )
+    # t, df and p are unchanged by a common power-of-two scale, which keeps the
+    # squares of scores near the float64 limits from overflowing.
+    power_of_two = safe_scale(np.concatenate([a, b]), power=2)
+    a, b = a / power_of_two, b / power_of_two
     res = stats.ttest_ind(a, b, equal_var=False)
     ci = res.confidence_interval(confidence_level)
+    low, high = float(ci.low) * power_of_two, float(ci.high) * power_of_two
+    estimate = float(a.mean() - b.mean()) * power_of_two
+    check_finite_result(
+        {"estimate": estimate, "confidence_interval": np.array([low, high])},
+        "`scores_a` and `scores_b`",
+    )
     return WelchResult(
-        estimate=float(a.mean() - b.mean()),
+        estimate=estimate,
         statistic=float(res.statistic),
         df=float(res.df),
         pvalue=float(res.pvalue),
-        confidence_interval=ConfidenceInterval(float(ci.low), float(ci.high)),
+        confidence_interval=ConfidenceInterval(low, high),
         confidence_level=confidence_level,
         n_a=int(a.size),
         n_b=int(b.size),

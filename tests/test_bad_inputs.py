@@ -1,0 +1,237 @@
+"""Every public statistics function refuses bad numbers with a clear error.
+
+Generated from the ``__all__`` of each statistics module, so a new function is
+covered as soon as it is exported: it must then have an entry in ``VALID``,
+the arguments of one call that succeeds. Each argument that holds a number
+(or an array of numbers) is replaced in turn by a string, a complex number,
+None, an empty array and a NaN; the call must raise an error whose message
+names that argument in backticks: a ``TypeError`` for the string, the complex
+number and None, a ``ValueError`` or ``TypeError`` for the others.
+"""
+
+from __future__ import annotations
+
+import inspect
+import numbers
+import warnings
+
+import numpy as np
+import pytest
+
+import sigeval
+
+STATISTICS_MODULES = (
+    "intervals",
+    "resampling",
+    "metrics",
+    "permutation",
+    "paired",
+    "roc",
+    "seeds",
+    "procedures",
+    "crossval",
+    "power",
+    "power_mcnemar",
+    "equivalence",
+    "multiple",
+    "ranking",
+    "rank_uncertainty",
+)
+
+
+def _public_functions() -> dict[str, object]:
+    found = {}
+    for module_name in STATISTICS_MODULES:
+        module = getattr(sigeval, module_name)
+        for name in module.__all__:
+            obj = getattr(module, name)
+            if inspect.isfunction(obj):
+                found[name] = obj
+    return found
+
+
+FUNCTIONS = _public_functions()
+
+_A = [0.71, 0.69, 0.74, 0.70, 0.72, 0.68]
+_B = [0.70, 0.69, 0.71, 0.71, 0.69, 0.66]
+_CORRECT_A = [1, 1, 0, 1, 0, 1, 1, 0]
+_CORRECT_B = [1, 0, 1, 1, 0, 0, 1, 0]
+_TABLE = [[0.76, 0.77, 0.80], [0.60, 0.59, 0.57], [0.95, 0.97, 0.96], [0.63, 0.66, 0.65]]
+
+#: Arguments of one valid call of every public function, all by keyword.
+VALID: dict[str, dict] = {
+    "proportion_ci": dict(k=45, n=100),
+    "coverage": dict(n=50, p=0.3),
+    "bootstrap_ci": dict(data=[0.1, 0.5, 0.7, 0.2, 0.9], n_resamples=50, confidence_level=0.9, rng=0),
+    "paired_bootstrap_ci": dict(scores_a=_A, scores_b=_B, n_resamples=50, confidence_level=0.9, rng=0),
+    "ratio_of_sums": dict(numerator=[[3.0, 1.0]], denominator=[[4.0, 2.0]], axis=1),
+    "average_precision": dict(
+        scores=[[[0.9, 0.3], [0.8, 0.2]]], is_true_positive=[[[1, 0], [1, 0]]],
+        n_positives=[[1, 2]], axis=1,
+    ),
+    "roc_auc": dict(labels=[[1, 0, 1, 0]], scores=[[0.9, 0.2, 0.6, 0.4]], axis=1),
+    "paired_permutation_test": dict(scores_a=_A, scores_b=_B, n_resamples=50, rng=0),
+    "mcnemar": dict(scores_a=_CORRECT_A, scores_b=_CORRECT_B),
+    "mcnemar_counts": dict(n01=44, n10=28),
+    "difference_se": dict(scores_a=_CORRECT_A, scores_b=_CORRECT_B),
+    "wilcoxon_signed_rank": dict(scores_a=_A, scores_b=_B),
+    "delong_test": dict(
+        labels=[1, 1, 1, 0, 0, 0], scores_a=[0.9, 0.8, 0.3, 0.4, 0.2, 0.1],
+        scores_b=[0.7, 0.6, 0.5, 0.55, 0.3, 0.2], confidence_level=0.9,
+    ),
+    "seed_summary": dict(scores=_A),
+    "welch_test": dict(scores_a=_A, scores_b=_B, confidence_level=0.9),
+    "variance_split": dict(test_scores=_A, n_test=1000, true_scores=_B, n_true=500),
+    "paired_difference": dict(scores_a=_A, scores_b=_B, threshold=0.01, confidence_level=0.9),
+    "prob_improvement": dict(
+        scores_a=_A, scores_b=_B, n_resamples=50, confidence_level=0.9, gamma=0.75, rng=0
+    ),
+    "difference_of_proportions_test": dict(k_a=845, k_b=829, n=1000),
+    "resampled_paired_t": dict(differences=[0.02, 0.01, 0.03, 0.0]),
+    "kfold_cv_paired_t": dict(differences=[0.02, 0.01, 0.03, 0.0]),
+    "five_by_two_cv_t": dict(differences=[[0.02, 0.03], [0.01, 0.04], [0.03, 0.02], [0.0, 0.02], [0.02, 0.01]]),
+    "five_by_two_cv_f": dict(differences=[[0.02, 0.03], [0.01, 0.04], [0.03, 0.02], [0.0, 0.02], [0.02, 0.01]]),
+    "corrected_resampled_t": dict(differences=[0.02, 0.01, 0.03, 0.0], n_train=900, n_test=100),
+    "power_paired": dict(sigma_d=0.2, n=10, alpha=0.05, target_power=0.8, delta=0.1),
+    "seeds_needed": dict(sigma_d=0.02, delta=0.01, alpha=0.05, target_power=0.8),
+    "mcnemar_power": dict(n=500, p01=0.05, p10=0.03, alpha=0.05),
+    "mcnemar_sample_size": dict(p01=0.3, p10=0.1, alpha=0.05, target_power=0.8),
+    "tost_paired": dict(scores_a=_A, scores_b=_B, margin=0.05, alpha=0.05),
+    "verdict": dict(scores_a=_A, scores_b=_B, margin=0.05, alpha=0.05),
+    "verdict_from_pvalues": dict(difference_pvalue=0.01, equivalence_pvalue=0.3, alpha=0.05),
+    "adjust_pvalues": dict(pvalues=[0.01, 0.04, 0.03]),
+    "expected_best_of_k": dict(scores=[0.60, 0.62, 0.61, 0.65], k=2, values=[0.6, 0.6, 0.62, 0.61]),
+    "friedman": dict(scores=_TABLE),
+    "nemenyi_q": dict(k=4, alpha=0.05),
+    "nemenyi_cd": dict(k=4, n_datasets=14, alpha=0.05),
+    "tasks_for_gap": dict(gap=0.8, k=4, alpha=0.05),
+    "cd_groups": dict(mean_ranks=[3.1, 2.0, 2.9, 1.9], critical_difference=1.25),
+    "holm_vs_control": dict(scores=_TABLE, control=0, alpha=0.05),
+    "rank_stability": dict(scores=_TABLE, n_resamples=50, alpha=0.05, rng=0),
+    "bootstrap_ranks": dict(scores=np.array(_TABLE).T, n_resamples=50, confidence_level=0.9, rng=0),
+}
+
+#: Arguments that hold numbers but are not numeric inputs of the statistic.
+NOT_NUMERIC = {"rng"}
+
+#: (function, argument): why NaN is a valid value there.
+NAN_IS_VALID = {
+    ("ratio_of_sums", "numerator"): "NaN pads grouped resamples; the sums ignore it",
+    ("ratio_of_sums", "denominator"): "NaN pads grouped resamples; the sums ignore it",
+    ("average_precision", "scores"): "a NaN score marks an empty detection slot",
+    ("average_precision", "n_positives"): "NaN pads grouped resamples; the sum ignores it",
+}
+
+
+#: (function, argument): why a string or None there is a ValueError, not a TypeError.
+NAMES_ARE_VALID = {
+    ("holm_vs_control", "control"): "a model may be named by any label, a string included",
+}
+
+# A value of the wrong type is a TypeError; a wrong value of the right type a ValueError.
+WRONG_TYPE = ("string", "complex", "none")
+
+
+def _is_number(value) -> bool:
+    return isinstance(value, numbers.Real) and not isinstance(value, bool)
+
+
+def _holds_numbers(value) -> bool:
+    if _is_number(value):
+        return True
+    if isinstance(value, (list, tuple, np.ndarray)):
+        arr = np.asarray(value)
+        return arr.size > 0 and arr.dtype.kind in "iuf"
+    return False
+
+
+def _bad_values(value) -> dict[str, object]:
+    """The five bad inputs for an argument whose valid value is ``value``."""
+    if _is_number(value):
+        return {
+            "string": "0.5",
+            "complex": complex(value, 1.0),
+            "none": None,
+            "empty": np.array([]),
+            "nan": float("nan"),
+        }
+    arr = np.asarray(value, dtype=float)
+    with_nan = arr.copy()
+    with_nan.flat[0] = np.nan
+    return {
+        "string": arr.astype(str),
+        "complex": arr + 1j,
+        "none": None,
+        "empty": np.array([]),
+        "nan": with_nan,
+    }
+
+
+def _cases():
+    for name, fn in FUNCTIONS.items():
+        base = VALID.get(name, {})
+        defaults = {
+            p.name: p.default for p in inspect.signature(fn).parameters.values()
+        }
+        for arg, value in base.items():
+            if arg in NOT_NUMERIC or not _holds_numbers(value):
+                continue
+            for kind, bad in _bad_values(value).items():
+                if kind == "none" and defaults.get(arg, inspect.Parameter.empty) is None:
+                    continue  # None is the documented "not given"
+                if kind == "nan" and (name, arg) in NAN_IS_VALID:
+                    continue
+                error = (
+                    TypeError
+                    if kind in WRONG_TYPE and (name, arg) not in NAMES_ARE_VALID
+                    else (ValueError, TypeError)
+                )
+                yield pytest.param(name, arg, bad, error, id=f"{name}-{arg}-{kind}")
+
+
+CASES = list(_cases())
+
+
+def test_every_public_function_has_valid_base_arguments():
+    missing = sorted(set(FUNCTIONS) - set(VALID))
+    assert not missing, (
+        f"Add an entry to VALID in tests/test_bad_inputs.py for {', '.join(missing)}: the "
+        "arguments of one call that succeeds, all by keyword, so that the generated "
+        "bad-input cases can cover the new function."
+    )
+    assert not set(VALID) - set(FUNCTIONS), "VALID lists functions that are no longer public"
+
+
+@pytest.mark.parametrize("name", sorted(VALID))
+def test_base_arguments_are_valid(name):
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", UserWarning)
+        FUNCTIONS[name](**VALID[name])
+
+
+def test_the_generated_table_is_large():
+    # Five bad values for every numeric argument, less None where it is a default.
+    assert len(CASES) > 500
+
+
+@pytest.mark.parametrize(("name", "arg", "bad", "error"), CASES)
+def test_bad_number_is_refused_naming_the_argument(name, arg, bad, error):
+    kwargs = {**VALID[name], arg: bad}
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", UserWarning)
+        with pytest.raises(error) as info:
+            FUNCTIONS[name](**kwargs)
+    assert f"`{arg}`" in str(info.value), (
+        f"{name}({arg}={bad!r}) raised {type(info.value).__name__} without naming `{arg}`: "
+        f"{info.value}"
+    )
+
+
+_RNG_FUNCTIONS = sorted(n for n in VALID if "rng" in VALID[n])
+
+
+@pytest.mark.parametrize("bad", ["0", 1.5, 1 + 0j, -1, [0, 1]], ids=repr)
+@pytest.mark.parametrize("name", _RNG_FUNCTIONS)
+def test_bad_rng_is_refused_naming_it(name, bad):
+    with pytest.raises((ValueError, TypeError), match="`rng`"):
+        FUNCTIONS[name](**{**VALID[name], "rng": bad})

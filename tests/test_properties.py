@@ -1,0 +1,489 @@
+"""Property-based tests of the public statistics functions (Hypothesis).
+
+For any input drawn from wide strategies (constant arrays, ties, values near
+0 and near the float64 limits, one or two items, huge and tiny counts) a call
+either raises ``ValueError``/``TypeError`` naming an argument in backticks, or
+returns finite values inside their documented ranges: p-values in [0, 1],
+ordered intervals that contain the estimate where that is documented,
+proportions' bounds in [0, 1]. The profile (``tests/conftest.py``) makes the
+examples deterministic and bounded.
+"""
+
+from __future__ import annotations
+
+import inspect
+import math
+import re
+import warnings
+from pathlib import Path
+
+import numpy as np
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+from hypothesis.extra.numpy import arrays
+
+import sigeval as sg
+
+FLOAT_MAX = float(np.finfo(float).max)
+
+# --------------------------------------------------------------------------- strategies
+
+wide = st.floats(allow_nan=False, allow_infinity=False)
+unit = st.floats(0.0, 1.0)
+levels = st.floats(1e-6, 1 - 1e-6) | st.sampled_from([0.5, 0.9, 0.95, 0.99])
+counts = st.integers(0, 60) | st.integers(0, 2**53) | st.sampled_from([0, 1, 2, 2**31, 2**53])
+
+_ELEMENTS = {
+    "wide": wide,
+    "unit": unit,
+    "ties": st.sampled_from([0.0, 0.5, 1.0, -0.5]),
+    "binary": st.sampled_from([0.0, 1.0]),
+    "tiny": st.floats(-1e-300, 1e-300),
+    "huge": st.floats(1e300, FLOAT_MAX) | st.floats(-FLOAT_MAX, -1e300),
+    "near_one": st.floats(0.999999, 1.000001),
+}
+
+
+@st.composite
+def vectors(draw, min_size=1, max_size=12, size=None):
+    """1-D float vectors: wide values, constants, ties, 0/1, tiny and huge magnitudes."""
+    n = size if size is not None else draw(st.integers(min_size, max_size))
+    kind = draw(st.sampled_from(["constant", *_ELEMENTS]))
+    if kind == "constant":
+        return np.full(n, draw(wide | st.sampled_from([0.1, 1 / 3, 75.3, 1e-300, 1e308])))
+    return draw(arrays(np.float64, n, elements=_ELEMENTS[kind]))
+
+
+@st.composite
+def pairs(draw, min_size=1, max_size=12):
+    """Two vectors of one length; often B is A shifted, so the differences are constant."""
+    n = draw(st.integers(min_size, max_size))
+    a = draw(vectors(size=n))
+    relation = draw(st.sampled_from(["independent", "shifted", "equal", "scaled"]))
+    if relation == "independent":
+        b = draw(vectors(size=n))
+    elif relation == "shifted":
+        with np.errstate(over="ignore"):
+            b = a - draw(st.sampled_from([0.1, 1e-12, 1e300, 0.3]))
+        b = np.where(np.isfinite(b), b, a)
+    elif relation == "equal":
+        b = a.copy()
+    else:
+        b = a * draw(st.sampled_from([0.5, 0.999, -1.0]))
+    return a, b
+
+
+def _binary(draw, n):
+    return draw(arrays(np.float64, n, elements=st.sampled_from([0.0, 1.0])))
+
+
+# --------------------------------------------------------------------------- checks
+
+
+def outcome(call):
+    """The result of ``call()``, or None when it raised a clear ValueError/TypeError."""
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", UserWarning)
+            return call()
+    except (ValueError, TypeError) as error:
+        assert re.search(r"`[^`]+`", str(error)), f"an error that names no argument: {error!r}"
+        return None
+
+
+def finite(*values):
+    for v in values:
+        assert np.all(np.isfinite(np.asarray(v, dtype=float))), values
+
+
+def pvalue(p):
+    p = np.asarray(p, dtype=float)
+    assert np.all(np.isfinite(p)) and np.all((p >= 0) & (p <= 1)), p
+
+
+def interval(ci, estimate=None):
+    low, high = (np.asarray(b, dtype=float) for b in ci)
+    finite(low, high)
+    assert np.all(low <= high), (low, high)
+    if estimate is not None:
+        assert np.all((low <= estimate) & (estimate <= high)), (low, estimate, high)
+
+
+# --------------------------------------------------------------------------- intervals
+
+
+@given(k=counts, n=counts, method=st.sampled_from(sg.METHODS), level=levels)
+def test_proportion_ci_bounds_lie_in_the_unit_interval(k, n, method, level):
+    res = outcome(lambda: sg.proportion_ci(k, n, method=method, confidence_level=level))
+    if res is None:
+        return
+    interval(res, res.estimate if method in ("wald", "wilson") else None)
+    assert 0 <= res.low <= res.high <= 1 and 0 <= res.estimate <= 1
+
+
+@given(n=st.integers(1, 400) | st.integers(-5, 0), p=unit | wide, method=st.sampled_from(sg.METHODS), level=levels)
+def test_coverage_is_a_probability(n, p, method, level):
+    res = outcome(lambda: sg.coverage([n, n + 1], p, method=method, confidence_level=level))
+    if res is not None:
+        pvalue(res)
+
+
+# --------------------------------------------------------------------------- resampling
+
+
+@given(x=vectors(), method=st.sampled_from(sg.BOOTSTRAP_METHODS), level=levels, b=st.integers(1, 40))
+def test_bootstrap_ci_is_finite_and_ordered(x, method, level, b):
+    res = outcome(lambda: sg.bootstrap_ci(x, n_resamples=b, method=method, confidence_level=level, rng=0))
+    if res is None:
+        return
+    interval(res.confidence_interval)
+    finite(res.estimate, res.standard_error, res.bootstrap_distribution)
+    assert res.standard_error >= 0
+    if method != "basic":
+        # Percentile and BCa bounds are quantiles of resample means: inside the data's
+        # range (the basic interval can leave it, e.g. [0, 1] for a proportion).
+        lo, hi = res.confidence_interval
+        assert x.min() <= lo and hi <= x.max()
+
+
+@given(ab=pairs(), method=st.sampled_from(sg.BOOTSTRAP_METHODS), b=st.integers(2, 40))
+def test_paired_bootstrap_ci_is_finite_and_ordered(ab, method, b):
+    a, b_ = ab
+    res = outcome(lambda: sg.paired_bootstrap_ci(a, b_, n_resamples=b, method=method, rng=0))
+    if res is not None:
+        interval(res.confidence_interval)
+        finite(res.estimate, res.standard_error)
+
+
+@given(
+    ab=pairs(max_size=25),
+    method=st.sampled_from(["auto", "exact", "monte-carlo"]),
+    alternative=st.sampled_from(["two-sided", "greater", "less"]),
+)
+def test_permutation_pvalue_is_never_below_two_to_the_minus_n(ab, method, alternative):
+    a, b = ab
+    res = outcome(lambda: sg.paired_permutation_test(
+        a, b, method=method, alternative=alternative, n_resamples=99, rng=0))
+    if res is None:
+        return
+    pvalue(res.pvalue)
+    finite(res.statistic)
+    assert res.pvalue >= max(2.0**-a.size, 1 / 100 if res.method == "monte-carlo" else 0.0)
+
+
+# --------------------------------------------------------------------------- paired
+
+
+@given(n01=counts, n10=counts, form=st.sampled_from([(True, True, False), (True, True, True), (False, True, False), (False, False, False)]))
+def test_mcnemar_counts_pvalue_is_a_probability(n01, n10, form):
+    exact, correction, mid_p = form
+    res = outcome(lambda: sg.mcnemar_counts(n01, n10, exact=exact, correction=correction, mid_p=mid_p))
+    if res is not None:
+        pvalue(res.pvalue)
+        finite(res.statistic)
+        assert res.statistic >= 0
+
+
+@given(data=st.data(), n=st.integers(1, 30))
+def test_mcnemar_and_difference_se_on_correctness(data, n):
+    a, b = _binary(data.draw, n), _binary(data.draw, n)
+    res = outcome(lambda: sg.mcnemar(a, b))
+    if res is not None:
+        pvalue(res.pvalue)
+    se = outcome(lambda: sg.difference_se(a, b))
+    if se is not None:
+        finite(se.estimate, se.standard_error, se.standard_error_unpaired)
+        assert se.standard_error >= 0 and -1 <= se.estimate <= 1
+        # The correlation is documented NaN when a model is always right or always wrong.
+        constant = a.min() == a.max() or b.min() == b.max()
+        assert constant or -1 - 1e-12 <= se.correlation <= 1 + 1e-12
+
+
+@given(ab=pairs(), alternative=st.sampled_from(["two-sided", "greater", "less"]), zero=st.sampled_from(["zsplit", "wilcox", "pratt"]))
+def test_wilcoxon_pvalue_is_a_probability(ab, alternative, zero):
+    a, b = ab
+    res = outcome(lambda: sg.wilcoxon_signed_rank(a, b, alternative=alternative, zero_method=zero))
+    if res is not None:
+        pvalue(res.pvalue)
+        finite(res.r_plus, res.r_minus)
+
+
+@given(data=st.data(), n=st.integers(2, 20), level=levels)
+def test_delong_aucs_and_pvalue_are_in_range(data, n, level):
+    labels = _binary(data.draw, n)
+    a, b = data.draw(vectors(size=n)), data.draw(vectors(size=n))
+    res = outcome(lambda: sg.delong_test(labels, a, b, confidence_level=level))
+    if res is None:
+        return
+    pvalue(res.pvalue)
+    assert 0 <= res.auc_a <= 1 and 0 <= res.auc_b <= 1
+    interval(res.confidence_interval, res.estimate)
+    # With zero standard error (documented, with a warning) the statistic is 0 or infinite.
+    assert math.isfinite(res.statistic) or res.standard_error == 0
+
+
+# --------------------------------------------------------------------------- seeds and procedures
+
+
+@given(x=vectors())
+def test_seed_summary_is_finite_and_consistent(x):
+    res = outcome(lambda: sg.seed_summary(x))
+    if res is not None:
+        finite(res.mean, res.sd, res.standard_error)
+        assert res.sd >= 0 and res.min <= res.mean <= res.max
+
+
+@given(a=vectors(), b=vectors(), level=levels)
+def test_welch_interval_contains_the_estimate(a, b, level):
+    res = outcome(lambda: sg.welch_test(a, b, confidence_level=level))
+    if res is not None:
+        pvalue(res.pvalue)
+        finite(res.statistic, res.df)
+        interval(res.confidence_interval, res.estimate)
+
+
+@given(test=vectors(), true=vectors(), n_test=st.integers(-2, 2**53), n_true=st.none() | st.integers(0, 10**6))
+def test_variance_split_terms_are_finite(test, true, n_test, n_true):
+    res = outcome(lambda: sg.variance_split(test, n_test, true_scores=true, n_true=n_true))
+    if res is not None:
+        finite(res.total, res.sampling, res.training, res.training_direct)
+        assert res.total >= 0 and res.sampling >= 0
+
+
+@given(ab=pairs(), threshold=st.none() | st.floats(0, 1e300), level=levels)
+def test_paired_difference_interval_contains_the_estimate(ab, threshold, level):
+    a, b = ab
+    res = outcome(lambda: sg.paired_difference(a, b, threshold=threshold, confidence_level=level))
+    if res is None:
+        return
+    pvalue(res.pvalue)
+    finite(res.estimate, res.sd, res.statistic, res.median)
+    interval(res.confidence_interval, res.estimate)
+    assert res.decision is None or res.decision in sg.DECISIONS
+
+
+@given(ab=pairs(), paired=st.booleans(), level=levels, gamma=st.floats(0.5, 1.0))
+def test_prob_improvement_is_a_probability(ab, paired, level, gamma):
+    a, b = ab
+    res = outcome(lambda: sg.prob_improvement(a, b, paired=paired, confidence_level=level, gamma=gamma, n_resamples=30, rng=0))
+    if res is not None:
+        assert 0 <= res.estimate <= 1
+        interval(res.confidence_interval)
+        assert 0 <= res.confidence_interval.low and res.confidence_interval.high <= 1
+
+
+# --------------------------------------------------------------------------- cross-validation
+
+
+@given(k_a=counts, k_b=counts, n=counts)
+def test_difference_of_proportions_pvalue_is_a_probability(k_a, k_b, n):
+    res = outcome(lambda: sg.difference_of_proportions_test(k_a, k_b, n))
+    if res is not None:
+        pvalue(res.pvalue)
+        finite(res.statistic, res.standard_error)
+
+
+@given(d=vectors(), n_train=st.integers(-1, 2**53), n_test=st.integers(-1, 2**53))
+def test_t_tests_over_splits(d, n_train, n_test):
+    for fn in (sg.resampled_paired_t, sg.kfold_cv_paired_t,
+               lambda x: sg.corrected_resampled_t(x, n_train=n_train, n_test=n_test)):
+        res = outcome(lambda fn=fn: fn(d))
+        if res is not None:
+            pvalue(res.pvalue)
+            finite(res.statistic, res.estimate)
+
+
+@given(d=vectors(size=10))
+def test_five_by_two_tests(d):
+    p = d.reshape(5, 2)
+    t = outcome(lambda: sg.five_by_two_cv_t(p))
+    if t is not None:
+        pvalue(t.pvalue)
+        finite(t.statistic, t.estimate)
+    f = outcome(lambda: sg.five_by_two_cv_f(p))
+    if f is not None:
+        pvalue(f.pvalue)
+        finite(f.statistic)
+        assert f.statistic >= 0
+
+
+# --------------------------------------------------------------------------- power
+
+
+positive = st.floats(1e-300, 1e300) | st.sampled_from([1e-12, 0.01, 1.0])
+
+
+@given(sigma=positive | wide, n=st.integers(0, 2**53) | st.integers(2, 50), delta=st.none() | wide, alpha=levels, target=levels)
+def test_power_paired_is_a_probability(sigma, n, delta, alpha, target):
+    res = outcome(lambda: sg.power_paired(sigma, n, delta=delta, alpha=alpha, target_power=target))
+    if res is None:
+        return
+    pvalue(res.power_at_mde)
+    finite(res.mde)
+    assert res.mde > 0
+    if delta is not None:
+        pvalue(res.power)
+
+
+@given(sigma=positive, delta=positive | wide, alpha=st.sampled_from([0.01, 0.05, 0.2]), target=st.sampled_from([0.5, 0.8, 0.95]))
+def test_seeds_needed_is_a_count(sigma, delta, alpha, target):
+    res = outcome(lambda: sg.seeds_needed(sigma, delta, alpha=alpha, target_power=target))
+    if res is not None:
+        assert isinstance(res, int) and 2 <= res <= 2**53
+
+
+@given(n=st.integers(0, 3000) | st.sampled_from([10**5, 10**6]), p01=unit, p10=unit, alpha=levels,
+       form=st.sampled_from([dict(), dict(mid_p=True), dict(exact=False), dict(method="normal")]))
+def test_mcnemar_power_is_a_probability(n, p01, p10, alpha, form):
+    res = outcome(lambda: sg.mcnemar_power(n, p01, p10, alpha=alpha, **form))
+    if res is not None:
+        pvalue(res.power)
+
+
+@given(p01=st.floats(0, 0.5), gap=st.floats(0.05, 0.5), alpha=st.sampled_from([0.01, 0.05]),
+       target=st.sampled_from([0.5, 0.8, 0.9]), method=st.sampled_from(["exact", "normal"]))
+def test_mcnemar_sample_size_is_a_count(p01, gap, alpha, target, method):
+    res = outcome(lambda: sg.mcnemar_sample_size(p01 + gap, p01, alpha=alpha, target_power=target, method=method))
+    if res is not None:
+        assert isinstance(res, int) and res >= 1
+
+
+# --------------------------------------------------------------------------- equivalence
+
+
+@given(ab=pairs(), margin=positive | wide, alpha=st.floats(1e-6, 0.499))
+def test_tost_and_verdict(ab, margin, alpha):
+    a, b = ab
+    res = outcome(lambda: sg.tost_paired(a, b, margin=margin, alpha=alpha))
+    if res is not None:
+        pvalue([res.pvalue, res.pvalue_lower, res.pvalue_upper])
+        interval(res.confidence_interval, res.estimate)
+    v = outcome(lambda: sg.verdict(a, b, margin=margin, alpha=alpha))
+    if v is not None:
+        assert v.verdict in sg.VERDICTS
+        pvalue([v.difference_pvalue, v.equivalence_pvalue])
+
+
+@given(p=arrays(np.float64, st.integers(1, 6), elements=unit | wide), q=unit, alpha=levels)
+def test_verdict_from_pvalues_gives_a_verdict(p, q, alpha):
+    res = outcome(lambda: sg.verdict_from_pvalues(p, q, alpha=alpha))
+    if res is not None:
+        assert set(np.atleast_1d(res)) <= set(sg.VERDICTS)
+
+
+# --------------------------------------------------------------------------- multiple
+
+
+@given(p=arrays(np.float64, st.integers(1, 12), elements=unit | st.sampled_from([0.0, 1.0, 5e-324])), method=st.sampled_from(sg.ADJUST_METHODS))
+def test_adjusted_pvalues_are_probabilities_not_below_the_raw_ones(p, method):
+    res = outcome(lambda: sg.adjust_pvalues(p, method=method))
+    pvalue(res)
+    assert np.all(res >= p)
+    order = np.argsort(p, kind="stable")
+    assert np.all(np.diff(res[order]) >= 0)
+
+
+@given(x=vectors(), k=st.integers(-1, 14) | st.integers(2**53, 2**70))
+def test_expected_best_of_k_lies_between_the_mean_and_the_max(x, k):
+    res = outcome(lambda: sg.expected_best_of_k(x, k))
+    if res is not None:
+        finite(res)
+        slack = 1e-12 * np.max(np.abs(x))
+        assert x.min() - slack <= res <= x.max() + slack
+
+
+# --------------------------------------------------------------------------- ranking
+
+
+@st.composite
+def tables(draw):
+    n, k = draw(st.integers(1, 6)), draw(st.integers(1, 5))
+    kind = draw(st.sampled_from(["wide", "ties", "unit", "constant"]))
+    if kind == "constant":
+        return np.full((n, k), draw(wide))
+    return draw(arrays(np.float64, (n, k), elements=_ELEMENTS[kind]))
+
+
+@given(table=tables(), higher=st.booleans(), alpha=levels)
+def test_rank_tests_give_probabilities(table, higher, alpha):
+    fr = outcome(lambda: sg.friedman(table, higher_is_better=higher))
+    if fr is not None:
+        pvalue([fr.pvalue, fr.f_pvalue])
+        assert fr.statistic >= 0 and fr.f_statistic >= 0
+        assert np.all((fr.mean_ranks >= 1) & (fr.mean_ranks <= table.shape[1]))
+    holm = outcome(lambda: sg.holm_vs_control(table, 0, alpha=alpha, higher_is_better=higher))
+    if holm is not None:
+        pvalue(holm.pvalue)
+        pvalue(holm.pvalue_holm)
+
+
+@given(table=tables(), alpha=levels)
+def test_rank_resampling_gives_frequencies_and_ranks(table, alpha):
+    st_ = outcome(lambda: sg.rank_stability(table, n_resamples=20, alpha=alpha, rng=0))
+    if st_ is not None:
+        assert 0 <= st_.order_stability <= 1
+        assert np.all((st_.separation >= 0) & (st_.separation <= 1))
+    br = outcome(lambda: sg.bootstrap_ranks(table, n_resamples=20, confidence_level=1 - alpha, rng=0))
+    if br is not None:
+        k = table.shape[1]
+        assert np.all((br.rank >= 1) & (br.rank <= k))
+        assert np.all((br.rank_interval.low >= 1) & (br.rank_interval.high <= k))
+        pvalue(br.pvalue)
+        pvalue(br.pvalue_holm)
+
+
+@given(k=st.integers(-1, 60), n=st.integers(-1, 2**53), gap=wide, alpha=levels)
+def test_nemenyi_quantities_are_positive(k, n, gap, alpha):
+    q = outcome(lambda: sg.nemenyi_q(k, alpha=alpha))
+    if q is not None:
+        assert math.isfinite(q) and q > 0
+    cd = outcome(lambda: sg.nemenyi_cd(k, n, alpha=alpha))
+    if cd is not None:
+        assert math.isfinite(cd) and cd > 0
+    tasks = outcome(lambda: sg.tasks_for_gap(gap, k, alpha=alpha))
+    if tasks is not None:
+        assert isinstance(tasks, int) and tasks >= 2
+
+
+@given(ranks=arrays(np.float64, st.integers(1, 8), elements=wide), cd=wide)
+def test_cd_groups_are_groups_of_models(ranks, cd):
+    groups = outcome(lambda: sg.cd_groups(ranks, cd))
+    if groups is not None:
+        assert all(len(g) >= 2 and set(g) <= set(range(ranks.size)) for g in groups)
+
+
+# --------------------------------------------------------------------------- metrics
+
+
+@given(data=st.data(), batch=st.integers(1, 3), n=st.integers(1, 8))
+def test_metrics_lie_in_the_unit_interval(data, batch, n):
+    inter = data.draw(arrays(np.float64, (batch, n), elements=st.floats(0, 1e300)))
+    extra = data.draw(arrays(np.float64, (batch, n), elements=st.floats(0, 1e300)))
+    with np.errstate(over="ignore"):
+        union = inter + extra
+    ratio = outcome(lambda: sg.ratio_of_sums(inter, union))
+    if ratio is not None:
+        ok = np.isfinite(ratio)  # NaN for an empty union: refused by bootstrap_ci
+        assert np.all((ratio[ok] >= 0) & (ratio[ok] <= 1 + 1e-12))
+    labels = data.draw(arrays(np.float64, (batch, n), elements=st.sampled_from([0.0, 1.0])))
+    scores = data.draw(arrays(np.float64, (batch, n), elements=wide))
+    auc = outcome(lambda: sg.roc_auc(labels, scores))
+    if auc is not None:
+        ok = np.isfinite(auc)  # NaN for a resample of one class: documented
+        assert np.all((auc[ok] >= 0) & (auc[ok] <= 1))
+    positives = data.draw(arrays(np.float64, (batch, n), elements=st.sampled_from([0.0, 1.0, 2.0])))
+    ap = outcome(lambda: sg.average_precision(scores[..., None], labels[..., None], positives))
+    if ap is not None:
+        ok = np.isfinite(ap)  # NaN without ground-truth objects: documented
+        assert np.all((ap[ok] >= 0) & (ap[ok] <= 1 + 1e-12))
+
+
+def test_the_suite_checks_every_public_statistics_function():
+    source = Path(__file__).read_text()
+    functions = {n for n in sg.__all__ if inspect.isfunction(getattr(sg, n))}
+    unchecked = {n for n in functions if not re.search(rf"\bsg\.{n}\b", source)}
+    assert not unchecked, f"add a property to tests/test_properties.py for {sorted(unchecked)}"
+
+
+pytestmark = pytest.mark.filterwarnings("ignore::RuntimeWarning")
