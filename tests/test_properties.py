@@ -156,6 +156,37 @@ def test_paired_bootstrap_ci_is_finite_and_ordered(ab, method, b):
         finite(res.estimate, res.standard_error)
 
 
+@given(cells=st.tuples(counts, counts, counts, counts), method=st.sampled_from(sg.BOOTSTRAP_METHODS),
+       alternative=st.sampled_from(["two-sided", "greater", "less"]))
+def test_inference_from_counts_is_finite_and_in_range(cells, method, alternative):
+    table = outcome(lambda: sg.PairedCounts(*cells))
+    if table is None:
+        return
+    boot = outcome(lambda: sg.paired_bootstrap_ci_counts(table, n_resamples=20, method=method, rng=0))
+    if boot is not None:
+        interval(boot.confidence_interval)
+        finite(boot.estimate, boot.standard_error)
+        if method != "basic":  # the basic interval can leave the range (documented)
+            assert -1 <= boot.confidence_interval.low <= boot.confidence_interval.high <= 1
+    test = sg.paired_permutation_test_counts(table, alternative=alternative)
+    pvalue(test.pvalue)
+    assert test.pvalue >= 2.0 ** -(table.only_a_correct + table.only_b_correct)
+    se = outcome(lambda: sg.difference_se_counts(table))
+    if se is not None:
+        finite(se.estimate, se.standard_error, se.standard_error_unpaired)
+
+
+@given(data=st.data(), g=st.integers(1, 8), method=st.sampled_from(sg.BOOTSTRAP_METHODS))
+def test_cluster_bootstrap_from_counts_is_an_accuracy(data, g, method):
+    total = np.array(data.draw(st.lists(counts, min_size=g, max_size=g)))
+    correct = np.array([data.draw(st.integers(0, max(int(t), 0))) for t in total])
+    res = outcome(lambda: sg.bootstrap_ci_counts(correct, total, n_resamples=20, method=method, rng=0))
+    if res is not None:
+        interval(res.confidence_interval)
+        if method != "basic":  # the basic interval can leave [0, 1] (documented)
+            assert 0 <= res.confidence_interval.low <= res.confidence_interval.high <= 1
+
+
 @given(
     ab=pairs(max_size=25),
     method=st.sampled_from(["auto", "exact", "monte-carlo"]),

@@ -9,6 +9,7 @@ idea of the course, and its chapter explains it:
 ``metrics``           metrics that are not averages (dataset IoU, average precision, ROC AUC)
 ``permutation``       the paired permutation (sign-flip) test
 ``paired``            two fixed models on the same items: McNemar, paired standard errors, Wilcoxon
+``counts``            counts in, inference out: the 2x2 table and per-group counts for any test-set size
 ``roc``               two scoring models on the same items: DeLong's test for two AUCs
 ``seeds``             seed sweeps: summaries, Welch's test, the variance split
 ``procedures``        two training procedures from paired runs: thresholds, P(A>B)
@@ -32,6 +33,7 @@ from the package itself: ``from sigeval import proportion_ci``. Importing
 """
 
 from . import (
+    counts,
     crossval,
     equivalence,
     intervals,
@@ -50,6 +52,7 @@ from . import (
     seeds,
 )
 from ._results import ConfidenceInterval
+from .counts import *  # noqa: F403
 from .crossval import *  # noqa: F403
 from .equivalence import *  # noqa: F403
 from .intervals import *  # noqa: F403
@@ -87,6 +90,7 @@ __all__ = [
     *metrics.__all__,
     *permutation.__all__,
     *paired.__all__,
+    *counts.__all__,
     *roc.__all__,
     *seeds.__all__,
     *procedures.__all__,

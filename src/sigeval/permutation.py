@@ -218,13 +218,7 @@ def _exact_tails(d: np.ndarray) -> tuple[float, float] | None:
     magnitude = np.abs(nonzero)
     floor = max(2.0**-m, _P_FLOOR)
     if np.all(magnitude == magnitude[0]):
-        # T* = u (2W - m) with W ~ Bin(m, 1/2) positive signs; by symmetry
-        # P(W >= n_pos) = P(W <= m - n_pos).
-        n_pos = int(np.count_nonzero(nonzero > 0))
-        return (
-            max(float(stats.binom.cdf(m - n_pos, m, 0.5)), floor),
-            max(float(stats.binom.cdf(n_pos, m, 0.5)), floor),
-        )
+        return _binomial_tails(int(np.count_nonzero(nonzero > 0)), m)
     with np.errstate(over="ignore"):  # an infinite total is simply too large
         total = magnitude.sum()
     if np.all(magnitude == np.round(magnitude)) and total <= _EXACT_MAX_SUM:
@@ -240,6 +234,21 @@ def _exact_tails(d: np.ndarray) -> tuple[float, float] | None:
         # The tails do not change with the scale, which keeps the sums finite.
         return _enumerated_tails(nonzero / safe_scale(nonzero), d.size)
     return None
+
+
+def _binomial_tails(n_pos: int, m: int) -> tuple[float, float]:
+    """The exact tails when the ``m`` nonzero differences share one magnitude, ``n_pos`` of them positive.
+
+    T* = u (2W - m) with W ~ Bin(m, 1/2) positive signs; by symmetry
+    P(W >= n_pos) = P(W <= m - n_pos). No p-value is below 2**-m.
+    """
+    if m == 0:
+        return 1.0, 1.0
+    floor = max(2.0**-m, _P_FLOOR)
+    return (
+        max(float(stats.binom.cdf(m - n_pos, m, 0.5)), floor),
+        max(float(stats.binom.cdf(n_pos, m, 0.5)), floor),
+    )
 
 
 def _signed_sum_pmf(distinct: np.ndarray, multiplicity: np.ndarray, total: int) -> np.ndarray:

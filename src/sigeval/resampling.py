@@ -262,7 +262,7 @@ def bootstrap_ci(
     arrays = _check_data(data, "data")
     units = _Units(groups, len(arrays[0]))
     if statistic == "mean":
-        engine = _MeanStatistic(_mean_vector(arrays, "data"), units)
+        engine = _MeanStatistic.of_items(_mean_vector(arrays, "data"), units)
     else:
         engine = _CallableStatistic(statistic, (arrays,), units)
     return _bootstrap(engine, n_resamples, method, confidence_level, rng, "`data`")
@@ -351,7 +351,7 @@ def paired_bootstrap_ci(
             _mean_vector(arrays_a, "scores_a"), _mean_vector(arrays_b, "scores_b"),
             ("scores_a", "scores_b"),
         )
-        engine = _MeanStatistic(diff, units)
+        engine = _MeanStatistic.of_items(diff, units)
     else:
         engine = _CallableStatistic(statistic, (arrays_a, arrays_b), units)
     return _bootstrap(engine, n_resamples, method, confidence_level, rng, "`scores_a` and `scores_b`")
@@ -479,29 +479,55 @@ def _multiplicities(drawn: np.ndarray, n_units: int) -> np.ndarray:
 
 
 class _MeanStatistic:
-    """The mean of a score vector, from value counts or group sums rather than items."""
+    """The mean of a score vector, from value counts or group sums rather than items.
 
-    def __init__(self, x: np.ndarray, units: _Units):
+    Built from per-item scores (:meth:`of_items`), or from what the mean
+    depends on alone: the counts of the distinct values (:meth:`of_counts`) or
+    each group's sum and size (:meth:`of_groups`). The three give the same
+    resamples from the same generator wherever they describe the same data.
+    """
+
+    def __init__(self, *, n: int, scale: float, bounds: tuple[float, float], x=None,
+                 values=None, counts=None, sums=None, sizes=None):
+        self.n, self.scale, self.range = n, scale, bounds
+        self.x, self.values, self.counts, self.sums, self.sizes = x, values, counts, sums, sizes
+        self.grouped = sums is not None
+        self.by_counts = not self.grouped and (
+            values.size <= _MAX_DISTINCT and _MIN_REPEATS * values.size <= n
+        )
+        if not self.grouped and not self.by_counts and x is None:
+            # Too few items for the multinomial path: the items themselves, in sorted order.
+            self.x = np.repeat(values, counts)
+
+    @classmethod
+    def of_items(cls, x: np.ndarray, units: _Units) -> _MeanStatistic:
         # Means are taken of x divided by a power of two and multiplied back,
         # so that sums of scores near 1.8e308 do not overflow (exact, and 1
         # for scores of ordinary size).
-        self.scale = safe_scale(x)
-        self.range = float(x.min()), float(x.max())
-        x = x / self.scale
-        self.x, self.units = x, units
+        scale = safe_scale(x)
+        bounds = float(x.min()), float(x.max())
+        x = x / scale
         if units.inverse is not None:
-            self.sums = np.bincount(units.inverse, weights=x)
-            self.sizes = np.bincount(units.inverse).astype(float)
-        else:
-            self.values, self.counts = np.unique(x, return_counts=True)
-        self.by_counts = units.inverse is None and (
-            self.values.size <= _MAX_DISTINCT and _MIN_REPEATS * self.values.size <= x.size
-        )
+            return cls(n=x.size, scale=scale, bounds=bounds, x=x,
+                       sums=np.bincount(units.inverse, weights=x),
+                       sizes=np.bincount(units.inverse).astype(float))
+        values, counts = np.unique(x, return_counts=True)
+        return cls(n=x.size, scale=scale, bounds=bounds, x=x, values=values, counts=counts)
+
+    @classmethod
+    def of_counts(cls, values: np.ndarray, counts: np.ndarray) -> _MeanStatistic:
+        """Distinct values in increasing order, each with its (positive) count."""
+        return cls(n=int(counts.sum()), scale=1.0, bounds=(float(values[0]), float(values[-1])),
+                   values=values, counts=counts)
+
+    @classmethod
+    def of_groups(cls, sums: np.ndarray, sizes: np.ndarray, bounds: tuple[float, float]) -> _MeanStatistic:
+        return cls(n=int(sizes.sum()), scale=1.0, bounds=bounds, sums=sums, sizes=sizes.astype(float))
 
     # The estimate goes through the same arithmetic as the resamples, so a
     # resample equal to the data gives exactly the estimate (it matters for ties in BCa).
     def estimate(self) -> float:
-        if self.units.inverse is not None:
+        if self.grouped:
             mean = self._group_means(np.ones((1, self.sums.size)))[0]
         elif self.by_counts:
             mean = self._count_means(self.counts[None])[0]
@@ -516,8 +542,8 @@ class _MeanStatistic:
 
     def _resample(self, n_resamples: int, rng: np.random.Generator) -> np.ndarray:
         out = np.empty(n_resamples)
-        n = self.x.size
-        if self.units.inverse is not None:
+        n = self.n
+        if self.grouped:
             g = self.sums.size
             for start, rows in _chunks(n_resamples, 4 * g):
                 drawn = rng.integers(0, g, size=(rows, g))
@@ -534,17 +560,16 @@ class _MeanStatistic:
 
     def jackknife(self) -> tuple[np.ndarray, np.ndarray]:
         """Leave-one-out means in closed form, with how many items (groups) give each."""
-        if self.units.inverse is not None:
+        if self.grouped:
             loo = (self.sums.sum() - self.sums) / (self.sizes.sum() - self.sizes)
             return loo * self.scale, np.ones_like(loo)
-        n = self.x.size
-        loo = (self.counts @ self.values - self.values) / (n - 1)
+        loo = (self.counts @ self.values - self.values) / (self.n - 1)
         return loo * self.scale, self.counts.astype(float)
 
     # Row sums rather than BLAS products: a row's rounding then does not depend
     # on how many rows share its chunk, so results do not depend on chunking.
     def _count_means(self, counts: np.ndarray) -> np.ndarray:
-        return (counts * self.values).sum(axis=1) / self.x.size
+        return (counts * self.values).sum(axis=1) / self.n
 
     def _group_means(self, multiplicity: np.ndarray) -> np.ndarray:
         return (multiplicity * self.sums).sum(axis=1) / (multiplicity * self.sizes).sum(axis=1)
