@@ -19,7 +19,7 @@ CORE_MODULES = sorted(
 def test_importing_the_core_does_not_import_matplotlib_or_the_course():
     code = (
         "import sys, sigeval\n"
-        "heavy = [m for m in ('matplotlib', 'threadpoolctl', 'sigeval.course', 'sigeval.plots') "
+        "heavy = [m for m in ('matplotlib', 'threadpoolctl', 'sklearn', 'sigeval.course', 'sigeval.plots') "
         "if m in sys.modules]\n"
         "assert not heavy, heavy\n"
     )
