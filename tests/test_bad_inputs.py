@@ -221,7 +221,8 @@ def test_bad_number_is_refused_naming_the_argument(name, arg, bad, error):
         warnings.simplefilter("ignore", UserWarning)
         with pytest.raises(error) as info:
             FUNCTIONS[name](**kwargs)
-    assert f"`{arg}`" in str(info.value), (
+    # The argument in backticks, or shown with its value (``scores_a=nan``).
+    assert f"`{arg}`" in str(info.value) or f"{arg}=" in str(info.value), (
         f"{name}({arg}={bad!r}) raised {type(info.value).__name__} without naming `{arg}`: "
         f"{info.value}"
     )

@@ -119,8 +119,7 @@ def _complete_pairs(
         )
         more = f"; ... ({dropped.size} pairs in all)" if dropped.size > 5 else ""
         raise ValueError(
-            f"`scores_a` and `scores_b`: {dropped.size} pair(s) hold a NaN score (a failed "
-            f"run?): {shown}{more}. "
+            f"{dropped.size} pair(s) hold a NaN score (a failed run?): {shown}{more}. "
             "Failed runs are not dropped silently: repair them, or pass nan_policy='omit' "
             "to drop incomplete pairs (the result reports how many in `n_dropped`)."
         )
