@@ -213,3 +213,10 @@ def test_printing_split_by_the_kernel_is_recorded_as_printed(tmp_path):
     assert whole == split
     assert whole.cells == {1: ["[stdout]", "a b", "c"]}
     assert whole.glue == {"x": "0.5"}
+
+
+def test_records_hold_no_memory_addresses():
+    """An object's repr with its address (``<... at 0x7f...>``) changes on every run: print something stable."""
+    for record in sorted(verify.RECORDS.glob("*.txt")):
+        found = re.search(r"<[^>\n]* at 0x[0-9a-f]{6,}>", record.read_text(encoding="utf-8"))
+        assert not found, f"{record.name} records {found.group()}"
