@@ -37,8 +37,8 @@ EQUIVALENT_FILE = ROOT / "tools" / "mutation_equivalent.txt"
 MODULES: dict[str, list[str]] = {
     "intervals": ["tests/test_intervals.py"],
     "resampling": ["tests/test_resampling.py"],
-    "metrics": ["tests/test_resampling.py", "tests/test_metrics.py"],
-    "permutation": ["tests/test_resampling.py", "tests/test_permutation.py"],
+    "metrics": ["tests/test_resampling.py", "tests/test_roc.py"],
+    "permutation": ["tests/test_resampling.py", "tests/test_counts.py"],
     "paired": ["tests/test_paired.py"],
     "seeds": ["tests/test_seeds.py"],
     "procedures": ["tests/test_procedures.py"],
@@ -50,6 +50,8 @@ MODULES: dict[str, list[str]] = {
     "ranking": ["tests/test_ranking.py"],
     "rank_uncertainty": ["tests/test_ranking.py"],
     "report": ["tests/test_report.py"],
+    "counts": ["tests/test_counts.py"],
+    "roc": ["tests/test_roc.py"],
 }
 
 
