@@ -195,3 +195,60 @@ def test_bootstrap_counts_options_are_checked():
 def test_group_counts_refused_clearly(correct, total, error, match):
     with pytest.raises(error, match=match):
         bootstrap_ci_counts(correct, total)
+
+
+def test_defaults_are_those_of_the_per_item_calls():
+    table = PairedCounts(801, 44, 28, 127)
+    boot = paired_bootstrap_ci_counts(table, rng=0)
+    assert (boot.n_resamples, boot.method, boot.confidence_level) == (10_000, "percentile", 0.95)
+    grouped = bootstrap_ci_counts([9, 7, 10], [10, 10, 10], rng=0)
+    assert (grouped.n_resamples, grouped.method, grouped.confidence_level) == (10_000, "percentile", 0.95)
+    assert paired_permutation_test_counts(table).alternative == "two-sided"
+
+
+def test_cells_become_python_ints_and_differences_skip_empty_values():
+    table = PairedCounts(np.int64(0), np.uint8(5), 0, 5.0)
+    assert all(type(getattr(table, f)) is int for f in ("both_correct", "only_a_correct", "only_b_correct", "both_wrong"))
+    values, counts = table.differences()
+    assert values.tolist() == [0.0, 1.0] and counts.tolist() == [5, 5]
+    values, counts = PairedCounts(2, 0, 3, 0).differences()
+    assert values.tolist() == [-1.0, 0.0] and counts.tolist() == [3, 2]
+
+
+def test_groups_all_wrong_stay_at_zero():
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", UserWarning)
+        res = bootstrap_ci_counts([0, 0, 0], [3, 4, 5], n_resamples=50, rng=0)
+    assert res.estimate == 0.0 and tuple(res.confidence_interval) == (0.0, 0.0)
+
+
+def test_mixed_groups_lie_between_their_accuracies():
+    res = bootstrap_ci_counts([0, 5], [5, 5], n_resamples=2000, rng=1)
+    assert res.estimate == 0.5
+    assert 0.0 <= res.confidence_interval.low < 0.5 < res.confidence_interval.high <= 1.0
+
+
+@pytest.mark.parametrize(
+    "a, b, error, match",
+    [
+        ([1, 0, 1], [1, 0], ValueError, "same length"),
+        ([1, 2, 0], [1, 0, 0], ValueError, "scores_a"),
+        ([1, 0, 0], [1, 0.5, 0], ValueError, "scores_b"),
+    ],
+)
+def test_table_from_bad_correctness(a, b, error, match):
+    with pytest.raises(error, match=match):
+        PairedCounts.from_correctness(a, b)
+
+
+def test_permutation_statistic_and_every_alternative_from_counts():
+    table = PairedCounts(10, 7, 2, 1)
+    from scipy import stats
+
+    greater = paired_permutation_test_counts(table, alternative="greater")
+    less = paired_permutation_test_counts(table, alternative="less")
+    both = paired_permutation_test_counts(table)
+    assert greater.statistic == pytest.approx(5 / 20)
+    assert greater.pvalue == pytest.approx(stats.binom.sf(6, 9, 0.5))
+    assert less.pvalue == pytest.approx(stats.binom.cdf(7, 9, 0.5))
+    assert both.pvalue == pytest.approx(min(1, 2 * greater.pvalue))
