@@ -255,11 +255,14 @@ class Report:
                 "to leave out the pairs they belong to (listed in `failed_runs`)."
             )
 
+    def _seeds_per_task(self, between: str) -> str:
+        """``"10"``, or ``"3-10"`` when the tasks have different numbers of seeds."""
+        counts = sorted({len(s) for s in self.seeds.values()})
+        return f"{counts[0]}" if len(counts) == 1 else f"{counts[0]}{between}{counts[-1]}"
+
     def __repr__(self) -> str:
-        n_seeds = sorted({len(s) for s in self.seeds.values()})
-        seeds = f"{n_seeds[0]}" if len(n_seeds) == 1 else f"{n_seeds[0]}-{n_seeds[-1]}"
         return (
-            f"Report({len(self.tasks)} task(s), {len(self.models)} models, {seeds} seeds per task, "
+            f"Report({len(self.tasks)} task(s), {len(self.models)} models, {self._seeds_per_task('-')} seeds per task, "
             f"{len(self.failed_runs)} failed run(s))"
         )
 
@@ -401,10 +404,9 @@ class Report:
         deltas = self._check_deltas(deltas)
 
         def compute(a, b):
-            d = a - b
-            mean = float(d.mean())
-            res = paired_difference(a, b)  # refuses zero spread with a clear message
-            planned = power_paired(res.sd, d.size, alpha=alpha, target_power=target_power, delta=abs(mean))
+            res = paired_difference(a, b)  # the mean and sd of pairwise; refuses zero spread clearly
+            mean = res.estimate
+            planned = power_paired(res.sd, res.n, alpha=alpha, target_power=target_power, delta=abs(mean))
             row = {"mean_diff": mean, "sigma_d": res.sd, "mde": float(planned.mde), "observed_power": float(planned.power)}
             row["detectable"] = abs(mean) >= row["mde"]
             for delta in deltas:
@@ -681,8 +683,7 @@ class Report:
             margin = check_positive_real(margin, "margin")
         pw = self.pairwise(alpha=alpha)
         pwr = self.power(alpha=alpha, target_power=target_power, deltas=(margin,) if margin else (0.01,))
-        n_seeds = sorted({len(s) for s in self.seeds.values()})
-        seeds = f"{n_seeds[0]}" if len(n_seeds) == 1 else f"{n_seeds[0]} to {n_seeds[-1]}"
+        seeds = self._seeds_per_task(" to ")
         failed = (
             "no failed runs"
             if self.failed_runs.empty
