@@ -6,7 +6,7 @@ copies the rest of the package beside the mutants so that it imports. mutmut
 (pinned in the ``test`` extra) then runs, and this script prints one table:
 module, mutants, killed, survived, timeouts, score, and the survivors judged
 equivalent, which are listed with a one-line reason in
-``tools/mutation_equivalent.txt``. The score counts killed (and timed-out)
+``tools/mutation_equivalent/<module>.txt``. The score counts killed (and timed-out)
 mutants among the non-equivalent ones.
 
 Usage::
@@ -14,6 +14,7 @@ Usage::
     python tools/mutation.py                 # every module
     python tools/mutation.py power paired    # some modules
     python tools/mutation.py --list          # the modules and their tests
+    python tools/mutation.py --diffs power   # and the diff of each open survivor
 
 It takes minutes per module and is not part of ``make test``.
 """
@@ -31,14 +32,14 @@ import tempfile
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-EQUIVALENT_FILE = ROOT / "tools" / "mutation_equivalent.txt"
+EQUIVALENT_DIR = ROOT / "tools" / "mutation_equivalent"
 
 #: Each statistics module and the test files that test it.
 MODULES: dict[str, list[str]] = {
     "intervals": ["tests/test_intervals.py"],
     "resampling": ["tests/test_resampling.py"],
-    "metrics": ["tests/test_resampling.py", "tests/test_roc.py"],
-    "permutation": ["tests/test_resampling.py", "tests/test_counts.py"],
+    "metrics": ["tests/test_metrics.py", "tests/test_resampling.py", "tests/test_roc.py"],
+    "permutation": ["tests/test_permutation.py", "tests/test_resampling.py", "tests/test_counts.py"],
     "paired": ["tests/test_paired.py"],
     "seeds": ["tests/test_seeds.py"],
     "procedures": ["tests/test_procedures.py"],
@@ -48,7 +49,7 @@ MODULES: dict[str, list[str]] = {
     "equivalence": ["tests/test_equivalence.py"],
     "multiple": ["tests/test_multiple.py"],
     "ranking": ["tests/test_ranking.py"],
-    "rank_uncertainty": ["tests/test_ranking.py"],
+    "rank_uncertainty": ["tests/test_rank_uncertainty.py", "tests/test_ranking.py"],
     "report": ["tests/test_report.py"],
     "counts": ["tests/test_counts.py"],
     "roc": ["tests/test_roc.py"],
@@ -56,11 +57,10 @@ MODULES: dict[str, list[str]] = {
 
 
 def equivalent_survivors() -> dict[str, str]:
-    """Mutant name -> why it cannot change behaviour, from the reviewed file."""
-    if not EQUIVALENT_FILE.exists():
-        return {}
+    """Mutant name -> why it cannot change behaviour, from the reviewed files (one per module)."""
     reviewed = {}
-    for line in EQUIVALENT_FILE.read_text().splitlines():
+    lines = [line for path in sorted(EQUIVALENT_DIR.glob("*.txt")) for line in path.read_text().splitlines()]
+    for line in lines:
         line = line.strip()
         if line and not line.startswith("#"):
             name, _, why = line.partition(" ")
@@ -101,7 +101,7 @@ def _scratch_copy(module: str, tests: list[str]) -> Path:
     return scratch
 
 
-def run_module(module: str, jobs: int) -> dict:
+def run_module(module: str, jobs: int, keep: bool = False) -> dict:
     tests = MODULES[module]
     if not (ROOT / "src" / "sigeval" / f"{module}.py").exists():
         return {"module": module, "missing": True}
@@ -117,8 +117,17 @@ def run_module(module: str, jobs: int) -> dict:
         name, sep, state = line.strip().rpartition(": ")
         if sep and name:
             status[name] = state.strip()
+    if keep:
+        return {"module": module, "status": status, "scratch": scratch}
     shutil.rmtree(scratch, ignore_errors=True)
     return {"module": module, "status": status}
+
+
+def show_mutant(scratch: Path, name: str) -> str:
+    """The diff of one mutant, as ``mutmut show`` prints it."""
+    env = {**os.environ, "PYTHONDONTWRITEBYTECODE": "1"}
+    return subprocess.run([sys.executable, "-m", "mutmut", "show", name], cwd=scratch, env=env,
+                          capture_output=True, text=True, check=False).stdout
 
 
 def summarise(result: dict, reviewed: dict[str, str]) -> dict:
@@ -145,6 +154,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("modules", nargs="*", help="modules to mutate (default: all)")
     parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1, help="parallel mutmut workers")
     parser.add_argument("--list", action="store_true", help="list the modules and their tests")
+    parser.add_argument("--diffs", action="store_true",
+                        help="print the diff of every survivor not judged equivalent")
+    parser.add_argument("--keep", action="store_true",
+                        help="keep the scratch copies (mutmut show/run work there) and print their paths")
     args = parser.parse_args(argv)
     if args.list:
         for module, tests in MODULES.items():
@@ -156,11 +169,18 @@ def main(argv: list[str] | None = None) -> int:
     reviewed = equivalent_survivors()
     rows = []
     for module in args.modules or list(MODULES):
-        result = run_module(module, args.jobs)
+        result = run_module(module, args.jobs, keep=args.keep or args.diffs)
         if result.get("missing"):
             continue
         row = summarise(result, reviewed)
         rows.append(row)
+        if args.diffs:
+            for name in row["open"]:
+                print(show_mutant(result["scratch"], name), flush=True)
+        if args.keep:
+            print(f"{module}: scratch copy kept in {result['scratch']}", flush=True)
+        elif args.diffs:
+            shutil.rmtree(result["scratch"], ignore_errors=True)
         print(f"{row['module']:12s} mutants {row['mutants']:5d}  killed {row['killed']:5d}  "
               f"survived {row['survived']:4d}  timeouts {row['timeouts']:3d}  "
               f"equivalent {row['equivalent']:3d}  score {row['score']:.1%}", flush=True)
@@ -177,7 +197,7 @@ def main(argv: list[str] | None = None) -> int:
                 print(f"  {name}")
     equivalents = [(n, why) for n, why in reviewed.items() if any(n.startswith(f"sigeval.{r['module']}.") for r in rows)]
     if equivalents:
-        print("\nsurvivors judged equivalent (tools/mutation_equivalent.txt):")
+        print("\nsurvivors judged equivalent (tools/mutation_equivalent/):")
         for name, why in equivalents:
             print(f"  {name}: {why}")
     return 0
