@@ -408,6 +408,19 @@ def test_summary_reports_the_numbers(hand):
     assert "margin of 0.01" in text
 
 
+def test_summary_of_scores_in_the_millions():
+    """The summary states MDEs, not seeds needed: no delta of 0.01 (or the margin) may be asked about.
+
+    Against a spread of 1.5e6, seeds_needed(sd, 0.01) asks for more seeds than a count holds and
+    raises; the summary used to compute that column without printing it, and failed.
+    """
+    report = Report({"task": ["t"] * 6, "model": list("AAABBB"), "seed": [0, 1, 2] * 2,
+                     "score": [1e6, 3e6, 2e6, 0.0, 1e6, 3e6]})
+    mde = report.power(deltas=(1e5,)).mde.iloc[0]
+    for text in (report.summary(), report.summary(margin=0.01)):
+        assert f"range from {mde:.3g} to {mde:.3g}; 1 of 1 observed difference(s)" in text
+
+
 def test_repr(hand):
     assert repr(hand) == "Report(2 task(s), 3 models, 5 seeds per task, 0 failed run(s))"
 

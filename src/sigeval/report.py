@@ -399,9 +399,12 @@ class Report:
         >>> report.power(deltas=(0.01,))[["n_pairs", "mde", "seeds_for_0.01"]].round(4).to_dict("records")
         [{'n_pairs': 5, 'mde': 0.0204, 'seeds_for_0.01': 14}]
         """
+        return self._power(alpha, target_power, self._check_deltas(deltas))
+
+    def _power(self, alpha: float, target_power: float, deltas: tuple[float, ...]) -> pd.DataFrame:
+        """:meth:`power` for checked ``deltas``; none gives no ``seeds_for_<delta>`` column."""
         alpha = _check_alpha(alpha)
         target_power = check_unit_interval(target_power, "target_power")
-        deltas = self._check_deltas(deltas)
 
         def compute(a, b):
             res = paired_difference(a, b)  # the mean and sd of pairwise; refuses zero spread clearly
@@ -682,7 +685,9 @@ class Report:
         if margin is not None:
             margin = check_positive_real(margin, "margin")
         pw = self.pairwise(alpha=alpha)
-        pwr = self.power(alpha=alpha, target_power=target_power, deltas=(margin,) if margin else (0.01,))
+        # Only the MDE: the seeds needed for a delta are not in the summary, and a delta far
+        # below the spread of the scores would ask for more seeds than a count holds.
+        pwr = self._power(alpha, target_power, deltas=())
         seeds = self._seeds_per_task(" to ")
         failed = (
             "no failed runs"
