@@ -1,6 +1,8 @@
 """sigeval.report: the Report over a table of runs, and run_benchmark."""
 
+import warnings
 from concurrent.futures import ThreadPoolExecutor
+from types import SimpleNamespace
 
 import numpy as np
 import pandas as pd
@@ -14,9 +16,11 @@ from sigeval import (
     nemenyi_cd,
     paired_difference,
     power_paired,
+    rank_stability,
     seeds_needed,
     tasks_for_gap,
     tost_paired,
+    verdict_from_pvalues,
 )
 from sigeval.course.benchmark import MODELS, Task, run_benchmark
 
@@ -90,6 +94,19 @@ def test_pairwise_alpha_sets_interval_and_decision(hand):
     assert wide.significant.sum() < narrow.significant.sum()
 
 
+def test_pairwise_significant_includes_p_exactly_at_alpha(hand):
+    """``significant`` is ``pvalue_holm <= alpha``: a Holm p-value equal to alpha rejects."""
+    p = float(hand.pairwise().pvalue_holm.iloc[0])
+    at = hand.pairwise(alpha=p)
+    assert at.pvalue_holm.iloc[0] == p and at.significant.iloc[0]
+
+
+def test_the_smallest_alpha_is_accepted(hand):
+    for view in (hand.pairwise, hand.power, hand.friedman):
+        view(alpha=1e-12)
+    assert np.isfinite(hand.pairwise(alpha=1e-12)[["ci_low", "ci_high"]].to_numpy()).all()
+
+
 def test_pairwise_agrees_with_paired_difference(hand):
     pw = hand.pairwise(alpha=0.10)
     row = pw[(pw.task == "t2") & (pw.model_a == "A") & (pw.model_b == "C")].iloc[0]
@@ -129,6 +146,28 @@ def test_power_against_the_formula_and_noncentral_t(hand):
     assert row.observed_power == pytest.approx(stats.nct.sf(crit, 4, nc) + stats.nct.cdf(-crit, 4, nc), rel=1e-9)
 
 
+def test_power_passes_alpha_and_target_power_to_seeds_needed(hand):
+    row = hand.power(alpha=0.10, target_power=0.90, deltas=(0.01,)).iloc[0]
+    expected = seeds_needed(row.sigma_d, 0.01, alpha=0.10, target_power=0.90)
+    assert row["seeds_for_0.01"] == expected
+    assert expected != seeds_needed(row.sigma_d, 0.01, target_power=0.90)
+    assert expected != seeds_needed(row.sigma_d, 0.01, alpha=0.10)
+
+
+def test_power_difference_exactly_at_the_mde_is_detectable(hand, monkeypatch):
+    """``detectable`` is ``|mean_diff| >= mde``: a design whose MDE equals the observed difference detects it."""
+    monkeypatch.setattr("sigeval.report.power_paired", lambda sd, n, *, alpha, target_power, delta: SimpleNamespace(
+        mde=delta, power=0.5))
+    pwr = hand.power()
+    assert (pwr.mde == pwr.mean_diff.abs()).all() and pwr.detectable.all()
+
+
+@pytest.mark.parametrize("target_power, error", [(1.5, ValueError), (0, ValueError), ("0.8", TypeError)])
+def test_power_refuses_bad_target_power_by_name(hand, target_power, error):
+    with pytest.raises(error, match="`target_power` must be"):
+        hand.power(target_power=target_power)
+
+
 def test_power_deltas_name_the_columns(hand):
     cols = hand.power(deltas=(0.02, 0.001, 0.0025)).columns
     assert {"seeds_for_0.02", "seeds_for_0.001", "seeds_for_0.0025"} <= set(cols)
@@ -137,8 +176,8 @@ def test_power_deltas_name_the_columns(hand):
 @pytest.mark.parametrize(
     "deltas, error, match",
     [
-        ((), ValueError, "at least one"),
-        ((0.01, -0.01), ValueError, "deltas"),
+        ((), ValueError, "`deltas` must hold at least one difference"),
+        ((0.01, -0.01), ValueError, "`deltas` must be positive"),
         ((0.01, 0.01), ValueError, "distinct"),
         (0.01, TypeError, "sequence"),
         ("0.01", TypeError, "sequence"),
@@ -171,6 +210,23 @@ def test_equivalence_agrees_with_tost_and_crosses_holm(hand):
     assert eq.verdict.tolist() == expected.tolist()
 
 
+def test_equivalence_passes_alpha_to_both_tests_and_the_verdict(hand):
+    eq = hand.equivalence(margin=0.03, alpha=0.10)
+    assert list(eq.columns) == [
+        "task", "model_a", "model_b", "n_pairs", "mean_diff", "ci_low", "ci_high", "tost_ci_low", "tost_ci_high",
+        "margin", "pvalue_difference", "pvalue_equivalence", "pvalue_difference_holm", "pvalue_equivalence_holm",
+        "verdict",
+    ]
+    for row in eq.itertuples(index=False):
+        a, b = HAND[row.task][row.model_a], HAND[row.task][row.model_b]
+        assert row.mean_diff == pytest.approx(np.mean(np.subtract(a, b)), abs=1e-15)
+        assert (row.ci_low, row.ci_high) == tuple(paired_difference(a, b, confidence_level=0.90).confidence_interval)
+        assert (row.tost_ci_low, row.tost_ci_high) == tuple(tost_paired(a, b, margin=0.03, alpha=0.10).confidence_interval)
+    holm = eq.pvalue_difference_holm.to_numpy(), eq.pvalue_equivalence_holm.to_numpy()
+    assert eq.verdict.tolist() == verdict_from_pvalues(*holm, alpha=0.10).tolist()
+    assert eq.verdict.tolist() != verdict_from_pvalues(*holm, alpha=0.05).tolist()
+
+
 def _two_models(mean_a, mean_b, n_seeds, sd=0.002, seed=0):
     rng = np.random.default_rng(seed)
     shared = rng.normal(0, 0.01, n_seeds)  # what the pair shares (the test set of a seed)
@@ -189,7 +245,7 @@ def test_verdicts_of_the_four_situations():
 
 @pytest.mark.parametrize("margin", [0, -0.01, float("nan"), "0.01", None])
 def test_equivalence_refuses_bad_margin(hand, margin):
-    with pytest.raises((ValueError, TypeError), match="margin"):
+    with pytest.raises((ValueError, TypeError), match="`margin` must be"):
         hand.equivalence(margin=margin)
 
 
@@ -222,6 +278,40 @@ def test_friedman_agrees_with_ranking_friedman():
     assert f.n_seeds.tolist() == [4] * 6
 
 
+def test_friedman_passes_alpha_and_keeps_its_fields():
+    report = Report(_tasks_table())
+    f = report.friedman(alpha=0.10)
+    assert f.critical_difference == nemenyi_cd(4, 6, alpha=0.10) != nemenyi_cd(4, 6)
+    assert f.n_for_observed_gap == tasks_for_gap(f.max_rank_gap, 4, alpha=0.10) != tasks_for_gap(f.max_rank_gap, 4)
+    assert (f.n_tasks, f.n_models, f.alpha) == (6, 4, 0.10)
+    assert f.mean_ranks.name == "mean_rank" and f.mean_ranks.index.tolist() == list("ABCD")
+    np.testing.assert_array_equal(f.result.mean_ranks, f.mean_ranks.to_numpy())
+    assert f.result.statistic == f.statistic
+    with pytest.raises(KeyError, match="nope"):
+        f["nope"]
+
+
+def test_friedman_gap_below_one_rank_still_has_a_task_count():
+    """Two models, A best on two tasks of three: mean ranks 4/3 and 5/3, a gap of 1/3."""
+    f = Report(long_table({"t0": {"A": [2, 3], "B": [1, 2]}, "t1": {"A": [2, 3], "B": [1, 1.5]},
+                           "t2": {"A": [1, 2], "B": [2, 3.5]}})).friedman()
+    assert f.max_rank_gap == pytest.approx(1 / 3)
+    assert f.n_for_observed_gap == tasks_for_gap(f.max_rank_gap, 2)
+
+
+def test_mean_scores_by_hand_and_a_task_without_a_complete_seed():
+    table = _broken("nan")
+    means, n_seeds = Report(table, failed="drop-pairs").mean_scores()
+    assert n_seeds.name == "n_seeds" and n_seeds.to_dict() == {"t1": 5, "t2": 4}
+    assert means.loc["t2", "C"] == pytest.approx(np.delete(np.array(HAND["t2"]["C"]), 1).mean())
+    assert means.loc["t2", "A"] == pytest.approx(np.delete(np.array(HAND["t2"]["A"]), 1).mean())
+    crossed = long_table({"t1": {"A": [1.0, np.nan, 2.0], "B": [np.nan, 1.0, 3.0]},
+                          "t2": {"A": [1.0, np.nan, 2.0], "B": [np.nan, 1.0, 3.0]}})
+    crossed = crossed[~((crossed.task == "t1") & (crossed.seed == 2))]
+    with pytest.raises(ValueError, match=r"Task 't1' has no seed on which every model ran \(see `failed_runs`\)"):
+        Report(crossed, failed="drop-pairs").mean_scores()
+
+
 def test_friedman_lower_is_better_reverses_ranks():
     table = _tasks_table()
     up = Report(table).friedman().mean_ranks
@@ -250,6 +340,37 @@ def test_rank_stability_reproducible_with_rng():
     one, two = report.rank_stability(n_boot=300, rng=5), report.rank_stability(n_boot=300, rng=5)
     assert one.order_stability == two.order_stability
     pd.testing.assert_frame_equal(one.separation, two.separation)
+
+
+def test_rank_stability_agrees_with_rank_stability_on_the_mean_scores():
+    report = Report(_tasks_table(), higher_is_better=False)
+    st = report.rank_stability(n_boot=300, alpha=0.2, rng=5)
+    means, _ = report.mean_scores()
+    ref = rank_stability(means, n_resamples=300, alpha=0.2, higher_is_better=False, rng=5)
+    models, tasks = list("ABCD"), [f"task {t}" for t in range(6)]
+    assert st.order_stability == ref.order_stability and st.n_boot == 300
+    pd.testing.assert_frame_equal(st.separation, pd.DataFrame(ref.separation, index=models, columns=models))
+    pd.testing.assert_frame_equal(st.jackknife, pd.DataFrame(ref.jackknife, index=tasks, columns=models))
+    assert st.result.n_resamples == 300 and st.result.alpha == 0.2
+    np.testing.assert_array_equal(st.result.resampled_mean_ranks, ref.resampled_mean_ranks)
+    # Each argument matters here: another count, level or direction gives other numbers.
+    assert rank_stability(means, n_resamples=301, alpha=0.2, higher_is_better=False, rng=5).order_stability != st.order_stability
+    assert not np.array_equal(rank_stability(means, n_resamples=300, higher_is_better=False, rng=5).separation, ref.separation)
+    assert not np.array_equal(rank_stability(means, n_resamples=300, alpha=0.2, rng=5).jackknife, ref.jackknife)
+
+
+def test_rank_stability_resamples_ten_thousand_times_by_default():
+    report = Report(_tasks_table())
+    means, _ = report.mean_scores()
+    st = report.rank_stability(rng=2)
+    assert st.n_boot == 10_000
+    assert st.order_stability == rank_stability(means, n_resamples=10_000, rng=2).order_stability
+
+
+@pytest.mark.parametrize("n_boot, error", [(0, ValueError), (2.5, TypeError)])
+def test_rank_stability_refuses_bad_n_boot_by_name(n_boot, error):
+    with pytest.raises(error, match="`n_boot` must be an integer >= 1"):
+        Report(_tasks_table()).rank_stability(n_boot=n_boot)
 
 
 def test_views_across_tasks_need_two_tasks(hand):
@@ -307,6 +428,10 @@ def _broken(kind):
 def test_failed_runs_raise_by_default(kind, match):
     with pytest.raises(ValueError, match=match):
         Report(_broken(kind))
+    remedy = (r"Failed runs are never dropped silently: repair them, or pass failed='drop-pairs' "
+              r"to leave out the pairs they belong to \(listed in `failed_runs`\)\.")
+    with pytest.raises(ValueError, match=remedy):
+        Report(_broken(kind))
 
 
 @pytest.mark.parametrize("kind, task, model, seed", [
@@ -341,7 +466,8 @@ def test_error_column_explains_failures():
 def test_drop_pairs_with_too_few_pairs_left_names_the_comparison():
     table = long_table({"t": {"A": [1.0, 2.0, 3.0], "B": [1.5, np.nan, np.nan], "C": [0.5, 1.0, 2.5]}})
     report = Report(table, failed="drop-pairs")
-    with pytest.raises(ValueError, match=r"Task 't', 'A' vs 'B': 1 seed"):
+    with pytest.raises(ValueError, match=r"Task 't', 'A' vs 'B': 1 seed\(s\) on which both ran; "
+                       r"a paired comparison needs at least 2 \(see `failed_runs`\)"):
         report.pairwise()
 
 
@@ -377,7 +503,7 @@ def test_unknown_column_is_named(column):
 @pytest.mark.parametrize(
     "kwargs, error, match",
     [
-        (dict(failed="drop"), ValueError, "failed"),
+        (dict(failed="drop"), ValueError, "`failed` must be one of 'raise', 'drop-pairs'"),
         (dict(higher_is_better="yes"), TypeError, "higher_is_better"),
         (dict(score="task"), ValueError, "four different columns"),
     ],
@@ -421,8 +547,59 @@ def test_summary_of_scores_in_the_millions():
         assert f"range from {mde:.3g} to {mde:.3g}; 1 of 1 observed difference(s)" in text
 
 
+def test_summary_sentence_by_sentence():
+    """Every number of the summary is the one of its view, at the alpha and power asked for."""
+    table = long_table(HAND)
+    report = Report(table[~((table.task == "t2") & (table.seed == 4))])
+    alpha, power, margin = 0.10, 0.90, 0.03
+    pw, pwr = report.pairwise(alpha=alpha), report.power(alpha=alpha, target_power=power)
+    verdicts = report.equivalence(margin, alpha=alpha).verdict.value_counts()
+    f = report.friedman(alpha=alpha)
+    # The case is chosen so that a view at the default level or power would give other numbers.
+    assert pwr.detectable.sum() != (~pwr.detectable).sum()
+    assert report.power().mde.min() != pytest.approx(pwr.mde.min(), rel=1e-2)
+    assert report.equivalence(margin).verdict.value_counts().to_dict() != verdicts.to_dict()
+    assert len(verdicts) < 4  # a verdict nobody got is printed as 0
+    assert f.mean_ranks.idxmin() == "A" and f.n_for_observed_gap is not None
+    expected = " ".join([
+        "2 task(s), 3 models, 4 to 5 seeds per task; no failed runs.",
+        f"{pw.significant.sum()} of 6 comparison(s) differ at alpha = 0.1 (paired t, Holm within each task).",
+        f"Minimum detectable effects at 90% power range from {pwr.mde.min():.3g} to {pwr.mde.max():.3g}; "
+        f"{(~pwr.detectable).sum()} of 6 observed difference(s) are smaller than their own MDE.",
+        f"Against a margin of 0.03: {verdicts.get('different', 0)} different, {verdicts.get('equivalent', 0)} equivalent, "
+        f"{verdicts.get('trivial', 0)} trivial, {verdicts.get('undetermined', 0)} undetermined.",
+        f"Across the 2 tasks, 'A' has the best mean rank ({f.mean_ranks['A']:.2f}); Friedman p = {f.pvalue:.3g}, "
+        f"critical difference {f.critical_difference:.2f}; the largest mean-rank gap, {f.max_rank_gap:.2f}, "
+        f"would need {f.n_for_observed_gap} tasks.",
+    ])
+    assert report.summary(margin=margin, alpha=alpha, target_power=power) == expected
+
+
+def test_summary_when_every_model_has_the_same_mean_rank():
+    table = long_table({f"t{t}": {"A": [t, t + 1.0], "B": [t + 1.0, t]} for t in range(3)})
+    text = Report(table).summary()
+    assert text.endswith("; every model has the same mean rank.")
+    assert "Against a margin" not in text
+
+
 def test_repr(hand):
     assert repr(hand) == "Report(2 task(s), 3 models, 5 seeds per task, 0 failed run(s))"
+
+
+def test_repr_and_summary_give_the_range_of_seeds_per_task():
+    table = long_table({"t1": {"A": [0.1, 0.2], "B": [0.3, 0.5]}, "t2": {"A": [0.1, 0.2, 0.4], "B": [0.3, 0.5, 0.4]},
+                        "t3": {"A": [0.1, 0.2, 0.4, 0.5], "B": [0.3, 0.5, 0.4, 0.7]}})
+    report = Report(table)
+    assert repr(report) == "Report(3 task(s), 2 models, 2-4 seeds per task, 0 failed run(s))"
+    assert report.summary().startswith("3 task(s), 2 models, 2 to 4 seeds per task; no failed runs.")
+
+
+def test_run_benchmark_is_reached_through_the_report_module():
+    import sigeval.report
+
+    assert sigeval.report.run_benchmark is run_benchmark
+    with pytest.raises(AttributeError, match="module 'sigeval.report' has no attribute 'nope'"):
+        sigeval.report.nope  # noqa: B018
 
 
 # --------------------------------------------------------------------------- run_benchmark
@@ -525,6 +702,19 @@ def test_describe_by_hand():
     broken = d.loc[("t2", "C")]
     assert broken.n_runs == 4 and broken.n_failed == 1
     assert broken["mean"] == pytest.approx(np.delete(np.array(HAND["t2"]["C"]), 1).mean())
+
+
+def test_describe_models_with_zero_one_and_two_runs_left():
+    """No run: NaN statistics; one run: NaN sd; two: the n - 1 sd. Without a NumPy warning."""
+    table = long_table({"t": {"A": [1.0, 2.0, 3.0], "B": [np.nan] * 3, "C": [np.nan, 1.5, np.nan],
+                              "D": [np.nan, 2.0, 2.6]}})
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        d = Report(table, failed="drop-pairs").describe().set_index("model")
+    assert d.n_runs.tolist() == [3, 0, 1, 2] and d.n_failed.tolist() == [0, 3, 2, 1]
+    assert d.loc["B", ["mean", "sd", "min", "max"]].isna().all()
+    assert d.loc["C", ["mean", "min", "max"]].tolist() == [1.5, 1.5, 1.5] and np.isnan(d.loc["C", "sd"])
+    assert d.loc["D", "sd"] == pytest.approx(0.6 / np.sqrt(2))
 
 
 def test_equivalence_intervals_are_the_tests_intervals(hand):
