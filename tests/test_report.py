@@ -176,7 +176,7 @@ def test_power_deltas_name_the_columns(hand):
 @pytest.mark.parametrize(
     "deltas, error, match",
     [
-        ((), ValueError, "`deltas` must hold at least one difference"),
+        ((), ValueError, r"^`deltas` must hold at least one difference; got none\.$"),
         ((0.01, -0.01), ValueError, "`deltas` must be positive"),
         ((0.01, 0.01), ValueError, "distinct"),
         (0.01, TypeError, "sequence"),
