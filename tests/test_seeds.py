@@ -98,6 +98,14 @@ def test_welch_at_the_largest_floats():
     assert res.estimate == pytest.approx(big * ref.estimate, rel=1e-12)
 
 
+def test_welch_on_multiples_of_the_smallest_subnormal():
+    # Scores of -1, 0 and 1 times 5e-324 are exact: t, df and p are those of -1, 0 and 1.
+    a, b = np.array([1.0, -1.0, 1.0, 1.0]), np.array([-1.0, 1.0, -1.0, -1.0, 0.0])
+    tiny = np.finfo(float).smallest_subnormal
+    ref, res = welch_test(a, b), welch_test(a * tiny, b * tiny)
+    assert (res.statistic, res.df, res.pvalue) == pytest.approx((ref.statistic, ref.df, ref.pvalue), rel=1e-12)
+
+
 @pytest.mark.filterwarnings("ignore:Precision loss occurred:RuntimeWarning")
 @pytest.mark.parametrize("small_first", [True, False])
 def test_welch_judges_spread_against_the_scale_of_both_sets(small_first):
