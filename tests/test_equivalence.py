@@ -31,6 +31,7 @@ def test_tost_by_hand():
         (d.mean() - half, d.mean() + half), rel=1e-12
     )
     assert res.confidence_level == pytest.approx(0.9)
+    assert (res.estimate, res.margin, res.alpha, res.df, res.n) == (pytest.approx(d.mean(), rel=1e-12), margin, alpha, 11, 12)
     # The two one-sided tests are scipy's one-sided t-tests against -margin and +margin.
     assert res.pvalue_lower == pytest.approx(stats.ttest_1samp(d, -margin, alternative="greater").pvalue, rel=1e-10)
     assert res.pvalue_upper == pytest.approx(stats.ttest_1samp(d, margin, alternative="less").pvalue, rel=1e-10)
@@ -44,6 +45,16 @@ def test_tost_equivalence_iff_interval_inside_margin():
         res = tost_paired(d, np.zeros(n), margin=0.01, alpha=0.05)
         inside = -0.01 < res.confidence_interval.low and res.confidence_interval.high < 0.01
         assert res.equivalent == inside
+
+
+def test_tost_pvalue_equal_to_alpha_is_not_equivalence():
+    # p = alpha exactly: the 1 - 2 alpha interval touches the margin, it does not lie inside it.
+    d = np.array([0.003, -0.001, 0.002, 0.0, 0.004, 0.001])
+    p = tost_paired(d, np.zeros(6), margin=0.01).pvalue
+    assert 0 < p < 0.5
+    at = tost_paired(d, np.zeros(6), margin=0.01, alpha=p)
+    assert at.pvalue == p and not at.equivalent
+    assert tost_paired(d, np.zeros(6), margin=0.01, alpha=np.nextafter(p, 1)).equivalent
 
 
 def test_tost_size_at_the_margin():
@@ -62,7 +73,9 @@ def test_verdict_strings_and_table():
     labels = verdict_from_pvalues(p_diff, p_eq)
     assert labels.tolist() == ["different", "equivalent", "trivial", "undetermined", "undetermined"]
     assert verdict_from_pvalues(0.2, 0.01) == "equivalent"
-    assert isinstance(verdict_from_pvalues(0.2, 0.01), str)
+    assert type(verdict_from_pvalues(0.2, 0.01)) is str  # a plain str, not numpy's np.str_
+    # p-values of exactly 0 and 1 are valid.
+    assert verdict_from_pvalues([0.0, 1.0], [1.0, 0.0]).tolist() == ["different", "equivalent"]
     assert verdict_from_pvalues([[0.01], [0.5]], [0.01, 0.5]).shape == (2, 2)
 
 
@@ -75,8 +88,49 @@ def test_four_verdicts_from_data():
     noisy = np.array([0.03, -0.02, 0.01, -0.025])
     res = verdict(noisy, np.zeros(4), margin=0.01)
     assert res.verdict == "undetermined"
+    assert (res.estimate, res.margin, res.alpha) == (pytest.approx(noisy.mean(), rel=1e-12), 0.01, 0.05)
     assert res.difference_pvalue == pytest.approx(stats.ttest_1samp(noisy, 0).pvalue, rel=1e-12)
     assert res.equivalence_pvalue == tost_paired(noisy, np.zeros(4), margin=0.01).pvalue
+
+
+def test_verdict_uses_its_alpha_for_both_tests():
+    jitter = np.array([0.002, -0.002, 0.001, -0.001, 0.0015, -0.0015, 0.0005, -0.0005])
+    d = 0.0015 + jitter
+    res = verdict(d, np.zeros(8), margin=0.01, alpha=0.01)
+    assert 0.01 < res.difference_pvalue < 0.05  # the difference test rejects at 5%, not at 1%
+    assert res.verdict == verdict_from_pvalues(res.difference_pvalue, res.equivalence_pvalue, alpha=0.01) == "equivalent"
+    assert verdict(d, np.zeros(8), margin=0.01).verdict == "trivial"
+
+
+@pytest.mark.parametrize("func", [tost_paired, verdict])
+def test_spread_is_judged_against_the_scores_not_the_differences(func):
+    # Differences of a few 1e-10 between scores of 1e6 are rounding error of the scores.
+    with pytest.raises(ValueError, match=r"^The differences `scores_a - scores_b` have zero spread .*up to rounding error"):
+        func(1e6 + np.array([0.0, 1e-9, 2e-9]), np.full(3, 1e6), margin=0.01)
+    # Differences near 2 from scores of magnitude 1: a spread of 2e-14 is above the
+    # rounding error of the scores (1.4e-14), though not above that of the differences.
+    res = func(np.ones(3), -1 + np.array([0.0, 2e-14, 4e-14]), margin=1.0)
+    assert res.estimate == pytest.approx(2.0)
+
+
+@pytest.mark.parametrize("func", [tost_paired, verdict])
+def test_tost_and_verdict_pair_checks_name_the_arguments(func):
+    assert func([0.7, 0.72], [0.69, 0.7], margin=0.05).estimate == pytest.approx(0.015)  # 2 pairs suffice
+    with pytest.raises(ValueError, match=r"^`scores_a` must hold at least 2 value\(s\); got 1\.$"):
+        func([0.7], [0.69], margin=0.05)
+    with pytest.raises(ValueError, match=r"^`scores_b` holds 1 NaN"):
+        func([0.7, 0.72, 0.71], [0.69, np.nan, 0.705], margin=0.01)
+    with pytest.raises(ValueError, match=r"^The differences `scores_a - scores_b` overflow float64 at position\(s\) 0 "):
+        func([1.7e308, 1.0, 2.0], [-1.7e308, 0.0, 0.0], margin=0.01)
+
+
+def test_tost_overflow_messages_name_what_overflowed():
+    names = r"the values of `scores_a`, `scores_b` and `margin` are too large"
+    with pytest.raises(ValueError, match=rf"^The result overflows float64 \(statistic_lower, statistic_upper not finite\): {names}"):
+        tost_paired([0.0, 1e-3, 2e-3], np.zeros(3), margin=1e308)
+    b = np.r_[9.43579949e307, np.full(7, 1e300)]
+    with pytest.raises(ValueError, match=rf"^The result overflows float64 \(confidence_interval not finite\): {names}"):
+        tost_paired(np.zeros(8), b, margin=1.0, alpha=1e-6)
 
 
 @pytest.mark.parametrize(
@@ -110,10 +164,15 @@ def test_tost_and_verdict_refuse_nan_and_constant_differences(func):
     [
         (([1.2], [0.1]), r"`difference_pvalue` must lie in \[0, 1\]; got 1.2"),
         (([0.1], [-0.1]), r"`equivalence_pvalue` must lie in \[0, 1\]"),
-        (([0.1, 0.2], [0.1, 0.2, 0.3]), r"must broadcast to a common shape"),
+        (
+            ([0.1, 0.2], [0.1, 0.2, 0.3]),
+            r"^`difference_pvalue` and `equivalence_pvalue` must broadcast to a common shape; got shapes \(2,\) and \(3,\)\.$",
+        ),
         (([np.nan], [0.1]), r"`difference_pvalue` must be finite"),
+        (([0.1], [np.inf]), r"`equivalence_pvalue` must be finite"),
+        (([0.1], [0.1], 1.5), r"^`alpha` must be strictly between 0 and 1; got 1.5\.$"),
     ],
 )
 def test_verdict_from_pvalues_rejects_bad_input(args, match):
     with pytest.raises(ValueError, match=match):
-        verdict_from_pvalues(*args)
+        verdict_from_pvalues(*args[:2], **({"alpha": args[2]} if len(args) > 2 else {}))

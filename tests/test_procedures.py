@@ -1,5 +1,7 @@
 """sigeval.procedures: paired differences with a threshold, and P(A > B)."""
 
+import re
+
 import numpy as np
 import pytest
 from scipy import stats
@@ -78,6 +80,44 @@ def test_decision_boundaries_are_strict():
     assert zero.decision == DECISIONS[0]  # a threshold of 0: any established gain is useful
 
 
+def test_lower_bound_exactly_zero_does_not_establish_a_gain():
+    # Differences 0 and 6: mean 3, se 3, and t(1) at 75% is 1, so the 50% interval starts at 0.
+    res = paired_difference([0.0, 6.0], [0.0, 0.0], threshold=0.1, confidence_level=0.5)
+    assert res.confidence_interval.low == 0.0
+    assert res.decision == "gain not established"
+
+
+def test_paired_difference_reports_its_arguments():
+    res = paired_difference(CANDIDATE, REFERENCE, threshold=0.3, confidence_level=0.9)
+    assert (res.threshold, res.confidence_level) == (0.3, 0.9)
+
+
+def test_paired_difference_median_near_the_float64_limit():
+    # The two middle differences sum beyond 1.8e308; their average does not.
+    res = paired_difference([1.5e308, 1.6e308, 1.7e308, 1.4e308], np.zeros(4))
+    assert res.median == pytest.approx(1.55e308, rel=1e-12)
+    assert res.estimate == pytest.approx(1.55e308, rel=1e-12)
+
+
+def test_paired_difference_judges_spread_against_the_scores():
+    # Differences of a few 1e-10 between scores of 1e6 are rounding error of the
+    # scores, although they vary relative to themselves.
+    with pytest.raises(ValueError, match=r"^The differences `scores_a - scores_b` have zero spread .*up to rounding error"):
+        paired_difference(1e6 + np.array([0.0, 1e-9, 2e-9]), np.full(3, 1e6))
+    assert paired_difference(1.0 + np.array([0.0, 1e-9, 2e-9]), np.ones(3)).estimate == pytest.approx(1e-9, rel=1e-6)
+
+
+def test_paired_difference_overflow_messages_name_the_arguments():
+    with pytest.raises(ValueError, match=r"^The differences `scores_a - scores_b` overflow float64 at position\(s\) 0 "):
+        paired_difference([1.7e308, 1e308], [-1.7e308, 0.0])
+    with pytest.raises(
+        ValueError,
+        match=r"^The result overflows float64 \(confidence_interval not finite\): the values of "
+        r"`scores_a` and `scores_b` are too large",
+    ):
+        paired_difference([1.0e308, 1.5e308, 1.7e308], [-1e307, 1e307, 1e307])
+
+
 def test_failed_runs_raise_by_default_and_name_the_pairs():
     cand = [0.71, 0.70, np.nan, 0.72, 0.69, 0.70]
     ref = [0.70, 0.69, 0.61, 0.70, np.nan, 0.68]
@@ -90,11 +130,31 @@ def test_failed_runs_raise_by_default_and_name_the_pairs():
     assert "nan_policy='omit'" in message
 
 
+def test_failed_runs_message_in_full():
+    with pytest.raises(ValueError) as info:
+        paired_difference([0.71, 0.70, np.nan, 0.72, 0.69, 0.70], [0.70, 0.69, 0.61, 0.70, np.nan, 0.68])
+    assert str(info.value) == (
+        "2 pair(s) hold a NaN score (a failed run?): pair 2 (scores_a=nan, scores_b=0.61); "
+        "pair 4 (scores_a=0.69, scores_b=nan). Failed runs are not dropped silently: repair them, "
+        "or pass nan_policy='omit' to drop incomplete pairs (the result reports how many in `n_dropped`)."
+    )
+
+
 def test_many_failed_runs_are_summarised():
     cand = np.full(12, np.nan)
     cand[:2] = [0.7, 0.71]
     with pytest.raises(ValueError, match=r"10 pair\(s\) hold a NaN score.*\.\.\. \(10 pairs in all\)"):
         paired_difference(cand, np.full(12, 0.7))
+
+
+@pytest.mark.parametrize("n_failed", [5, 6])
+def test_failed_runs_message_names_at_most_five_pairs(n_failed):
+    cand = np.r_[0.7, 0.71, np.full(n_failed, np.nan)]
+    with pytest.raises(ValueError) as info:
+        paired_difference(cand, np.full(cand.size, 0.7))
+    message = str(info.value)
+    assert re.findall(r"; pair (\d+) \(", message) == ["3", "4", "5", "6"] and ": pair 2 (" in message
+    assert f"; pair 6 (scores_a=nan, scores_b=0.7){'; ... (6 pairs in all)' if n_failed > 5 else ''}. " in message
 
 
 def test_omit_drops_incomplete_pairs_and_reports_them():
@@ -126,10 +186,10 @@ def test_results_print_as_plain_floats():
         (dict(scores_a=[0.7, 0.8, 0.9], scores_b=[0.6, 0.7]), ValueError, r"`scores_a` and `scores_b` must be paired, with the same length; got 3 and 2"),
         (dict(scores_a=[0.7, np.inf], scores_b=[0.6, 0.7]), ValueError, r"`scores_a` holds infinite value\(s\) at position\(s\) 1"),
         (dict(scores_a=[0.7, 0.8], scores_b=[0.6, -np.inf], nan_policy="omit"), ValueError, r"`scores_b` holds infinite value"),
-        (dict(scores_a=[1.5, 2.5, 3.5], scores_b=[1.0, 2.0, 3.0]), ValueError, r"zero spread \(all equal to 0.5\)"),
+        (dict(scores_a=[1.5, 2.5, 3.5], scores_b=[1.0, 2.0, 3.0]), ValueError, r"^The differences `scores_a - scores_b` have zero spread \(all equal to 0.5\)"),
         (dict(scores_a=[0.7], scores_b=[0.6]), ValueError, r"at least 2 complete pairs; got 1\."),
         (dict(scores_a=[[0.7, 0.8]], scores_b=[[0.6, 0.7]]), ValueError, r"`scores_a` must be one-dimensional"),
-        (dict(scores_a=[0.7, 0.8], scores_b=[0.6, 0.75], threshold=-0.1), ValueError, r"`threshold` must be a useful gain >= 0.*got -0.1"),
+        (dict(scores_a=[0.7, 0.8], scores_b=[0.6, 0.75], threshold=-0.1), ValueError, r"^`threshold` must be a useful gain >= 0 in the units of the scores; got -0.1\.$"),
         (dict(scores_a=[0.7, 0.8], scores_b=[0.6, 0.75], threshold=np.nan), ValueError, r"`threshold` must be finite"),
         (dict(scores_a=[0.7, 0.8], scores_b=[0.6, 0.75], threshold="0.3"), TypeError, r"`threshold` must be a real number; got '0.3'"),
         (dict(scores_a=[0.7, 0.8], scores_b=[0.6, 0.75], nan_policy="propagate"), ValueError, r"`nan_policy` must be one of 'raise', 'omit'; got 'propagate'"),
@@ -221,6 +281,36 @@ def test_percentile_interval_and_bouthillier_reading():
     assert same.estimate == 0.5 and not same.significant and not same.meaningful
 
 
+def test_prob_improvement_reports_its_arguments():
+    res = prob_improvement([0.9, 0.8, 0.7, 0.1], [0.5] * 4, confidence_level=0.8, gamma=0.9, n_resamples=10, rng=0)
+    assert (res.confidence_level, res.gamma, res.paired) == (0.8, 0.9, True)
+
+
+def test_meaningful_needs_an_upper_bound_strictly_above_gamma():
+    # Wins 1, 1, 1, 0: bootstrap means are k/4, and the middle 10% of them is 3/4 exactly.
+    res = prob_improvement([0.9, 0.8, 0.7, 0.1], [0.5] * 4, confidence_level=0.1, gamma=0.75, n_resamples=1000, rng=0)
+    assert res.confidence_interval.high == 0.75
+    assert not res.meaningful and res.significant
+
+
+@pytest.mark.parametrize(
+    ("paired", "n_b", "elements"),
+    [(True, 5, 10 * 5), (False, 3, 10 * (5 + 3) + 5 * 3)],
+)
+def test_prob_improvement_memory_check_counts_the_bootstrap_arrays(monkeypatch, paired, n_b, elements):
+    # Paired: n_resamples x n_a counts; unpaired: counts of both sets and the n_a x n_b wins.
+    a, b = np.linspace(0.6, 0.7, 5), np.linspace(0.6, 0.7, n_b)
+    monkeypatch.setattr("sigeval._validation.MEMORY_LIMIT", 8 * elements)
+    assert prob_improvement(a, b, paired=paired, n_resamples=10, rng=0).bootstrap_distribution.shape == (10,)
+    monkeypatch.setattr("sigeval._validation.MEMORY_LIMIT", 8 * elements - 1)
+    message = (
+        rf"^`n_resamples` = 10 would need {8 * elements}\.0 bytes of memory for the bootstrap counts; "
+        rf"the limit is {8 * elements - 1}\.0 bytes\. Choose a smaller `n_resamples`\.$"
+    )
+    with pytest.raises(ValueError, match=message):
+        prob_improvement(a, b, paired=paired, n_resamples=10, rng=0)
+
+
 def test_prob_improvement_false_detections_under_the_null():
     # Identical procedures, 10 paired runs: the lower bound of the 95% interval
     # should exceed 0.5 in at most 2.5% of experiments (one side of the interval).
@@ -236,6 +326,8 @@ def test_prob_improvement_false_detections_under_the_null():
     [
         (dict(scores_a=[0.7, 0.8, 0.9], scores_b=[0.6, 0.7]), ValueError, r"`scores_a` and `scores_b` must be paired, with the same length; got 3 and 2"),
         (dict(scores_a=[0.7], scores_b=[0.6], paired=False), ValueError, r"`scores_a` must hold at least 2"),
+        (dict(scores_a=[0.7], scores_b=[0.6]), ValueError, r"`scores_a` must hold at least 2"),
+        (dict(scores_a=[0.7, 0.8], scores_b=[0.6], paired=False), ValueError, r"`scores_b` must hold at least 2"),
         (dict(scores_a=[0.7, np.nan], scores_b=[0.6, 0.5]), ValueError, r"`scores_a` holds 1 NaN"),
         (dict(scores_a=[0.7, 0.8], scores_b=[0.6, 0.5], gamma=0.5), ValueError, r"`gamma` must lie in \(0.5, 1\); got 0.5"),
         (dict(scores_a=[0.7, 0.8], scores_b=[0.6, 0.5], gamma=1.0), ValueError, r"`gamma` must be strictly between 0 and 1"),

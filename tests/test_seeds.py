@@ -29,6 +29,20 @@ def test_seed_summary_standard_error_example_of_the_article():
     assert f"{s.standard_error:.3f}" == "0.045"
 
 
+def test_seed_summary_of_equal_scores_reports_zero_sd():
+    # numpy's sd of seven 0.1s is a rounding error of about 1.5e-17, not a spread.
+    x = np.full(7, 0.1)
+    assert x.std(ddof=1) > 0
+    s = seed_summary(x)
+    assert (s.mean, s.sd, s.standard_error) == (0.1, 0.0, 0.0)
+
+
+def test_seed_summary_refuses_an_sd_beyond_float64():
+    big = np.finfo(float).max
+    with pytest.raises(ValueError, match=r"overflows float64 \(sd not finite\): the values of `scores` are too large"):
+        seed_summary([-big, big])
+
+
 @pytest.mark.parametrize(
     ("scores", "match"),
     [
@@ -60,6 +74,59 @@ def test_welch_matches_scipy_and_hand_formula():
     assert res.statistic == pytest.approx((a.mean() - b.mean()) / np.sqrt(va + vb), rel=1e-12)
     assert res.estimate == pytest.approx(a.mean() - b.mean(), rel=1e-12)
     assert (res.n_a, res.n_b) == (20, 15)
+    assert res.confidence_level == 0.99
+
+
+@pytest.mark.parametrize("factor", [1e-300, 1e-100, 1e80, 1e150, 1e300])
+def test_welch_is_unchanged_by_the_scale_of_the_scores(factor):
+    # t, df and p do not depend on the unit of the scores; df holds fourth powers of
+    # them, which overflow (or underflow) long before the scores themselves do.
+    a, b = np.array([0.64, 0.65, 0.66, 0.65]), np.array([0.62, 0.64, 0.63, 0.61])
+    ref, res = welch_test(a, b), welch_test(a * factor, b * factor)
+    assert ref.df == pytest.approx(5.069, abs=1e-3)  # the docstring's example
+    assert (res.statistic, res.df, res.pvalue) == pytest.approx((ref.statistic, ref.df, ref.pvalue), rel=1e-12)
+    assert res.estimate == pytest.approx(ref.estimate * factor, rel=1e-12)
+    ci, ref_ci = res.confidence_interval, ref.confidence_interval
+    assert (ci.low, ci.high) == pytest.approx((ref_ci.low * factor, ref_ci.high * factor), rel=1e-12)
+
+
+def test_welch_at_the_largest_floats():
+    big = np.finfo(float).max
+    a, b = big * np.array([1.0, 0.999, 0.998]), big * np.array([0.99, 0.991, 0.987])
+    res, ref = welch_test(a, b), welch_test(a / big, b / big)
+    assert (res.statistic, res.df, res.pvalue) == pytest.approx((ref.statistic, ref.df, ref.pvalue), rel=1e-12)
+    assert res.estimate == pytest.approx(big * ref.estimate, rel=1e-12)
+
+
+def test_welch_on_multiples_of_the_smallest_subnormal():
+    # Scores of -1, 0 and 1 times 5e-324 are exact: t, df and p are those of -1, 0 and 1.
+    a, b = np.array([1.0, -1.0, 1.0, 1.0]), np.array([-1.0, 1.0, -1.0, -1.0, 0.0])
+    tiny = np.finfo(float).smallest_subnormal
+    ref, res = welch_test(a, b), welch_test(a * tiny, b * tiny)
+    assert (res.statistic, res.df, res.pvalue) == pytest.approx((ref.statistic, ref.df, ref.pvalue), rel=1e-12)
+
+
+@pytest.mark.filterwarnings("ignore:Precision loss occurred:RuntimeWarning")
+@pytest.mark.parametrize("small_first", [True, False])
+def test_welch_judges_spread_against_the_scale_of_both_sets(small_first):
+    # A spread of 1e-9 around 1 is real on its own scale but is rounding error next to
+    # scores of 1e6, the scale at which the difference of the means is computed.
+    small, large = [1.0, 1.0 + 1e-9], [1e6, 1e6]
+    args = (small, large) if small_first else (large, small)
+    with pytest.raises(ValueError, match="both have zero spread"):
+        welch_test(*args)
+    res = welch_test(*(([1.0, 1.0 + 1e-3], large) if small_first else (large, [1.0, 1.0 + 1e-3])))
+    assert np.isfinite(res.pvalue)
+
+
+def test_welch_refuses_an_estimate_beyond_float64():
+    big = np.finfo(float).max
+    with pytest.raises(
+        ValueError,
+        match=r"overflows float64 \(estimate, confidence_interval not finite\): the values of "
+        r"`scores_a` and `scores_b` are too large",
+    ):
+        welch_test([big, big / 2], [-big, -big / 2])
 
 
 @pytest.mark.filterwarnings("ignore:Precision loss occurred:RuntimeWarning")
@@ -71,8 +138,13 @@ def test_welch_allows_one_constant_set():
 @pytest.mark.parametrize(
     ("kwargs", "match"),
     [
-        (dict(scores_a=[0.5, 0.5], scores_b=[0.4, 0.4]), r"both have zero spread"),
+        (
+            dict(scores_a=[0.5, 0.5], scores_b=[0.4, 0.4]),
+            r"^`scores_a` and `scores_b` both have zero spread \(up to rounding error\): Welch's test "
+            r"needs run-to-run variation in at least one of them\.$",
+        ),
         (dict(scores_a=[0.5], scores_b=[0.4, 0.41]), r"`scores_a` must hold at least 2"),
+        (dict(scores_a=[0.5, 0.6], scores_b=[0.4]), r"`scores_b` must hold at least 2"),
         (dict(scores_a=[0.5, 0.6], scores_b=[0.4, np.nan]), r"`scores_b` holds 1 NaN"),
         (dict(scores_a=[0.5, 0.6], scores_b=[0.4, 0.5], confidence_level=95), r"`confidence_level` must be strictly between 0 and 1; got 95.0"),
     ],
@@ -142,8 +214,8 @@ def test_variance_split_on_one_shared_test_set_goes_negative():
         (([0.8, np.nan], 100), {}, ValueError, r"`test_scores` holds 1 NaN"),
         (([0.8, 0.82], 1), {}, ValueError, r"`n_test` must be an integer >= 2; got 1"),
         (([0.8, 0.82], 100.0), {}, TypeError, r"`n_test` must be an integer"),
-        (([0.8, 0.82], 100), dict(n_true=1000), ValueError, r"`n_true` was given without `true_scores`"),
-        (([0.8, 0.82], 100), dict(true_scores=[0.8, 0.81, 0.82]), ValueError, r"`true_scores` must be paired with `test_scores`.*got 3 and 2"),
+        (([0.8, 0.82], 100), dict(n_true=1000), ValueError, r"^`n_true` was given without `true_scores`; give both or neither\.$"),
+        (([0.8, 0.82], 100), dict(true_scores=[0.8, 0.81, 0.82]), ValueError, r"^`true_scores` must be paired with `test_scores`, with the same length; got 3 and 2\.$"),
         (([0.8, 0.82], 100), dict(true_scores=[0.8, -0.1]), ValueError, r"`true_scores` must hold accuracies"),
         (([0.8, 0.82], 100), dict(true_scores=[0.8, 0.81], n_true=0), ValueError, r"`n_true` must be an integer >= 2"),
     ],

@@ -25,7 +25,6 @@ from ._validation import (
     check_scores,
     check_unit_interval,
     has_spread,
-    safe_scale,
     stable_mean_sd,
 )
 
@@ -207,9 +206,13 @@ def welch_test(
             "`scores_a` and `scores_b` both have zero spread (up to rounding error): Welch's "
             "test needs run-to-run variation in at least one of them."
         )
-    # t, df and p are unchanged by a common power-of-two scale, which keeps the
-    # squares of scores near the float64 limits from overflowing.
-    power_of_two = safe_scale(np.concatenate([a, b]), power=2)
+    # t, df and p are unchanged by a common power-of-two scale. Bringing the largest
+    # score near 1 keeps the squares in the variances and the fourth powers in the
+    # Welch-Satterthwaite df from overflowing or underflowing at any magnitude
+    # (scaling only when squares overflow let df fall to scipy's fallback of 1 for
+    # scores of about 1e80 or 1e-80). For ordinary scores the results are unchanged
+    # bit for bit: dividing and multiplying by a power of two is exact.
+    power_of_two = math.ldexp(1.0, math.frexp(scale)[1] - 1)
     a, b = a / power_of_two, b / power_of_two
     res = stats.ttest_ind(a, b, equal_var=False)
     ci = res.confidence_interval(confidence_level)
