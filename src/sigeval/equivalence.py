@@ -88,9 +88,13 @@ class TOSTResult:
     n: int
 
 
-def _tost(d: np.ndarray, scale: float, margin: float, alpha: float) -> TOSTResult:
+def _mean_and_se(d: np.ndarray, scale: float) -> tuple[float, float]:
     mean, _, se = _spread(d, "differences `scores_a - scores_b`", scale)
-    df = d.size - 1
+    return mean, se
+
+
+def _tost(mean: float, se: float, n: int, margin: float, alpha: float) -> TOSTResult:
+    df = n - 1
     t_lower = (mean + margin) / se
     t_upper = (mean - margin) / se
     half = float(stats.t.isf(alpha, df)) * se
@@ -116,7 +120,7 @@ def _tost(d: np.ndarray, scale: float, margin: float, alpha: float) -> TOSTResul
         confidence_level=1 - 2 * alpha,
         equivalent=bool(pvalue < alpha),
         alpha=alpha,
-        n=int(d.size),
+        n=int(n),
     )
 
 
@@ -191,7 +195,7 @@ def tost_paired(
     (-0.0012, 0.0022)
     """
     d, scale, margin, alpha = _checked_pairs_for_tost(scores_a, scores_b, margin, alpha)
-    return _tost(d, scale, margin, alpha)
+    return _tost(*_mean_and_se(d, scale), d.size, margin, alpha)
 
 
 @dataclass(frozen=True)
@@ -339,8 +343,8 @@ def verdict(
     'undetermined'
     """
     d, scale, margin, alpha = _checked_pairs_for_tost(scores_a, scores_b, margin, alpha)
-    tost = _tost(d, scale, margin, alpha)
-    mean, _, se = _spread(d, "differences `scores_a - scores_b`", scale)
+    mean, se = _mean_and_se(d, scale)
+    tost = _tost(mean, se, d.size, margin, alpha)
     difference_pvalue = _two_sided_p(mean / se, d.size - 1)
     return VerdictResult(
         verdict=verdict_from_pvalues(difference_pvalue, tost.pvalue, alpha=alpha),
