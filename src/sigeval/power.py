@@ -82,13 +82,15 @@ _FAR_NONCENTRALITY = 1e4
 def _power_two_sided(noncentrality, df, alpha: float):
     """P(|T| > t_crit) for T ~ noncentral t(df, noncentrality)."""
     t_crit = stats.t.isf(alpha / 2, df)
+    far = np.abs(noncentrality) >= _FAR_NONCENTRALITY
+    # scipy is not asked there: it is slow (up to a second), and off.
+    near = np.where(far, 0.0, noncentrality)
     # P(T < -t_crit | nc) = P(T > t_crit | -nc). scipy's nct.cdf returns NaN
     # far in the lower tail (e.g. df=19, nc=9), its sf does not.
     with np.errstate(all="ignore"), warnings.catch_warnings():
-        warnings.simplefilter("ignore", RuntimeWarning)  # its series fails for large nc
-        power = stats.nct.sf(t_crit, df, noncentrality) + stats.nct.sf(t_crit, df, -noncentrality)
-    far = np.isnan(power) | (np.abs(noncentrality) >= _FAR_NONCENTRALITY)
-    return np.where(far, _power_far(noncentrality, df, t_crit), power)
+        warnings.simplefilter("ignore", RuntimeWarning)  # should its series fail
+        power = stats.nct.sf(t_crit, df, near) + stats.nct.sf(t_crit, df, -near)
+    return np.where(far | np.isnan(power), _power_far(noncentrality, df, t_crit), power)
 
 
 def _power_far(noncentrality, df, t_crit):
