@@ -96,6 +96,15 @@ def test_power_with_a_huge_critical_value_is_the_chi_square_limit(r):
             assert res.power == pytest.approx(expected, rel=1e-9), (n, alpha)
 
 
+def test_power_is_the_chi_square_limit_from_noncentrality_1e4_on():
+    # nc = 1e4 * sqrt(4) / 2 = 1e4 exactly, at a level putting t_crit near 1e4 (3 df):
+    # the documented limit P(chi2_3 < 3 nc^2 / t_crit^2), not scipy's value (5e-9 higher).
+    alpha = 2 * stats.t.sf(1e4, 3)
+    t_crit = stats.t.isf(alpha / 2, 3)
+    limit = stats.chi2.cdf(3 * (1e4 / t_crit) ** 2, 3)
+    assert power_paired(2.0, 4, alpha=alpha, delta=1e4).power == pytest.approx(limit, rel=1e-13)
+
+
 def test_power_of_a_tiny_sigma_is_one_without_warnings():
     # Noncentralities of 1e200 (squared: overflow) and beyond float64 (inf) have power 1.
     with warnings.catch_warnings():
