@@ -117,6 +117,13 @@ def test_method_names_are_case_insensitive():
     assert proportion_ci(3, 9, method="Clopper-Pearson").method == "clopper-pearson"
 
 
+def test_result_records_method_and_level():
+    ci = proportion_ci(3, 9, method="jeffreys", confidence_level=0.9)
+    assert (ci.method, ci.confidence_level) == ("jeffreys", 0.9)
+    default = proportion_ci(3, 9)
+    assert (default.method, default.confidence_level) == ("wilson", 0.95)
+
+
 @pytest.mark.parametrize("method", METHODS)
 def test_intervals_widen_with_level(method):
     k = np.arange(51)
@@ -127,18 +134,40 @@ def test_intervals_widen_with_level(method):
 
 # --------------------------------------------------------------------------- coverage
 
-def _coverage_by_summation(n, p, method):
-    k = np.arange(n + 1)
-    ci = proportion_ci(k, n, method=method)
-    return stats.binom.pmf(k, n, p)[(ci.low <= p) & (p <= ci.high)].sum()
+def _coverage_by_summation(n, p, method, level=0.95):
+    # One row per outcome k, one column per p: add up the pmf of the outcomes whose interval covers p.
+    k = np.arange(n + 1)[:, None]
+    ci = proportion_ci(k, n, method=method, confidence_level=level)
+    return np.sum(stats.binom.pmf(k, n, p) * ((ci.low <= p) & (p <= ci.high)), axis=0)
 
 
 @pytest.mark.parametrize("method", METHODS)
 def test_coverage_equals_direct_pmf_sum(method):
     ps = np.linspace(0, 1, 41)
     for n in (1, 2, 3, 10, 37, 150):
-        expected = [_coverage_by_summation(n, p, method) for p in ps]
+        expected = _coverage_by_summation(n, ps, method)
         np.testing.assert_allclose(coverage(n, ps, method=method), expected, atol=1e-12)
+
+
+@pytest.mark.parametrize("level", [0.8, 0.99])
+@pytest.mark.parametrize("method", METHODS)
+def test_coverage_equals_direct_pmf_sum_at_other_levels(method, level):
+    # At 0.99 Wilson's formula is still real one step past k = n: only k = 0..n may be tabulated.
+    ps = np.linspace(0, 1, 201)
+    for n in (1, 2, 3, 12):
+        expected = _coverage_by_summation(n, ps, method, level)
+        np.testing.assert_allclose(coverage(n, ps, method=method, confidence_level=level), expected, atol=1e-12)
+
+
+@pytest.mark.parametrize("method", METHODS)
+def test_extreme_counts_give_bounds_of_exactly_0_and_1(method):
+    # Rounding leaves Wilson's formula a hair below 1 at k = n for some n (29, 30, ...),
+    # which would wrongly exclude p = 1; coverage at p = 0 and p = 1 is then 1, not 0.
+    n = np.arange(1, 61)
+    assert np.all(proportion_ci(0, n, method=method).low == 0)
+    assert np.all(proportion_ci(n, n, method=method).high == 1)
+    assert np.all(coverage(n, 0.0, method=method) == 1)
+    assert np.all(coverage(n, 1.0, method=method) == 1)
 
 
 @pytest.mark.parametrize("method", METHODS)
@@ -226,3 +255,18 @@ def test_proportion_ci_rejects_wrong_types():
 def test_coverage_rejects_bad_input(kwargs, match):
     with pytest.raises(ValueError, match=match):
         coverage(**kwargs)
+
+
+def test_coverage_rejects_shapes_that_do_not_broadcast():
+    with pytest.raises(ValueError, match=r"^`n` and `p` must broadcast to a common shape; got shapes \(2,\) and \(3,\)"):
+        coverage([10, 20], [0.1, 0.2, 0.3])
+
+
+def test_coverage_refuses_n_whose_bounds_exceed_the_memory_limit(monkeypatch):
+    # Six float64 arrays of n + 1 bounds: with a limit of 6 * 8 * 101 bytes, n = 100 fits, 101 does not.
+    import sigeval._validation
+
+    monkeypatch.setattr(sigeval._validation, "MEMORY_LIMIT", 6 * 8 * 101)
+    assert coverage(100, 0.5) == pytest.approx(_coverage_by_summation(100, 0.5, "wilson"), abs=1e-12)
+    with pytest.raises(ValueError, match=r"^`n` = 101 would need 4.8 KiB of memory for the interval bounds at k = 0\.\.n; .*Choose a smaller `n`\.$"):
+        coverage([3, 101], 0.5)

@@ -90,6 +90,18 @@ def test_bh_matches_largest_i_rule():
         assert np.array_equal(adjust_pvalues(p, method="bh") <= q + 1e-15, p <= threshold)
 
 
+@pytest.mark.parametrize("method", ADJUST_METHODS)
+def test_every_slice_along_an_axis_of_a_3d_array_is_its_own_family(method):
+    # Distinct lengths per axis, ties included: each 1-D slice is adjusted as a family on its own.
+    p = np.round(np.random.default_rng(7).uniform(size=(3, 4, 5)) ** 2, 2)
+    for axis in (0, 1, 2, -1, -3):
+        expected = np.apply_along_axis(lambda family: adjust_pvalues(family, method=method), axis, p)
+        np.testing.assert_allclose(adjust_pvalues(p, method=method, axis=axis), expected, rtol=1e-15, err_msg=str(axis))
+    one_d = p[0, 0]
+    np.testing.assert_array_equal(adjust_pvalues(one_d, method=method, axis=0), adjust_pvalues(one_d, method=method))
+    np.testing.assert_array_equal(adjust_pvalues(one_d, method=method, axis=-1), adjust_pvalues(one_d, method=method))
+
+
 def test_shape_and_order_kept():
     p = np.array([[0.01, 0.5], [0.03, 0.02]])
     out = adjust_pvalues(p, method="holm")
@@ -159,10 +171,14 @@ def test_holm_fwer_and_bh_fdr_under_simulated_nulls():
 @pytest.mark.parametrize(
     "p, match",
     [
-        ([], "must not be empty"),
-        ([0.1, np.nan], "NaN"),
-        ([0.1, 1.2], r"\[0, 1\]"),
-        ([-0.01, 0.5], r"\[0, 1\]"),
+        ([], r"^`pvalues` must not be empty\.$"),
+        (
+            [0.1, np.nan, 0.2, np.nan],
+            r"^`pvalues` holds 2 NaN value\(s\) at flat position\(s\) 1, 3; "
+            r"a failed test must be handled explicitly, not dropped from the family\.$",
+        ),
+        ([0.1, 1.2], r"`pvalues` must lie in \[0, 1\]; got 1.2"),
+        ([-0.01, 0.5], r"`pvalues` must lie in \[0, 1\]; got -0.01"),
     ],
 )
 def test_bad_pvalues(p, match):
@@ -175,8 +191,10 @@ def test_bad_options():
         adjust_pvalues([0.1], method="fdr")
     with pytest.raises(TypeError, match="`pvalues` must hold real numbers"):
         adjust_pvalues(["a"])
-    with pytest.raises(ValueError, match="`axis`"):
+    with pytest.raises(ValueError, match=r"`axis` must be in \[-2, 1\] for `pvalues` of shape \(1, 1\); got 2\."):
         adjust_pvalues([[0.1]], axis=2)
+    with pytest.raises(ValueError, match=r"`axis` must be in \[-2, 1\] .*; got -3\."):
+        adjust_pvalues([[0.1]], axis=-3)
     with pytest.raises(TypeError, match="`axis`"):
         adjust_pvalues([0.1], axis=0.5)
 
@@ -216,6 +234,25 @@ def test_expected_best_of_k_by_brute_force_with_ties():
     assert np.all(np.diff(expected_best_of_k(x, np.arange(1, 21))) > 0)
 
 
+def test_expected_best_of_k_keeps_the_shape_of_k():
+    x = [0.60, 0.62, 0.61, 0.65]
+    # A plain Python float (not np.float64, which prints as "np.float64(...)") for a scalar k.
+    assert type(expected_best_of_k(x, 2)) is float
+    assert type(expected_best_of_k(x, np.int64(2), values=x)) is float
+    grid = expected_best_of_k(x, [[1, 2], [3, 4]])
+    assert grid.shape == (2, 2)
+    np.testing.assert_allclose(grid.ravel(), expected_best_of_k(x, [1, 2, 3, 4]), rtol=1e-15)
+
+
+def test_expected_best_of_k_of_values_near_the_float_limit():
+    # Averaging values near 1.8e308 overflows unless they are rescaled; by brute force at 2**-1000.
+    x = np.array([0.60, 0.62, 0.61, 0.65, 0.62])
+    v = np.array([1.5e308, 1.7e308, 1.6e308, 1.0e308, 1.2e308])
+    ks = np.arange(1, 6)
+    expected = [_best_of_k_brute_force(x, k, v * 2.0**-1000) * 2.0**1000 for k in ks]
+    np.testing.assert_allclose(expected_best_of_k(x, ks, values=v), expected, rtol=1e-12)
+
+
 def test_expected_best_of_k_bad_input():
     with pytest.raises(ValueError, match="`k` must be between 1"):
         expected_best_of_k([0.1, 0.2], 3)
@@ -225,5 +262,7 @@ def test_expected_best_of_k_bad_input():
         expected_best_of_k([0.1, 0.2], 1.5)
     with pytest.raises(ValueError, match="`values` must be paired"):
         expected_best_of_k([0.1, 0.2], 1, values=[0.3])
-    with pytest.raises(ValueError, match="NaN"):
+    with pytest.raises(ValueError, match=r"`scores` holds 1 NaN .* at position\(s\) 1;"):
         expected_best_of_k([0.1, np.nan], 1)
+    with pytest.raises(ValueError, match=r"`values` holds 1 NaN .* at position\(s\) 0;"):
+        expected_best_of_k([0.1, 0.2], 1, values=[np.nan, 0.3])

@@ -1,5 +1,8 @@
 """sigeval.power: paired t power, MDE and seeds needed (McNemar's power is in test_power_mcnemar.py)."""
 
+import re
+import warnings
+
 import numpy as np
 import pytest
 from scipy import stats
@@ -77,6 +80,55 @@ def test_power_far_in_the_tails_is_finite():
         assert stats.nct.sf(t_crit, 4, -nc) == pytest.approx(stats.nct.cdf(-t_crit, 4, nc), rel=1e-8)
 
 
+@pytest.mark.parametrize("r", [0.3, 1.0, 3.0])
+def test_power_with_a_huge_critical_value_is_the_chi_square_limit(r):
+    # T = (Z + nc) / sqrt(V / df). With nc = r * t_crit and t_crit in the hundred thousands,
+    # P(|T| > t_crit) = P(V < df r^2) up to ~1/nc^2: 2 Phi(r) - 1 at 1 df, 1 - exp(-r^2) at 2 df.
+    # scipy's noncentral t is off there (0.46 instead of 0.62 at 1 df, alpha = 1e-6, r = 0.88;
+    # a Monte Carlo of 1e6 draws gives 0.623) and NaN from nc ~ 1e10.
+    cases = [(2, 1e-6, 2 * stats.norm.cdf(r) - 1), (3, 1e-12, 1 - np.exp(-r**2)),
+             (2, 1e-20, 2 * stats.norm.cdf(r) - 1)]
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        for n, alpha, expected in cases:
+            nc = r * stats.t.isf(alpha / 2, n - 1)
+            res = power_paired(1.0, n, alpha=alpha, delta=nc / np.sqrt(n))
+            assert res.power == pytest.approx(expected, rel=1e-9), (n, alpha)
+
+
+def test_power_is_the_chi_square_limit_from_noncentrality_1e4_on():
+    # nc = 1e4 * sqrt(4) / 2 = 1e4 exactly, at a level putting t_crit near 1e4 (3 df):
+    # the documented limit P(chi2_3 < 3 nc^2 / t_crit^2), not scipy's value (5e-9 higher).
+    alpha = 2 * stats.t.sf(1e4, 3)
+    t_crit = stats.t.isf(alpha / 2, 3)
+    limit = stats.chi2.cdf(3 * (1e4 / t_crit) ** 2, 3)
+    assert power_paired(2.0, 4, alpha=alpha, delta=1e4).power == pytest.approx(limit, rel=1e-13)
+
+
+def test_power_of_a_tiny_sigma_is_one_without_warnings():
+    # Noncentralities of 1e200 (squared: overflow) and beyond float64 (inf) have power 1.
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        assert power_paired(1e-200, 10, delta=1.0).power == 1.0
+        assert power_paired(1e-310, 10, delta=[-1e10, 1e10]).power.tolist() == [1.0, 1.0]
+
+
+def test_mde_overflow_is_refused_naming_sigma_d_without_warnings():
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        with pytest.raises(ValueError, match=r"^The result overflows float64 \(mde not finite\): the values of `sigma_d` are too large"):
+            power_paired(1e308, 2)
+
+
+def test_result_records_the_design():
+    res = power_paired(0.3, 12, alpha=0.01, target_power=0.9, delta=0.2)
+    assert (res.sigma_d, res.n, res.alpha, res.target_power, res.delta) == (0.3, 12, 0.01, 0.9, 0.2)
+    grid = power_paired([0.3, 0.6], 12, delta=0.2)
+    assert grid.delta.tolist() == [0.2, 0.2] and grid.sigma_d.tolist() == [0.3, 0.6]
+    without = power_paired(0.3, 12)
+    assert without.delta is None and without.power is None
+
+
 def test_power_broadcasts_over_n_and_effect():
     res = power_paired(0.5, np.array([5, 10, 20])[:, None], delta=np.array([0.1, 0.3, 0.5, 1.0]))
     assert res.power.shape == (3, 4) and res.mde.shape == (3, 4)
@@ -93,6 +145,9 @@ def test_power_broadcasts_over_n_and_effect():
         ((-1.0, 10), {}, ValueError, r"`sigma_d` must be positive"),
         ((np.nan, 10), {}, ValueError, r"`sigma_d` must be finite"),
         ((1.0, 1), {}, ValueError, r"`n` must be at least 2 pairs; got 1"),
+        ((1.0, [2, 1]), {}, ValueError, r"`n` must be at least 2 pairs; got 1\.$"),
+        (([0.5, -1.0], 10), {}, ValueError, r"`sigma_d` must be positive; got -1\.0\.$"),
+        ((1.0, 10), dict(target_power=1.0), ValueError, r"`target_power` must be strictly between 0 and 1; got 1\.0"),
         ((1.0, 2.5), {}, ValueError, r"`n` must hold whole numbers"),
         ((1.0, 10), dict(alpha=0.0), ValueError, r"`alpha` must be strictly between 0 and 1"),
         ((1.0, 10), dict(target_power=0.04), ValueError, r"`target_power` must exceed `alpha`.*got 0.04 with alpha=0.05"),
@@ -133,10 +188,44 @@ def test_seeds_needed_edge_cases():
     assert seeds_needed(1.0, -0.5) == seeds_needed(1.0, 0.5)
 
 
+def test_seeds_needed_when_the_power_equals_the_target_exactly():
+    # "reaches target_power" means power >= target: at a target equal to the power at n, n is enough.
+    for n in (2, 10):
+        at_n = power_paired(1.0, n, delta=0.9).power
+        assert seeds_needed(1.0, 0.9, target_power=at_n) == n
+
+
+def test_seeds_needed_for_a_tiny_effect_is_near_the_normal_approximation():
+    # About 7.8e10 seeds: far too many to scan, found by root finding.
+    n = seeds_needed(1.0, 1e-5)
+    at = power_paired(1.0, [n - 1, n], delta=1e-5).power
+    assert at[0] < 0.8 <= at[1]
+    normal = ((stats.norm.isf(0.025) + stats.norm.ppf(0.8)) / 1e-5) ** 2
+    assert abs(n - normal) < 1e-5 * normal
+
+
+def test_seeds_needed_refuses_effects_too_small_for_a_count():
+    z_sum = stats.norm.isf(0.025) + stats.norm.ppf(0.8)
+    # The normal approximation asks for (z_sum / effect)^2 seeds; above 2**53 it cannot be counted.
+    for delta, asks in [(1e-9, (z_sum / 1e-9) ** 2), (float(z_sum / np.sqrt(1.2 * 2.0**53)), 1.2 * 2.0**53)]:
+        message = (
+            f"`delta` = {delta!r} is too small against `sigma_d` = 1.0: the normal approximation "
+            f"already asks for {asks:.3g} seeds, beyond the 9,007,199,254,740,992 a count can hold."
+        )
+        with pytest.raises(ValueError, match=f"^{re.escape(message)}$"):
+            seeds_needed(1.0, delta)
+    # An effect size that overflows or underflows asks for infinitely many, without warnings.
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        for sigma, delta in [(1.0, 1e-200), (1e300, 1e-300)]:
+            with pytest.raises(ValueError, match=r"asks for inf seeds"):
+                seeds_needed(sigma, delta)
+
+
 @pytest.mark.parametrize(
     ("args", "kwargs", "error", "match"),
     [
-        ((1.0, 0.0), {}, ValueError, r"`delta` must be a non-zero difference"),
+        ((1.0, 0.0), {}, ValueError, r"^`delta` must be a non-zero difference to detect; got 0\.0\.$"),
         ((0.0, 0.5), {}, ValueError, r"`sigma_d` must be positive; got 0.0"),
         ((1.0, 0.5), dict(target_power=0.05), ValueError, r"`target_power` must exceed `alpha`"),
         ((1.0, 0.5), dict(alpha=1.0), ValueError, r"`alpha` must be strictly between 0 and 1"),
