@@ -125,6 +125,7 @@ def test_delong_confidence_level_and_labels_as_bool():
     r95 = delong_test(y, a, b)
     r90 = delong_test(y.astype(bool), a, b, confidence_level=0.90)
     assert r90.statistic == r95.statistic
+    assert (r90.confidence_level, r95.confidence_level) == (0.90, 0.95)
     assert r90.confidence_interval.high - r90.confidence_interval.low == pytest.approx(
         2 * stats.norm.isf(0.05) * r95.standard_error, rel=1e-12
     )
