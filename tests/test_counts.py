@@ -252,3 +252,58 @@ def test_permutation_statistic_and_every_alternative_from_counts():
     assert greater.pvalue == pytest.approx(stats.binom.sf(6, 9, 0.5))
     assert less.pvalue == pytest.approx(stats.binom.cdf(7, 9, 0.5))
     assert both.pvalue == pytest.approx(min(1, 2 * greater.pvalue))
+
+
+def test_no_disagreement_gives_p_one_for_every_alternative():
+    for alternative in ("two-sided", "greater", "less"):
+        res = paired_permutation_test_counts(PairedCounts(5, 0, 0, 5), alternative=alternative)
+        assert (res.pvalue, res.statistic, res.alternative) == (1.0, 0.0, alternative)
+
+
+def test_standard_errors_from_the_smallest_table():
+    a, b = np.array([1, 1]), np.array([1, 0])
+    items, counts = difference_se(a, b), difference_se_counts(PairedCounts.from_correctness(a, b))
+    assert counts.n == 2 and counts.standard_error == pytest.approx(items.standard_error, rel=1e-12)
+    assert counts.standard_error == pytest.approx(0.5)   # d = (0, 1): sd 1/sqrt(2), over sqrt(2)
+
+
+def test_undefined_correlation_is_nan_without_a_runtime_warning():
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        se = difference_se_counts(PairedCounts(40, 10, 0, 0))   # A is always right
+    assert np.isnan(se.correlation) and se.standard_error > 0
+
+
+def test_differences_keep_values_seen_once():
+    values, counts = PairedCounts(0, 1, 1, 1).differences()
+    assert values.tolist() == [-1.0, 0.0, 1.0] and counts.tolist() == [1, 1, 1]
+
+
+def test_messages_name_the_argument_and_what_it_must_be():
+    with pytest.raises(ValueError, match=r"^`both_correct`, `only_a_correct`, `only_b_correct` and `both_wrong` "
+                                         r"are all 0: a table must count at least one item\.$"):
+        PairedCounts(0, 0, 0, 0)
+    with pytest.raises(TypeError, match=r"^`table` must be a PairedCounts\(both_correct, only_a_correct, "
+                                        r"only_b_correct, both_wrong\); got tuple\.$"):
+        paired_permutation_test_counts((801, 44, 28, 127))
+    with pytest.raises(ValueError, match="`scores_a`"):
+        PairedCounts.from_correctness([1, 2], [1, 0])
+    with pytest.raises(ValueError, match="`scores_b`"):
+        PairedCounts.from_correctness([1, 0], [1, 2])
+    with pytest.raises(ValueError, match="`alternative`"):
+        paired_permutation_test_counts(PairedCounts(1, 2, 3, 4), alternative="both")
+
+
+@pytest.mark.parametrize(
+    "correct, total, error, match",
+    [
+        (["1", "2"], [3, 3], TypeError, "`correct`"),
+        ([1, 2], ["3", "3"], TypeError, "`total`"),
+        ([1, 2], [3], ValueError, r"^`correct` and `total` must be 1-D, one count per group, of the same length"),
+        ([0] * 5, [1, 0, -1, 0, -2], ValueError, r"`total` must be at least 1 in every group; got \[0, -1, 0\]\.$"),
+        ([1, 4], [3, 3], ValueError, r"group 1 has 4 of 3\.$"),
+    ],
+)
+def test_group_count_messages_name_the_argument_and_the_culprit(correct, total, error, match):
+    with pytest.raises(error, match=match):
+        bootstrap_ci_counts(correct, total)

@@ -9,6 +9,7 @@ import pytest
 from scipy import stats
 
 from sigeval import ConfidenceInterval, delong_test, paired_bootstrap_ci, roc_auc
+from sigeval.roc import _placements
 
 DATA = Path(__file__).parent / "data"
 
@@ -124,6 +125,7 @@ def test_delong_confidence_level_and_labels_as_bool():
     r95 = delong_test(y, a, b)
     r90 = delong_test(y.astype(bool), a, b, confidence_level=0.90)
     assert r90.statistic == r95.statistic
+    assert (r90.confidence_level, r95.confidence_level) == (0.90, 0.95)
     assert r90.confidence_interval.high - r90.confidence_interval.low == pytest.approx(
         2 * stats.norm.isf(0.05) * r95.standard_error, rel=1e-12
     )
@@ -207,6 +209,88 @@ def test_delong_refuses_bad_input(labels, a, b, error, match):
 def test_delong_refuses_bad_level():
     with pytest.raises(ValueError, match="confidence_level"):
         delong_test([1, 1, 0, 0], [1, 2, 3, 4], [4, 3, 2, 1], confidence_level=95)
+
+
+@pytest.mark.parametrize("seed", [0, 6])
+def test_placements_are_delongs_structural_components(seed):
+    """V10: share of negatives each positive outscores; V01: share of positives outscoring each negative."""
+    y, a, b = _tied_data(seed, n=60)
+    y = y.astype(bool)
+    v10, v01 = _placements(y, np.stack([a, b]))
+    for row, s in enumerate((a, b)):
+        psi = (s[y][:, None] > s[~y][None, :]) + 0.5 * (s[y][:, None] == s[~y][None, :])
+        np.testing.assert_allclose(v10[row], psi.mean(axis=1), rtol=0, atol=1e-14)
+        np.testing.assert_allclose(v01[row], psi.mean(axis=0), rtol=0, atol=1e-14)
+        assert v01[row].mean() == pytest.approx(v10[row].mean(), abs=1e-14)   # both are the AUC
+
+
+def test_delong_with_two_items_of_each_class():
+    y, a, b = [1, 1, 0, 0], [0.9, 0.2, 0.4, 0.1], [0.3, 0.6, 0.7, 0.1]
+    res = delong_test(y, a, b)
+    auc_a, auc_b, var = _brute_force_delong(y, np.array(a), np.array(b))
+    assert (res.auc_a, res.auc_b) == (auc_a, auc_b) == (0.75, 0.5)
+    assert res.standard_error == pytest.approx(math.sqrt(var), rel=1e-12)
+    assert (res.n_positive, res.n_negative) == (2, 2)
+
+
+def test_delong_perfect_against_reversed_scorer_is_infinitely_significant():
+    """Zero standard error with different AUCs: the statistic is +-inf and the p-value 0."""
+    y = np.array([1, 1, 1, 0, 0, 0])
+    perfect = np.array([6.0, 5, 4, 3, 2, 1])
+    with pytest.warns(UserWarning, match="standard error is zero"):
+        res = delong_test(y, perfect, -perfect)
+    assert (res.auc_a, res.auc_b, res.estimate, res.standard_error) == (1.0, 0.0, 1.0, 0.0)
+    assert (res.statistic, res.pvalue) == (math.inf, 0.0)
+    assert tuple(res.confidence_interval) == (1.0, 1.0)
+    with pytest.warns(UserWarning, match="standard error is zero"):
+        swapped = delong_test(y, -perfect, perfect)
+    assert (swapped.statistic, swapped.pvalue) == (-math.inf, 0.0)
+
+
+def test_delong_zero_se_warning_names_the_caller_and_says_why():
+    y, a, _ = _tied_data(1)
+    with pytest.warns(UserWarning) as record:
+        delong_test(y, a, a)
+    # It points at the caller, this file (under mutation testing, at mutmut's trampoline in between).
+    assert len(record) == 1
+    assert record[0].filename == __file__ or "mutmut" in Path(record[0].filename).parts
+    assert str(record[0].message) == (
+        "DeLong's standard error is zero: the two models order every positive-negative "
+        "pair alike (identical rankings?), so the data show no variation in their "
+        "difference. The statistic is 0 and the p-value 1 when the AUCs are equal."
+    )
+
+
+def test_delong_no_warning_for_ordinary_data():
+    y, a, b = _tied_data(3)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        delong_test(y, a, b)
+
+
+@pytest.mark.parametrize(
+    ("labels", "a", "b", "match"),
+    [
+        ([1, 1, 1, 1], [1, 2, 3, 4], [1, 2, 3, 4],
+         r"^`labels` must hold both classes \(1 = positive, 0 = negative\); got only positive \(1\) labels "
+         r"in 4 items\. The AUC compares positives with negatives\.$"),
+        ([0, 0, 0], [1, 2, 3], [1, 2, 3], r"got only negative \(0\) labels in 3 items"),
+        ([1, 0, 0, 0], [1, 2, 3, 4], [1, 2, 3, 4],
+         r"^`labels` must hold at least 2 positive and 2 negative items \(DeLong's variance is a sample "
+         r"variance over each class\); got 1 positive and 3 negative\.$"),
+        ([1, 1, 1, 0], [1, 2, 3, 4], [1, 2, 3, 4], r"got 3 positive and 1 negative\.$"),
+        ([1, 2, 0, 0], [1, 2, 3, 4], [1, 2, 3, 4], r"^`labels` must be binary"),
+        ([1, 1, 0, 0], [1, np.nan, 3, 4], [1, 2, 3, 4], r"^`scores_a` holds 1 NaN"),
+        ([1, 1, 0, 0], [1, 2, 3, 4], [1, 2, np.nan, 4], r"^`scores_b` holds 1 NaN"),
+        ([1, 1, 0, 0], [1, 2, 3], [1, 2, 3, 4], r"^`labels` and `scores_a` must describe the same items"),
+        ([1, 1, 0, 0], [1, 2, 3, 4], [1, 2, 3], r"^`labels` and `scores_b` must describe the same items"),
+    ],
+)
+def test_delong_messages_name_the_argument(labels, a, b, match):
+    with pytest.raises(ValueError, match=match):
+        delong_test(labels, a, b)
+    with pytest.raises(ValueError, match="`confidence_level`"):
+        delong_test([1, 1, 0, 0], [1, 2, 3, 4], [4, 3, 2, 1], confidence_level=0)
 
 
 # --------------------------------------------------------------------------- roc_auc

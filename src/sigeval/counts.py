@@ -323,8 +323,8 @@ def bootstrap_ci_counts(
     _, n_resamples, method, confidence_level, rng = _check_bootstrap_options(
         "mean", n_resamples, method, confidence_level, rng
     )
-    low = 0.0 if np.any(correct_arr < total_arr) else 1.0
-    high = 1.0 if np.any(correct_arr > 0) else 0.0
-    engine = _MeanStatistic.of_groups(correct_arr.astype(float), total_arr, (low, high))
+    # Sums of whole numbers keep every resampled accuracy in [0, 1] (exactly 1
+    # when every group is perfect, 0 when every group is wrong): no clipping is needed.
+    engine = _MeanStatistic.of_groups(correct_arr.astype(float), total_arr, (0.0, 1.0))
     return _bootstrap(engine, n_resamples, method, confidence_level, rng, "`correct` and `total`")
 
