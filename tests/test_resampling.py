@@ -690,10 +690,11 @@ def test_bca_bounds_follow_the_formula_from_the_bootstrap_distribution_and_jackk
 
 
 @pytest.mark.parametrize("method", ["percentile", "basic", "bca"])
-@pytest.mark.parametrize("power", [500, 1022])
+@pytest.mark.parametrize("power", [500, 1023])
 def test_intervals_scale_with_the_scores_up_to_the_float64_limit(method, power):
-    # 2**500 cubed and 40 scores near 2**1022 summed overflow float64 unless rescaled internally.
-    x = np.random.default_rng(22).lognormal(0, 0.3, size=40) / 2
+    # 2**500 cubed, 40 scores near 2**1023 summed and twice their mean (the basic interval)
+    # overflow float64 unless rescaled internally.
+    x = 1.5 + 0.1 * np.random.default_rng(22).normal(size=40)
     k = 2.0**power
     small = bootstrap_ci(x, method=method, n_resamples=500, rng=3)
     large = bootstrap_ci(x * k, method=method, n_resamples=500, rng=3)
@@ -777,6 +778,7 @@ def test_mean_of_equal_scores_is_that_score_despite_rounding():
         res = bootstrap_ci(np.full(3, 0.1), n_resamples=20, rng=0)
     assert res.estimate == 0.1
     assert np.all(res.bootstrap_distribution == 0.1)
+    assert res.standard_error == 0.0   # np.std of twenty 0.1 is 1.4e-17
 
 
 def test_mean_of_scores_near_the_float64_limit_does_not_overflow():
@@ -839,3 +841,69 @@ def test_paired_errors_name_the_model():
         paired_bootstrap_ci(pairs, X)
     with pytest.raises(ValueError, match=r"statistic='mean' needs `scores_b` to be one 1-D array"):
         paired_bootstrap_ci(X, pairs)
+
+
+@pytest.mark.parametrize(("level", "tails"), [(0.95, [2.5, 97.5]), (0.9, [5.0, 95.0])])
+def test_percentile_interval_is_numpys_percentile_of_the_distribution(level, tails):
+    x = np.random.default_rng(27).normal(size=300)   # a continuous distribution: every quantile differs
+    res = bootstrap_ci(x, confidence_level=level, n_resamples=400, rng=0)
+    assert tuple(res.confidence_interval) == tuple(np.percentile(res.bootstrap_distribution, tails))
+    assert res.confidence_level == level and res.n_resamples == 400
+
+
+@pytest.mark.parametrize("method", ["percentile", "bca"])
+def test_single_point_warning_is_attributed_to_the_caller(method):
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        bootstrap_ci(np.ones(50), method=method, n_resamples=20, rng=0)
+    (w,) = caught
+    assert w.category is UserWarning and w.filename == __file__
+    fallback = " BCa falls back to the percentile interval." if method == "bca" else ""
+    assert str(w.message) == (
+        "All 20 bootstrap resamples gave the same value 1 (e.g. every item correct), so the interval "
+        "is a single point and shows no uncertainty; it does not mean the score is known exactly "
+        "(for a proportion, see sigeval.intervals.proportion_ci)." + fallback
+    )
+
+
+def test_standard_error_that_overflows_is_refused():
+    # Two resamples at +-1.7e308: their sd (ddof=1) is 2.4e308.
+    x = np.array([1.7e308, -1.7e308])
+    with pytest.raises(ValueError, match=r"^The result overflows float64 \(standard_error not finite\)"):
+        bootstrap_ci(x, statistic=lambda s, axis: s[:, 0], n_resamples=2, rng=1)
+
+
+# --------------------------------------------------------------------------- group labels
+
+def test_group_labels_may_be_strings():
+    x = np.random.default_rng(28).random(12)
+    ids = np.repeat(np.arange(4), 3)
+    names = np.array(["ann", "bob", "cy", "dee"])[ids]
+    by_name = bootstrap_ci(x, groups=names, n_resamples=100, rng=0)
+    by_number = bootstrap_ci(x, groups=ids, n_resamples=100, rng=0)
+    np.testing.assert_array_equal(by_name.bootstrap_distribution, by_number.bootstrap_distribution)
+
+
+def test_a_drawn_group_keeps_its_items_in_their_original_order():
+    # Order matters to a callable (AP ranks tied scores in resample order): the first slot
+    # of a resample is the first item, in the data's order, of the first group drawn.
+    n, n_groups = 200, 5
+    x, groups = np.arange(n, dtype=float), np.arange(n) % n_groups
+    res = bootstrap_ci(x, statistic=lambda s, axis: s[:, 0], groups=groups, n_resamples=50, rng=0)
+    first_group = np.random.default_rng(0).integers(0, n_groups, size=(50, n_groups))[:, 0]
+    np.testing.assert_array_equal(res.bootstrap_distribution, first_group.astype(float))
+
+
+@pytest.mark.parametrize(
+    ("groups", "error", "match"),
+    [
+        ([[0, 1], [2]], ValueError, r"^`groups` must be a rectangular array"),
+        ([np.nan] * 4 + [0.0], ValueError, r"^`groups` holds NaN labels at position\(s\) \[0, 1, 2\]\.$"),
+        (np.array([1, "a", 2, "b", 1], dtype=object), TypeError,
+         r"^`groups` labels must be comparable with each other \(all numbers or all strings\); "
+         r"got labels of types int, str\.$"),
+    ],
+)
+def test_bad_group_labels_are_refused_naming_groups(groups, error, match):
+    with pytest.raises(error, match=match):
+        bootstrap_ci(X, groups=groups, n_resamples=20, rng=0)

@@ -421,7 +421,6 @@ class _Units:
     """What a resample draws: items, or groups of items laid out as padded rows."""
 
     def __init__(self, groups, n_items: int):
-        self.n_items = n_items
         if groups is None:
             self.inverse = self.layout = None
             self.count, self.width = n_items, 1
