@@ -873,6 +873,16 @@ def test_single_point_warning_is_a_user_warning_outside_sigeval(method):
     )
 
 
+def test_paired_difference_that_overflows_is_refused():
+    # Each model's statistic is finite (about +-1.7e308); their difference is not.
+    x = np.array([1.7e308, 1.0e308, 1.5e308])
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)   # NumPy's, from arithmetic on the infinite differences
+        with pytest.raises(ValueError, match=r"^The result overflows float64 \(estimate, confidence_interval "
+                                             r"not finite\): the values of `scores_a` and `scores_b`"):
+            paired_bootstrap_ci(x, -x, statistic=lambda s, axis: s.max(axis=axis), n_resamples=50, rng=0)
+
+
 def test_standard_error_that_overflows_is_refused():
     # Two resamples at +-1.7e308: their sd (ddof=1) is 2.4e308.
     x = np.array([1.7e308, -1.7e308])
