@@ -1,6 +1,7 @@
 """sigeval.resampling against scipy, brute-force references and the seed article's constructions."""
 
 import itertools
+import re
 import warnings
 
 import numpy as np
@@ -512,12 +513,17 @@ X = np.array([0.0, 1.0, 1.0, 0.0, 1.0])
     [
         (dict(data=[0.0, np.nan, 1.0]), r"`data` holds 1 NaN or infinite value\(s\).*position\(s\) 1"),
         (dict(data=(X, [1.0, 2, 3, np.inf, 5]), statistic=ratio_of_sums), r"`data\[1\]` holds 1 NaN.*position\(s\) 3"),
-        (dict(data=np.ones((3, 2)) * np.inf, statistic=ratio_of_sums), r"`data` holds infinite values"),
+        (dict(data=np.ones((3, 2)) * np.inf, statistic=ratio_of_sums),
+         r"^`data` holds infinite values, e\.g\. at index \[\[0, 0\], \[0, 1\], \[1, 0\]\]\.$"),
+        (dict(data=[[1.0, 2.0], [3.0]]), r"^`data` must be a rectangular array"),
+        (dict(data=X, n_resamples=10**9), r"^`n_resamples` = 1000000000 would need 7\.5 GiB of memory for the "
+                                         r"bootstrap distribution; the limit is 4\.0 GiB\. Choose a smaller `n_resamples`\.$"),
         (dict(data=[]), r"`data` must hold at least 1 value"),
         (dict(data=()), r"`data` must not be an empty tuple"),
         (dict(data=np.empty((0, 3)), statistic=ratio_of_sums), r"`data` must hold at least one item"),
         (dict(data=(X, X[:4]), statistic=ratio_of_sums), r"The arrays of `data` must share axis 0.*\[5, 4\]"),
-        (dict(data=(X, X)), r"statistic='mean' needs `data` to be one 1-D array"),
+        (dict(data=(X, X)), r"statistic='mean' needs `data` to be one 1-D array of per-item scores; "
+                            r"got arrays of shape \(5,\), \(5,\)\. Pass a callable"),
         (dict(data=X, statistic="median"), r"`statistic` must be 'mean' or a callable; got 'median'"),
         (dict(data=X, n_resamples=0), r"`n_resamples` must be an integer >= 2; got 0"),
         (dict(data=X, n_resamples=1), r"`n_resamples` must be an integer >= 2; got 1"),
@@ -526,10 +532,15 @@ X = np.array([0.0, 1.0, 1.0, 0.0, 1.0])
         (dict(data=X, confidence_level=0), r"`confidence_level` must be strictly between 0 and 1"),
         (dict(data=X, groups=[0, 0, 1]), r"`groups` must hold one label per item, 5 in all; got shape \(3,\)"),
         (dict(data=X, groups=[0, 0, 1, 1, np.nan]), r"`groups` holds NaN labels at position\(s\) \[4\]"),
-        (dict(data=X, statistic=lambda x, axis: x.mean()), r"`statistic` must return one value per resample.*got shape \(\)"),
+        (dict(data=X, statistic=lambda x, axis: x.mean()),
+         r"^`statistic` must return one value per resample: given arrays of shape \(batch, n_items, \.\.\.\) "
+         r"with batch=1 and axis=1, it must return shape \(1,\); got shape \(\)\. Reduce over every axis"),
         (dict(data=X, statistic=lambda x, axis: x), r"must return shape \(\d+,\); got shape \(\d+, 5\)"),
-        (dict(data=(X, X * 0), statistic=ratio_of_sums), r"`statistic` returned \d+ non-finite value"),
-        (dict(data=X, groups=[0, 0, 1, 1, 1], statistic=lambda x, axis: x.mean(axis=axis)), r"non-finite.*NaN-aware"),
+        (dict(data=(X, X * 0), statistic=ratio_of_sums),
+         r"^`statistic` returned 1 non-finite value\(s\) out of 1 \(a zero denominator, or a resample without "
+         r"positives\?\); a bootstrap interval needs a finite value on every resample\.$"),
+        (dict(data=X, groups=[0, 0, 1, 1, 1], statistic=lambda x, axis: x.mean(axis=axis)), r"non-finite.*on every resample\. With `groups`, "
+         r"padding slots hold NaN: use NaN-aware reductions such as np\.nansum\.$"),
     ],
 )
 def test_bootstrap_ci_rejects_bad_input(kwargs, match):
@@ -544,10 +555,15 @@ def test_bootstrap_rejects_wrong_types():
         bootstrap_ci(X, rng="seed")
     with pytest.raises(TypeError, match="`statistic` must be 'mean' or a callable; got int"):
         bootstrap_ci(X, statistic=3)
-    with pytest.raises(TypeError, match="`statistic` must accept the keyword `axis`"):
+    with pytest.raises(TypeError, match=r"^`statistic` must accept the keyword `axis` \(the convention of "
+                                        r"scipy\.stats\.bootstrap\): it is called as statistic\(\*arrays, axis=1\) "
+                                        r"on arrays of shape \(batch, n_items, \.\.\.\); "
+                                        r"e\.g\. `lambda x, axis: x\.mean\(axis=axis\)`\.$"):
         bootstrap_ci(X, statistic=lambda x: x.mean(axis=1))
     with pytest.raises(TypeError, match="`data` must hold numbers"):
         bootstrap_ci(["a", "b"])
+    with pytest.raises(TypeError, match=r"^`data\[1\]` must hold real numbers; got text"):
+        bootstrap_ci((X, np.array([["a"]] * 5)), statistic=ratio_of_sums)
     with pytest.raises(TypeError, match="`confidence_level` must be a real number"):
         bootstrap_ci(X, confidence_level="95%")
 
@@ -610,3 +626,301 @@ def test_a_statistic_written_for_scipy_works_unchanged():
     mean_by_callable = bootstrap_ci(x, statistic=np.mean, n_resamples=500, rng=5)
     mean_builtin = bootstrap_ci(x, n_resamples=500, rng=5)
     assert mean_by_callable.estimate == pytest.approx(mean_builtin.estimate, rel=1e-15)
+
+
+# --------------------------------------------------------------------------- BCa against its formula
+
+def _bca_reference(dist, estimate, jackknife, level):
+    """BCa bounds from scipy's building blocks: percentileofscore for z0, the textbook acceleration."""
+    b = dist.size
+    below = stats.percentileofscore(dist, estimate, kind="mean") / 100
+    z0 = stats.norm.ppf(np.clip(below, 0.5 / b, 1 - 0.5 / b))   # bounded half a resample from the edge
+    centred = jackknife.mean() - jackknife
+    spread = np.sum(centred**2)
+    a = np.sum(centred**3) / (6 * spread**1.5) if spread > 0 else 0.0
+    z = stats.norm.ppf([(1 - level) / 2, (1 + level) / 2])
+    return np.percentile(dist, 100 * stats.norm.cdf(z0 + (z0 + z) / (1 - a * (z0 + z))))
+
+
+def _n_distinct(x, axis):
+    return 1.0 + (np.diff(np.sort(x, axis=axis), axis=axis) > 0).sum(axis=axis)
+
+
+def _leave_one_out(x, statistic):
+    return np.array([statistic(np.delete(x, i)[None], axis=1)[0] for i in range(x.size)])
+
+
+_BIAS_NOTE = ("^The estimate lies {} every bootstrap value, so BCa's bias correction is infinite; "
+              "it was bounded at half a resample from the edge.$")
+_ACCELERATION_NOTE = "^The jackknife values are all equal, so BCa's acceleration is set to 0.$"
+
+
+def _bca_case(name):
+    """bootstrap_ci arguments, the brute-force jackknife and the notes BCa must give."""
+    gen = np.random.default_rng(21)
+    if name == "skewed mean":   # a large acceleration
+        x = gen.lognormal(0, 1.5, size=40)
+        return dict(data=x), _leave_one_out(x, np.mean), set()
+    if name == "0/1 mean":      # the counts path: weighted jackknife, resamples tied with the estimate
+        x = (gen.random(200) < 0.9).astype(float)
+        return dict(data=x), _leave_one_out(x, np.mean), set()
+    if name == "two items":     # the smallest jackknife: one value each side
+        return dict(data=np.array([0.0, 1.0])), np.array([1.0, 0.0]), set()
+    if name == "unequal groups":
+        groups = np.repeat(np.arange(12), gen.integers(1, 8, size=12))
+        x = gen.lognormal(0, 1, size=groups.size)
+        jack = np.array([x[groups != g].mean() for g in range(12)])
+        return dict(data=x, groups=groups), jack, set()
+    x = np.arange(30.0)   # every resample has fewer distinct values than the data
+    if name == "estimate above every resample":
+        return (dict(data=x, statistic=_n_distinct), _leave_one_out(x, _n_distinct),
+                {_BIAS_NOTE.format("above"), _ACCELERATION_NOTE})
+    negated = lambda s, axis: -_n_distinct(s, axis)   # noqa: E731
+    return (dict(data=x, statistic=negated), _leave_one_out(x, negated),
+            {_BIAS_NOTE.format("below"), _ACCELERATION_NOTE})
+
+
+@pytest.mark.parametrize("case", ["skewed mean", "0/1 mean", "two items", "unequal groups",
+                                  "estimate above every resample", "estimate below every resample"])
+def test_bca_bounds_follow_the_formula_from_the_bootstrap_distribution_and_jackknife(case):
+    kwargs, jack, notes = _bca_case(case)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        res = bootstrap_ci(**kwargs, method="bca", confidence_level=0.9, n_resamples=1000, rng=2)
+    expected = _bca_reference(res.bootstrap_distribution, res.estimate, jack, 0.9)
+    assert tuple(res.confidence_interval) == pytest.approx(tuple(expected), rel=1e-10, abs=1e-12)
+    messages = [str(w.message) for w in caught]
+    assert len(messages) == len(notes)
+    for pattern in notes:
+        assert any(re.search(pattern, m) for m in messages), (pattern, messages)
+
+
+@pytest.mark.parametrize("method", ["percentile", "basic", "bca"])
+@pytest.mark.parametrize("power", [500, 1023])
+def test_intervals_scale_with_the_scores_up_to_the_float64_limit(method, power):
+    # 2**500 cubed, 40 scores near 2**1023 summed and twice their mean (the basic interval)
+    # overflow float64 unless rescaled internally.
+    x = 1.5 + 0.1 * np.random.default_rng(22).normal(size=40)
+    k = 2.0**power
+    small = bootstrap_ci(x, method=method, n_resamples=500, rng=3)
+    large = bootstrap_ci(x * k, method=method, n_resamples=500, rng=3)
+    assert large.estimate == pytest.approx(small.estimate * k, rel=1e-14)
+    assert large.standard_error == pytest.approx(small.standard_error * k, rel=1e-12)
+    np.testing.assert_allclose(large.bootstrap_distribution, small.bootstrap_distribution * k, rtol=1e-14)
+    np.testing.assert_allclose(tuple(large.confidence_interval), np.array(tuple(small.confidence_interval)) * k,
+                               rtol=1e-12)
+
+
+def test_percentile_bounds_stay_inside_a_distribution_spanning_350_orders_of_magnitude():
+    # The smallest of 10 draws: 1e-49 when the one tiny item is drawn (65%), else about 1e302.
+    # Rescaling such a distribution to keep the interpolation finite flushes 1e-49 to 0.
+    x = np.r_[1e-49, np.full(9, 1e302)]
+    low = bootstrap_ci(x, statistic=lambda s, axis: s.min(axis=axis), n_resamples=200, rng=0)
+    assert low.confidence_interval.low == 1e-49
+    high = bootstrap_ci(-x, statistic=lambda s, axis: s.max(axis=axis), n_resamples=200, rng=0)
+    assert high.confidence_interval.high == -1e-49
+
+
+# --------------------------------------------------------------------------- the mean engine
+
+def _index_means(x, n_resamples, seed):
+    return x[np.random.default_rng(seed).integers(0, x.size, (n_resamples, x.size))].mean(axis=1)
+
+
+def _multinomial_means(x, n_resamples, seed):
+    values, counts = np.unique(x, return_counts=True)
+    drawn = np.random.default_rng(seed).multinomial(x.size, counts / x.size, size=n_resamples)
+    return (drawn * values).sum(axis=1) / x.size
+
+
+@pytest.mark.parametrize(
+    ("n_distinct", "n", "reference"),
+    [
+        (2, 64, _multinomial_means),     # 32 repeats per value: counts
+        (2, 63, _index_means),           # one item fewer: items
+        (256, 256 * 32, _multinomial_means),
+        (257, 257 * 32, _index_means),   # one distinct value too many
+    ],
+)
+def test_mean_uses_value_counts_from_32_repeats_and_up_to_256_values(n_distinct, n, reference):
+    x = np.random.default_rng(23).permutation(np.arange(n) % n_distinct) / n_distinct
+    res = bootstrap_ci(x, n_resamples=50, rng=4)
+    np.testing.assert_allclose(res.bootstrap_distribution, reference(x, 50, 4), rtol=1e-14)
+
+
+@pytest.mark.parametrize("n", [30, 400])   # items in sorted order, and value counts
+def test_mean_engine_from_value_counts_is_the_engine_from_items(n):
+    x = np.sort(np.random.default_rng(24).choice([-1.0, 0.0, 1.0], size=n, p=[0.2, 0.5, 0.3]))
+    values, counts = np.unique(x, return_counts=True)
+    from_items = resampling._MeanStatistic.of_items(x, resampling._Units(None, n))
+    from_counts = resampling._MeanStatistic.of_counts(values, counts)
+    assert from_counts.estimate() == from_items.estimate() == pytest.approx(x.mean())
+    np.testing.assert_array_equal(from_counts.resample(300, np.random.default_rng(5)),
+                                  from_items.resample(300, np.random.default_rng(5)))
+    for got, want in zip(from_counts.jackknife(), from_items.jackknife()):
+        np.testing.assert_array_equal(got, want)
+
+
+def test_mean_engine_from_group_sums_is_the_engine_from_grouped_items():
+    gen = np.random.default_rng(25)
+    groups = np.repeat(np.arange(20), gen.integers(1, 6, size=20))
+    x = (gen.random(groups.size) < 0.6).astype(float)
+    sums, sizes = np.bincount(groups, weights=x), np.bincount(groups)
+    from_items = resampling._MeanStatistic.of_items(x, resampling._Units(groups, x.size))
+    from_groups = resampling._MeanStatistic.of_groups(sums, sizes, (0.0, 1.0))
+    assert from_groups.estimate() == from_items.estimate() == pytest.approx(x.mean())
+    np.testing.assert_array_equal(from_groups.resample(300, np.random.default_rng(6)),
+                                  from_items.resample(300, np.random.default_rng(6)))
+    for got, want in zip(from_groups.jackknife(), from_items.jackknife()):
+        np.testing.assert_array_equal(got, want)
+    # The bounds given are the range the resampled means are clipped to.
+    clipped = resampling._MeanStatistic.of_groups(sums, sizes, (0.5, 0.55)).resample(300, np.random.default_rng(6))
+    assert clipped.min() == 0.5 and clipped.max() == 0.55
+
+
+def test_mean_of_equal_scores_is_that_score_despite_rounding():
+    # np.mean of three 0.1 is 0.10000000000000002; a mean cannot leave the range of the scores.
+    with pytest.warns(UserWarning, match="same value 0.1"):
+        res = bootstrap_ci(np.full(3, 0.1), n_resamples=20, rng=0)
+    assert res.estimate == 0.1
+    assert np.all(res.bootstrap_distribution == 0.1)
+    assert res.standard_error == 0.0   # np.std of twenty 0.1 is 1.4e-17
+
+
+def test_mean_of_scores_near_the_float64_limit_does_not_overflow():
+    x = np.array([1.0e308, 1.6e308, 1.5e308, 1.7e308])   # their sum overflows
+    res = bootstrap_ci(x, n_resamples=200, rng=0)
+    assert res.estimate == pytest.approx(1.45e308, rel=1e-15)
+    assert x.min() <= res.bootstrap_distribution.min() and res.bootstrap_distribution.max() <= x.max()
+
+
+def test_a_single_item_gives_its_value_as_a_point_for_a_callable_too():
+    for statistic in ("mean", np.mean):
+        with pytest.warns(UserWarning, match="same value 0.7"):
+            res = bootstrap_ci([0.7], statistic=statistic, n_resamples=10, rng=0)
+        assert res.estimate == 0.7 and tuple(res.confidence_interval) == (0.7, 0.7)
+
+
+def test_paired_callable_returning_booleans_gives_their_difference_as_numbers():
+    x = np.random.default_rng(26).normal(size=30)
+    above = lambda s, axis: np.mean(s, axis=axis) > 0   # noqa: E731
+    res = paired_bootstrap_ci(x, x - 1.0, statistic=above, n_resamples=200, rng=0)
+    assert set(np.unique(res.bootstrap_distribution)) <= {-1.0, 0.0, 1.0}
+    assert res.estimate == float(x.mean() > 0) - float(x.mean() > 1)
+
+
+# --------------------------------------------------------------------------- options passed through
+
+def test_paired_bootstrap_defaults_and_passes_the_method_through():
+    a, b = _zero_one(20, 10)
+    res = paired_bootstrap_ci(a, b, rng=0)
+    assert res.n_resamples == 10_000 and res.method == "percentile" and res.bootstrap_distribution.size == 10_000
+    pct = paired_bootstrap_ci(a, b, n_resamples=500, rng=1)
+    basic = paired_bootstrap_ci(a, b, method="Basic", n_resamples=500, rng=1)
+    assert basic.method == "basic"
+    assert tuple(basic.confidence_interval) == pytest.approx(
+        (2 * pct.estimate - pct.confidence_interval.high, 2 * pct.estimate - pct.confidence_interval.low)
+    )
+
+
+def test_overflowing_results_name_the_data():
+    # Resamples of the one negative score lie 2.8e308 below the estimate: the basic bound overflows.
+    # The error replaces NumPy's overflow warning, which must not reach the user as well.
+    x = np.array([1.7e308, 1.7e308, -1.7e308])
+    with warnings.catch_warnings(), pytest.raises(
+        ValueError, match=r"^The result overflows float64 \(confidence_interval not finite\): "
+                          r"the values of `data` are too large"
+    ):
+        warnings.simplefilter("error")
+        bootstrap_ci(x, method="basic", n_resamples=200, rng=0)
+    with pytest.raises(ValueError, match=r"the values of `scores_a` and `scores_b` are too large"):
+        paired_bootstrap_ci(x, np.zeros(3), method="basic", n_resamples=200, rng=0)
+    with pytest.raises(ValueError, match=r"The differences `scores_a - scores_b` overflow float64"):
+        paired_bootstrap_ci(x, -x, n_resamples=200, rng=0)
+
+
+def test_paired_errors_name_the_model():
+    with pytest.raises(ValueError, match=r"`scores_a` holds 1 NaN"):
+        paired_bootstrap_ci([0.0, np.nan, 1.0], X[:3])
+    pairs = np.ones((5, 2))
+    with pytest.raises(ValueError, match=r"statistic='mean' needs `scores_a` to be one 1-D array"):
+        paired_bootstrap_ci(pairs, X)
+    with pytest.raises(ValueError, match=r"statistic='mean' needs `scores_b` to be one 1-D array"):
+        paired_bootstrap_ci(X, pairs)
+
+
+@pytest.mark.parametrize(("level", "tails"), [(0.95, [2.5, 97.5]), (0.9, [5.0, 95.0])])
+def test_percentile_interval_is_numpys_percentile_of_the_distribution(level, tails):
+    x = np.random.default_rng(27).normal(size=300)   # a continuous distribution: every quantile differs
+    res = bootstrap_ci(x, confidence_level=level, n_resamples=400, rng=0)
+    assert tuple(res.confidence_interval) == tuple(np.percentile(res.bootstrap_distribution, tails))
+    assert res.confidence_level == level and res.n_resamples == 400
+
+
+@pytest.mark.parametrize("method", ["percentile", "bca"])
+def test_single_point_warning_is_a_user_warning_outside_sigeval(method):
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        bootstrap_ci(np.ones(50), method=method, n_resamples=20, rng=0)
+    (w,) = caught
+    # Attributed to the caller's code (not to this file: mutmut's trampolines add frames).
+    assert w.category is UserWarning and w.filename != resampling.__file__
+    fallback = " BCa falls back to the percentile interval." if method == "bca" else ""
+    assert str(w.message) == (
+        "All 20 bootstrap resamples gave the same value 1 (e.g. every item correct), so the interval "
+        "is a single point and shows no uncertainty; it does not mean the score is known exactly "
+        "(for a proportion, see sigeval.intervals.proportion_ci)." + fallback
+    )
+
+
+def test_paired_difference_that_overflows_is_refused():
+    # Each model's statistic is finite (about +-1.7e308); their difference is not.
+    x = np.array([1.7e308, 1.0e308, 1.5e308])
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)   # NumPy's, from arithmetic on the infinite differences
+        with pytest.raises(ValueError, match=r"^The result overflows float64 \(estimate, confidence_interval "
+                                             r"not finite\): the values of `scores_a` and `scores_b`"):
+            paired_bootstrap_ci(x, -x, statistic=lambda s, axis: s.max(axis=axis), n_resamples=50, rng=0)
+
+
+def test_standard_error_that_overflows_is_refused():
+    # Two resamples at +-1.7e308: their sd (ddof=1) is 2.4e308.
+    x = np.array([1.7e308, -1.7e308])
+    with pytest.raises(ValueError, match=r"^The result overflows float64 \(standard_error not finite\)"):
+        bootstrap_ci(x, statistic=lambda s, axis: s[:, 0], n_resamples=2, rng=1)
+
+
+# --------------------------------------------------------------------------- group labels
+
+def test_group_labels_may_be_strings():
+    x = np.random.default_rng(28).random(12)
+    ids = np.repeat(np.arange(4), 3)
+    names = np.array(["ann", "bob", "cy", "dee"])[ids]
+    by_name = bootstrap_ci(x, groups=names, n_resamples=100, rng=0)
+    by_number = bootstrap_ci(x, groups=ids, n_resamples=100, rng=0)
+    np.testing.assert_array_equal(by_name.bootstrap_distribution, by_number.bootstrap_distribution)
+
+
+def test_a_drawn_group_keeps_its_items_in_their_original_order():
+    # Order matters to a callable (AP ranks tied scores in resample order): the first slot
+    # of a resample is the first item, in the data's order, of the first group drawn.
+    n, n_groups = 200, 5
+    x, groups = np.arange(n, dtype=float), np.arange(n) % n_groups
+    res = bootstrap_ci(x, statistic=lambda s, axis: s[:, 0], groups=groups, n_resamples=50, rng=0)
+    first_group = np.random.default_rng(0).integers(0, n_groups, size=(50, n_groups))[:, 0]
+    np.testing.assert_array_equal(res.bootstrap_distribution, first_group.astype(float))
+
+
+@pytest.mark.parametrize(
+    ("groups", "error", "match"),
+    [
+        ([[0, 1], [2]], ValueError, r"^`groups` must be a rectangular array"),
+        ([np.nan] * 4 + [0.0], ValueError, r"^`groups` holds NaN labels at position\(s\) \[0, 1, 2\]\.$"),
+        (np.array([1, "a", 2, "b", 1], dtype=object), TypeError,
+         r"^`groups` labels must be comparable with each other \(all numbers or all strings\); "
+         r"got labels of types int, str\.$"),
+    ],
+)
+def test_bad_group_labels_are_refused_naming_groups(groups, error, match):
+    with pytest.raises(error, match=match):
+        bootstrap_ci(X, groups=groups, n_resamples=20, rng=0)

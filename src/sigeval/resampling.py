@@ -421,7 +421,6 @@ class _Units:
     """What a resample draws: items, or groups of items laid out as padded rows."""
 
     def __init__(self, groups, n_items: int):
-        self.n_items = n_items
         if groups is None:
             self.inverse = self.layout = None
             self.count, self.width = n_items, 1
@@ -672,10 +671,10 @@ def _bootstrap(engine, n_resamples, method, confidence_level, rng, names: str) -
         low, high = _percentiles(dist, [lower, upper])
         if method == "basic":
             q_low, q_high = low, high
-            with np.errstate(over="ignore"):
+            with np.errstate(over="ignore"):  # a bound that still overflows is refused below
                 low, high = 2 * estimate - q_high, 2 * estimate - q_low
-            if not (np.isfinite(low) and np.isfinite(high)):  # 2 * estimate overflowed
-                low, high = estimate - (q_high - estimate), estimate - (q_low - estimate)
+                if not (np.isfinite(low) and np.isfinite(high)):  # 2 * estimate overflowed
+                    low, high = estimate - (q_high - estimate), estimate - (q_low - estimate)
     standard_error = 0.0 if degenerate else stable_mean_sd(dist)[1]
     check_finite_result(
         {"estimate": estimate, "confidence_interval": np.array([low, high]),
