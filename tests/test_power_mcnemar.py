@@ -6,12 +6,13 @@ import numpy as np
 import pytest
 from scipy import stats
 
+import sigeval.power_mcnemar as power_mcnemar
 from sigeval import (
     mcnemar_counts,
     mcnemar_power,
     mcnemar_sample_size,
 )
-from sigeval.power_mcnemar import _critical_count
+from sigeval.power_mcnemar import _critical_count, _exact_sample_size
 
 # --------------------------------------------------------------------------- McNemar power
 
@@ -108,6 +109,17 @@ def test_power_at_the_edges():
     assert mcnemar_power(1, 0.3, 0.2).power == 0.0  # one item is never significant
 
 
+def test_connors_power_at_the_edges_is_silent():
+    # psi = 0 gives 0/0 and psi = delta = 1 gives (sqrt(n) - z)/0 in Connor's formula:
+    # the power is 0, or 0 then 1 once sqrt(n) > z = 1.96, without a RuntimeWarning.
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        never = mcnemar_power([1, 100], 0.0, 0.0, method="normal").power
+        always = mcnemar_power([3, 4], 1.0, 0.0, method="normal").power
+    np.testing.assert_array_equal(never, [0.0, 0.0])
+    np.testing.assert_array_equal(always, [0.0, 1.0])
+
+
 @pytest.mark.parametrize(
     ("args", "kwargs", "error", "match"),
     [
@@ -172,6 +184,52 @@ def test_stable_rule_skips_the_saw_tooth():
     assert power[first - 1] >= 0.8 and np.all(power[: first - 1] < 0.8)
     assert stable > first and power[stable - 2] < 0.8
     assert np.all(power[stable - 1 :] >= 0.8)
+
+
+def test_exact_sample_size_reaching_the_target_exactly():
+    # p10 = 0: every disagreement favours A and the exact test needs 6 of them, so the
+    # power is P(Bin(n, 1/2) >= 6): 1/64 at n = 6, 8/128 at n = 7, 37/256 at n = 8. The
+    # search's recursion P_{n+1}(m) = (P_n(m) + P_n(m - 1)) / 2 is exact in binary, so a
+    # target of exactly 8/128 is reached (not exceeded) at n = 7.
+    np.testing.assert_allclose(mcnemar_power([6, 7, 8], 0.5, 0.0).power, [1 / 64, 8 / 128, 37 / 256], rtol=1e-14)
+    assert mcnemar_sample_size(0.5, 0.0, target_power=8 / 128) == 7
+    assert mcnemar_sample_size(0.5, 0.0, target_power=np.nextafter(8 / 128, 1)) == 8
+
+
+def test_exact_sample_size_when_the_rates_sum_to_one_plus_rounding():
+    # p01 + p10 = 1 + 1e-12 passes the tolerance of the rate check; the search must still
+    # treat it as a disagreement rate of 1 (powers not inflated by (1 + 1e-12)**n), so that it
+    # agrees with mcnemar_power even for a target 1e-10 above the power at n = 199.
+    p01, p10 = 0.6, 0.4 + 1e-12
+    power = mcnemar_power(np.arange(1, 301), p01, p10).power
+    target = power[198] * (1 + 1e-10)
+    first = int(np.argmax(power >= target)) + 1
+    assert first > 199 and mcnemar_sample_size(p01, p10, target_power=target) == first
+
+
+@pytest.mark.parametrize(("p01", "p10", "first", "stable"), [(0.6, 0.4, 199, 210), (0.2, 0.1, 249, 249)])
+def test_exact_search_does_not_depend_on_its_first_horizon(p01, p10, first, stable):
+    # The search starts at twice Connor's n (at least 64) and doubles its horizon as
+    # needed; from a start far too small it must extend and find the same sizes.
+    for start in [1, 40, 99, 100, power_mcnemar._normal_sample_size(p01, p10, 0.05, 0.8)]:
+        found = [_exact_sample_size(p01, p10, 0.05, 0.8, True, True, False, rule, start) for rule in ("first", "stable")]
+        assert found == [first, stable]
+
+
+def test_exact_search_stops_at_its_limit(monkeypatch):
+    # The stable size 210 of (0.6, 0.4) is checked up to 2 * 210 = 420 items, past the first
+    # horizon 2 * 194 = 388 (Connor's n is 194): a limit of 420 allows that, 400 does not.
+    monkeypatch.setattr(power_mcnemar, "_SEARCH_LIMIT", 420)
+    assert mcnemar_sample_size(0.6, 0.4, rule="stable") == 210
+    monkeypatch.setattr(power_mcnemar, "_SEARCH_LIMIT", 400)
+    with pytest.raises(ValueError, match=r"^The exact search for the test-set size passed 388 items without settling; it stops at 400\. Use `method='normal'`\.$"):
+        mcnemar_sample_size(0.6, 0.4, rule="stable")
+    # The horizon is inclusive: the first size 199 is found from a horizon of 200 (start 100)
+    # but needs another doubling, beyond a limit of 300, from a horizon of 198 (start 99).
+    monkeypatch.setattr(power_mcnemar, "_SEARCH_LIMIT", 300)
+    assert _exact_sample_size(0.6, 0.4, 0.05, 0.8, True, True, False, "first", 100) == 199
+    with pytest.raises(ValueError, match=r"passed 198 items without settling; it stops at 300\."):
+        _exact_sample_size(0.6, 0.4, 0.05, 0.8, True, True, False, "first", 99)
 
 
 @pytest.mark.parametrize(

@@ -412,10 +412,11 @@ def _exact_sample_size(p01, p10, alpha, target, exact, correction, mid_p, rule, 
                 return int(np.argmax(reached))
             new_horizon = 2 * horizon
         else:
+            # powers[0] = 0 is never reached, so 1 <= stable_from <= horizon + 1.
             stable_from = int(np.flatnonzero(~reached)[-1]) + 1
             if 2 * stable_from <= horizon:
                 return stable_from
-            new_horizon = max(2 * horizon if stable_from > horizon else 0, 2 * stable_from)
+            new_horizon = 2 * stable_from
         if new_horizon > _SEARCH_LIMIT:
             raise ValueError(
                 f"The exact search for the test-set size passed {horizon:,} items without "
