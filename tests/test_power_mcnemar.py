@@ -52,6 +52,51 @@ def test_critical_counts_are_the_tests_own_rejection_region(kwargs, alpha):
 
 
 @pytest.mark.parametrize("kwargs", FORMS)
+@pytest.mark.parametrize("size", [6, 17, 40])
+def test_critical_counts_at_alphas_equal_to_attainable_p_values(kwargs, size):
+    # The test rejects when p <= alpha: at alpha equal to an attainable p-value that table
+    # is in the region, one float below it is not, even where the closed-form guess (which
+    # rounds the other way for the chi-square tests) has to be corrected downwards.
+    exact, correction, mid_p = kwargs.get("exact", True), kwargs.get("correction", True), kwargs.get("mid_p", False)
+    k = np.arange(size + 1)
+    pvalues = mcnemar_counts(k, size - k, **kwargs).pvalue
+    off_tie = pvalues[2 * k != size]  # c < m/2 by definition; the mid-p tie is tested below
+    for p in np.unique(off_tie[(off_tie > 0) & (off_tie < 1)]):
+        for alpha in (p, np.nextafter(p, 0)):
+            c = int(_critical_count(np.array([size]), alpha, exact, correction, mid_p)[0])
+            np.testing.assert_array_equal(pvalues <= alpha, (k <= c) | (k >= size - c))
+
+
+@pytest.mark.parametrize("alpha", [0.5, 0.8, 0.9, 0.99])
+def test_mid_p_power_when_even_a_tie_is_significant(alpha):
+    # The mid-p value of a tie is below 1 (0.75 for n01 = n10 = 1, 0.84375 for 3 and 3),
+    # so at a high alpha every table rejects: e.g. alpha = 0.8, n = 6 gave 0.787 instead of 0.899.
+    for n in (2, 6, 7):
+        exact = _power_by_enumeration(n, 0.3, 0.2, alpha=alpha, mid_p=True)
+        assert mcnemar_power(n, 0.3, 0.2, alpha=alpha, mid_p=True).power == pytest.approx(exact, rel=1e-12)
+    # Two disagreements: (2, 0) and (0, 2) have mid-p 0.25, (1, 1) has 1 - P(X = 1)/2 = 0.75.
+    tie = mcnemar_counts(1, 1, mid_p=True).pvalue
+    assert tie == pytest.approx(0.75, rel=1e-15)
+    assert mcnemar_power(2, 0.5, 0.5, alpha=tie, mid_p=True).power == pytest.approx(1.0, rel=1e-12)
+    assert mcnemar_power(2, 0.5, 0.5, alpha=np.nextafter(tie, 0), mid_p=True).power == pytest.approx(0.5, rel=1e-12)
+
+
+def test_critical_count_is_minus_one_without_a_significant_outcome():
+    m = np.arange(0, 8)
+    for exact, correction in [(True, True), (False, True), (False, False)]:
+        c = _critical_count(m, 0.01, exact, correction, False)
+        assert c.dtype == np.int64 and c.min() == -1
+        assert np.all(c[m < 6] == -1)  # 2 / 2**5 > 0.01: nothing below 6 disagreements is significant
+
+
+def test_power_rejects_at_p_equal_to_alpha():
+    # Six disagreements all favouring A give p = 2 / 2**6 = 0.03125 exactly.
+    assert mcnemar_counts(6, 0).pvalue == 0.03125
+    assert mcnemar_power(6, 1.0, 0.0, alpha=0.03125).power == 1.0
+    assert mcnemar_power(6, 1.0, 0.0, alpha=np.nextafter(0.03125, 0)).power == 0.0
+
+
+@pytest.mark.parametrize("kwargs", FORMS)
 def test_power_agrees_with_simulation(kwargs):
     rng = np.random.default_rng(20240602)
     n, p01, p10, reps = 600, 0.06, 0.035, 20_000
@@ -101,6 +146,41 @@ def test_power_is_vectorized_and_symmetric():
     assert isinstance(mcnemar_power(1000, 0.05, 0.03).power, float)
 
 
+
+@pytest.mark.parametrize("method", ["exact", "normal"])
+def test_power_result_records_the_design(method):
+    res = mcnemar_power(1000, 0.05, 0.03, alpha=0.01, method=method.upper())
+    assert (res.n, res.p01, res.p10, res.alpha, res.method) == (1000, 0.05, 0.03, 0.01, method)
+    assert type(res.n) is int and res.delta == pytest.approx(0.02, abs=1e-15)
+    many = mcnemar_power([[200], [1000]], [0.05, 0.1], 0.03, method=method)
+    np.testing.assert_array_equal(many.n, [[200, 200], [1000, 1000]])
+    np.testing.assert_allclose(many.delta, [[0.02, 0.07], [0.02, 0.07]], atol=1e-15)
+    assert many.power.shape == (2, 2) and many.alpha == 0.05 and many.method == method
+
+
+def test_power_never_exceeds_one():
+    # The binomial weights of m sum to 1 only up to rounding (1 + 2**-52 at n = 400 here).
+    power = mcnemar_power([400, 1000], 0.5, 0.0).power
+    assert np.all(power <= 1.0) and np.all(power == 1.0)
+
+
+def test_power_at_vanishing_disagreement_rates():
+    # Below 1e-300 scipy's binomial overflows; the models then (almost) never disagree.
+    for rate in (1e-305, 5e-324):
+        assert mcnemar_power([100, 10**6], rate, 0.0).power.tolist() == [0.0, 0.0]
+
+
+def test_power_refuses_a_sum_beyond_the_memory_limit(monkeypatch):
+    # The exact sum tabulates eight float64 arrays over the m where Binomial(n, psi) has mass.
+    n, psi = 10**6, 0.5
+    window = n - 2 * int(stats.binom.ppf(1e-30, n, psi)) + 1
+    monkeypatch.setattr("sigeval._validation.MEMORY_LIMIT", 64 * window)
+    assert 0.99 < mcnemar_power(n, 0.3, 0.2).power <= 1.0
+    monkeypatch.setattr("sigeval._validation.MEMORY_LIMIT", 64 * window - 1)
+    with pytest.raises(ValueError, match=r"^`n` = 1000000 would need .* of memory for the exact power sum; .*Choose a smaller `n`\.$"):
+        mcnemar_power(n, 0.3, 0.2)
+
+
 def test_power_at_the_edges():
     assert mcnemar_power(100, 0.0, 0.0).power == 0.0  # the models never disagree
     assert mcnemar_power(100, 0.0, 0.0, method="normal").power == 0.0
@@ -132,13 +212,21 @@ def test_connors_power_at_the_edges_is_silent():
         ((100, 0.1, 0.05), dict(alpha=1.5), ValueError, r"`alpha` must be strictly between 0 and 1; got 1.5"),
         ((100, 0.1, 0.05), dict(method="simulation"), ValueError, r"`method` must be one of 'exact', 'normal'; got 'simulation'"),
         ((100, 0.1, 0.05), dict(exact="no"), TypeError, r"`exact` must be True or False"),
-        (([100, 200], [0.1, 0.2, 0.3], 0.05), {}, ValueError, r"`n`, `p01` and `p10` must broadcast to a common shape"),
-        ((100, [0.1, 0.2], [0.05, 0.1, 0.2]), {}, ValueError, r"`p01` and `p10` must broadcast to a common shape"),
+        (([100, 200], [0.1, 0.2, 0.3], 0.05), {}, ValueError, r"^`n`, `p01` and `p10` must broadcast to a common shape; got shapes \(2,\), \(3,\) and \(\)\.$"),
+        ((100, [0.1, 0.2], [0.05, 0.1, 0.2]), {}, ValueError, r"^`p01` and `p10` must broadcast to a common shape; got shapes \(2,\) and \(3,\)\.$"),
+        ((100, 0.7, 0.30001), {}, ValueError, r"`p01 \+ p10` is the rate of disagreement and cannot exceed 1"),
     ],
 )
 def test_power_rejects_bad_input(args, kwargs, error, match):
     with pytest.raises(error, match=match):
         mcnemar_power(*args, **kwargs)
+
+
+def test_power_allows_rates_summing_to_one_within_rounding():
+    # 0.7 + 0.3 and the edge of the 1e-12 tolerance itself are a disagreement rate of 1.
+    assert (0.7 + 0.3, 1e-12 + 1.0) == (1.0, 1 + 1e-12)
+    assert mcnemar_power(10, 0.7, 0.3).power == pytest.approx(mcnemar_power(10, 0.7, 0.3 - 1e-12).power, abs=1e-9)
+    assert mcnemar_power(10, 1e-12, 1.0).power == pytest.approx(mcnemar_power(10, 0.0, 1.0).power, abs=1e-9)
 
 
 # --------------------------------------------------------------------------- McNemar test-set size

@@ -47,7 +47,7 @@ _TINY_RATE = 1e-300
 
 
 def _critical_count(
-    m: np.ndarray, alpha: float, exact: bool, correction: bool, mid_p: bool = False
+    m: np.ndarray, alpha: float, exact: bool, correction: bool, mid_p: bool
 ) -> np.ndarray:
     r"""Largest :math:`c < m/2` whose counts ``(c, m - c)`` give ``p <= alpha``; -1 if none.
 
@@ -90,7 +90,14 @@ def _rejection_probability(m: np.ndarray, q: float, alpha, exact, correction, mi
     """P(the test rejects | m disagreements), when each favours A with probability q."""
     c = _critical_count(m, alpha, exact, correction, mid_p)
     # n01 <= c or n01 >= m - c; both terms are 0 when c = -1.
-    return stats.binom.cdf(c, m, q) + stats.binom.sf(m - c - 1, m, q)
+    reject = stats.binom.cdf(c, m, q) + stats.binom.sf(m - c - 1, m, q)
+    if mid_p:
+        # The mid-p value of a tie n01 = n10 = m/2 is 1 - P(X = m/2)/2 < 1 (from 0.75 at
+        # m = 2): at an alpha that high even the tie is significant, and so is every table.
+        half = m // 2
+        tie = (m > 0) & (m % 2 == 0) & (_mcnemar_core(half, half, exact, correction, mid_p)[1] <= alpha)
+        reject = np.where(tie, 1.0, reject)
+    return reject
 
 
 def _share_of_a(p01: float, p10: float) -> float:
