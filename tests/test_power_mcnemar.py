@@ -295,13 +295,18 @@ def test_exact_sample_size_when_the_rates_sum_to_one_plus_rounding():
     assert first > 199 and mcnemar_sample_size(p01, p10, target_power=target) == first
 
 
-@pytest.mark.parametrize(("p01", "p10", "first", "stable"), [(0.6, 0.4, 199, 210), (0.2, 0.1, 249, 249)])
-def test_exact_search_does_not_depend_on_its_first_horizon(p01, p10, first, stable):
+@pytest.mark.parametrize("kwargs", FORMS)
+@pytest.mark.parametrize(("p01", "p10"), [(0.6, 0.4), (0.2, 0.1)])
+def test_exact_search_does_not_depend_on_its_first_horizon(kwargs, p01, p10):
     # The search starts at twice Connor's n (at least 64) and doubles its horizon as
     # needed; from a start far too small it must extend and find the same sizes.
-    for start in [1, 40, 99, 100, power_mcnemar._normal_sample_size(p01, p10, 0.05, 0.8)]:
-        found = [_exact_sample_size(p01, p10, 0.05, 0.8, True, True, False, rule, start) for rule in ("first", "stable")]
-        assert found == [first, stable]
+    form = (kwargs.get("exact", True), kwargs.get("correction", True), kwargs.get("mid_p", False))
+    expected = [mcnemar_sample_size(p01, p10, rule=rule, **kwargs) for rule in ("first", "stable")]
+    assert expected[0] > 66  # beyond the first horizon from start = 1
+    for start in [1, 40, 99]:
+        assert [_exact_sample_size(p01, p10, 0.05, 0.8, *form, rule, start) for rule in ("first", "stable")] == expected
+    if not kwargs:
+        assert expected == [199, 210] if p01 == 0.6 else [249, 249]
 
 
 def test_exact_search_stops_at_its_limit(monkeypatch):
@@ -318,17 +323,37 @@ def test_exact_search_stops_at_its_limit(monkeypatch):
     assert _exact_sample_size(0.6, 0.4, 0.05, 0.8, True, True, False, "first", 100) == 199
     with pytest.raises(ValueError, match=r"passed 198 items without settling; it stops at 300\."):
         _exact_sample_size(0.6, 0.4, 0.05, 0.8, True, True, False, "first", 99)
+    # From the smallest horizon, 64, the search doubles to 128 and 256 (within 300).
+    assert _exact_sample_size(0.6, 0.4, 0.05, 0.8, True, True, False, "first", 1) == 199
+    monkeypatch.setattr(power_mcnemar, "_SEARCH_LIMIT", 100)
+    with pytest.raises(ValueError, match=r"passed 64 items without settling; it stops at 100\."):
+        _exact_sample_size(0.6, 0.4, 0.05, 0.8, True, True, False, "first", 1)
+    # Connor's n may take exactly half the limit: 2 * 194 = 388.
+    monkeypatch.setattr(power_mcnemar, "_SEARCH_LIMIT", 388)
+    assert mcnemar_sample_size(0.6, 0.4) == 199
+    monkeypatch.setattr(power_mcnemar, "_SEARCH_LIMIT", 387)
+    with pytest.raises(ValueError, match=r"^The normal approximation already asks for 194 items; the exact search stops at 387\."):
+        mcnemar_sample_size(0.6, 0.4)
+
+
+def test_sample_size_at_the_edges_of_the_rates():
+    # Rates of 0 and 1 are allowed. Always A alone right: the exact test needs 2 / 2**n <= 0.05.
+    assert mcnemar_sample_size(1.0, 0.0) == 6
+    assert mcnemar_sample_size(0.0, 0.3) == mcnemar_sample_size(0.3, 0.0)
+    # Connor's n = z**2 = 0.708 at alpha = 0.4 (power 1 once sqrt(n) > z): one item.
+    assert mcnemar_sample_size(1.0, 0.0, alpha=0.4, target_power=0.5, method="normal") == 1
 
 
 @pytest.mark.parametrize(
     ("args", "kwargs", "error", "match"),
     [
-        ((0.05, 0.05), {}, ValueError, r"`p01` and `p10` must differ: .*got p01 = p10 = 0.05"),
+        ((0.05, 0.05), {}, ValueError, r"^`p01` and `p10` must differ: .*got p01 = p10 = 0.05\.$"),
         ((1.05, 0.0), {}, ValueError, r"`p01` must lie in \[0, 1\]; got 1.05"),
         ((0.05, "0.02"), {}, TypeError, r"`p10` must be a real number in \[0, 1\]; got '0.02'"),
         ((0.05, [0.02]), {}, TypeError, r"`p10` must be a real number"),
         ((0.8, 0.3), {}, ValueError, r"`p01 \+ p10` is the rate of disagreement and cannot exceed 1"),
-        ((0.05, 0.02), dict(target_power=0.04), ValueError, r"`target_power` must exceed `alpha`.*got target_power=0.04 with alpha=0.05"),
+        ((0.05, 0.02), dict(target_power=0.04), ValueError, r"^`target_power` must exceed `alpha`.*got target_power=0.04 with alpha=0.05\.$"),
+        ((0.05, 0.02), dict(target_power=0.05), ValueError, r"^`target_power` must exceed `alpha`.*got target_power=0.05 with alpha=0.05\.$"),
         ((0.05, 0.02), dict(target_power=1.0), ValueError, r"`target_power` must be strictly between 0 and 1; got 1.0"),
         ((0.05, 0.02), dict(alpha=0.0), ValueError, r"`alpha` must be strictly between 0 and 1; got 0.0"),
         ((0.05, 0.02), dict(method="simulate"), ValueError, r"`method` must be one of 'exact', 'normal'"),
