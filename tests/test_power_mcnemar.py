@@ -350,6 +350,7 @@ def test_sample_size_at_the_edges_of_the_rates():
         ((0.05, 0.05), {}, ValueError, r"^`p01` and `p10` must differ: .*got p01 = p10 = 0.05\.$"),
         ((1.05, 0.0), {}, ValueError, r"`p01` must lie in \[0, 1\]; got 1.05"),
         ((0.05, "0.02"), {}, TypeError, r"`p10` must be a real number in \[0, 1\]; got '0.02'"),
+        ((1.5, "0.02"), {}, ValueError, r"^`p01` must lie in \[0, 1\]; got 1.5\.$"),
         ((0.05, [0.02]), {}, TypeError, r"`p10` must be a real number"),
         ((0.8, 0.3), {}, ValueError, r"`p01 \+ p10` is the rate of disagreement and cannot exceed 1"),
         ((0.05, 0.02), dict(target_power=0.04), ValueError, r"^`target_power` must exceed `alpha`.*got target_power=0.04 with alpha=0.05\.$"),
