@@ -28,6 +28,17 @@ ARTICLE = _vectors(801, 44, 28, 127)
 # --------------------------------------------------------------------------- McNemar
 
 
+def _assert_attributed_to_the_caller(record):
+    """The warnings point at the caller's line (stacklevel), not into sigeval/paired.py.
+
+    Under a tool that wraps every function (mutmut's trampolines) the caller's frame is the
+    wrapper's, so the check is that the attributed file is not the library module.
+    """
+    for w in record:
+        assert not w.filename.endswith(("sigeval/paired.py", "sigeval\\paired.py"))
+        assert w.filename == __file__ or "mutmut" in w.filename
+
+
 def test_mcnemar_exact_matches_scipy_binomtest():
     for n01 in range(0, 26):
         for n10 in range(0, 26):
@@ -200,8 +211,7 @@ def test_mcnemar_no_disagreement_warnings_say_why_and_point_at_the_caller():
         "The two models agree on every item (n01 = n10 = 0): McNemar's test has "
         "no information about their difference; the p-value is set to 1.",
     ]
-    # stacklevel: the warning names the line that called the public function.
-    assert {w.filename for w in record} == {__file__}
+    _assert_attributed_to_the_caller(record)
 
 
 @pytest.mark.parametrize("kwargs", [dict(), dict(mid_p=True), dict(exact=False)])
@@ -513,7 +523,7 @@ def test_wilcoxon_all_ties_warning_says_why_and_points_at_the_caller():
         "Every difference between `scores_a` and `scores_b` is zero: the test has "
         "no information; the p-value is set to 1."
     ]
-    assert record[0].filename == __file__
+    _assert_attributed_to_the_caller(record)
 
 
 @pytest.mark.parametrize("alternative", ["two-sided", "greater", "less"])
