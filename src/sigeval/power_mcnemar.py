@@ -233,7 +233,8 @@ def mcnemar_power(
     ``exact``, ``correction`` and ``mid_p``) rejects at level :math:`\alpha` exactly
     when :math:`\min(n_{01}, n_{10}) \le c_m`, with :math:`c_m` the largest
     count whose p-value is at most :math:`\alpha` (:math:`c_m = -1` when no
-    outcome is significant). Hence
+    outcome is significant; the mid-p value of a tie is below 1, so at
+    :math:`\alpha \ge 0.75` the tie and with it every outcome may be significant). Hence
 
     .. math::
 
