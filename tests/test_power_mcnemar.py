@@ -79,6 +79,8 @@ def test_mid_p_power_when_even_a_tie_is_significant(alpha):
     assert tie == pytest.approx(0.75, rel=1e-15)
     assert mcnemar_power(2, 0.5, 0.5, alpha=tie, mid_p=True).power == pytest.approx(1.0, rel=1e-12)
     assert mcnemar_power(2, 0.5, 0.5, alpha=np.nextafter(tie, 0), mid_p=True).power == pytest.approx(0.5, rel=1e-12)
+    # The critical count itself stays below m/2; the tie is handled beside it.
+    assert _critical_count(np.array([2, 6]), 0.99, True, True, True).tolist() == [0, 2]
 
 
 def test_critical_count_is_minus_one_without_a_significant_outcome():
