@@ -12,6 +12,7 @@ from sigeval import (
     mcnemar_counts,
     wilcoxon_signed_rank,
 )
+from sigeval.paired import _mcnemar_core
 
 
 def _vectors(n11, n01, n10, n00):
@@ -25,6 +26,17 @@ def _vectors(n11, n01, n10, n00):
 ARTICLE = _vectors(801, 44, 28, 127)
 
 # --------------------------------------------------------------------------- McNemar
+
+
+def _assert_attributed_to_the_caller(record):
+    """The warnings point at the caller's line (stacklevel), not into sigeval/paired.py.
+
+    Under a tool that wraps every function (mutmut's trampolines) the caller's frame is the
+    wrapper's, so the check is that the attributed file is not the library module.
+    """
+    for w in record:
+        assert not w.filename.endswith(("sigeval/paired.py", "sigeval\\paired.py"))
+        assert w.filename == __file__ or "mutmut" in w.filename
 
 
 def test_mcnemar_exact_matches_scipy_binomtest():
@@ -186,11 +198,70 @@ def test_mcnemar_counts_without_disagreements_warns():
     np.testing.assert_array_equal(res.pvalue[[0, 2]], 1.0)
 
 
+def test_mcnemar_no_disagreement_warnings_say_why_and_point_at_the_caller():
+    with pytest.warns(UserWarning) as record:
+        mcnemar_counts(0, 0)
+        mcnemar_counts([0, 5, 0], [0, 1, 0])
+        mcnemar(*_vectors(4, 0, 0, 2))
+    assert [str(w.message) for w in record] == [
+        "The two models agree on every item (n01 = n10 = 0): McNemar's test has "
+        "no information about their difference; the p-value is set to 1.",
+        "2 of 3 count pairs have n01 = n10 = 0 (the models agree on every item): McNemar's "
+        "test has no information there; their p-values are set to 1.",
+        "The two models agree on every item (n01 = n10 = 0): McNemar's test has "
+        "no information about their difference; the p-value is set to 1.",
+    ]
+    _assert_attributed_to_the_caller(record)
+
+
+@pytest.mark.parametrize("kwargs", [dict(), dict(mid_p=True), dict(exact=False)])
+def test_mcnemar_tied_disagreements_do_not_warn(kwargs):
+    # n01 == n10 > 0 is evidence of equal accuracy, not a lack of information.
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        res = mcnemar_counts(5, 5, **kwargs)
+        many = mcnemar_counts([5, 3], [5, 1], **kwargs)
+    assert res.pvalue == many.pvalue[0]
+    assert res.pvalue == pytest.approx(1 - stats.binom.pmf(5, 10, 0.5) / 2 if kwargs.get("mid_p") else 1.0, rel=1e-14)
+
+
+def test_mcnemar_counts_scalar_fields_are_python_numbers():
+    res = mcnemar_counts(np.int64(9), np.int64(2))
+    assert type(res.n01) is int and type(res.n10) is int
+    assert type(res.statistic) is float and type(res.pvalue) is float
+    many = mcnemar_counts([9], [2])
+    assert many.n01.shape == many.n10.shape == (1,)
+
+
+def test_mcnemar_core_default_form_is_the_exact_test():
+    # sigeval.course.dietterich calls the core without mid_p and expects the exact test.
+    n01, n10 = np.array([44, 1, 6]), np.array([28, 7, 6])
+    statistic, pvalue = _mcnemar_core(n01, n10, True, True)
+    np.testing.assert_array_equal(pvalue, mcnemar_counts(n01, n10).pvalue)
+    np.testing.assert_array_equal(statistic, [28.0, 1.0, 6.0])
+    assert pvalue[1] == pytest.approx(18 / 256, rel=1e-14)
+
+
+def test_mcnemar_counts_up_to_two_to_the_53_disagreements():
+    # The sum n01 + n10 may reach 2**53 (float64 still holds every count) but not pass it.
+    half = 2**52
+    assert mcnemar_counts(half, half).pvalue == 1.0
+    # Tie convention of the mid-p test: 1 - P(X = m/2)/2 ~ 1 - 1/sqrt(2 pi m) by Stirling.
+    mid = mcnemar_counts(half, half, mid_p=True).pvalue
+    assert 1 - mid == pytest.approx(1 / np.sqrt(2 * np.pi * 2**53), rel=1e-6)
+    assert mcnemar_counts(2**53, 0).pvalue == 0.0
+    with pytest.raises(ValueError, match=r"`n01 \+ n10` must be at most 2\*\*53 = 9,007,199,254,740,992; got 9007199254740993\.$"):
+        mcnemar_counts(2**53, 1)
+    with pytest.raises(ValueError, match=r"`n01 \+ n10` must be at most 2\*\*53.*; got 9007199254740993, 9007199254740994\.$"):
+        mcnemar_counts([1, 2**53, 2**53], [0, 1, 2])
+
+
 @pytest.mark.parametrize(
     ("n01", "n10", "kwargs", "error", "match"),
     [
         (-1, 5, {}, ValueError, r"`n01` must be a non-negative count; got -1"),
         (3, [2, -4], {}, ValueError, r"`n10` must be a non-negative count; got -4"),
+        ([0, -3, 1, 0, -1], 2, {}, ValueError, r"`n01` must be a non-negative count; got -3, -1\.$"),
         (2.5, 5, {}, ValueError, r"`n01` must hold whole numbers; got 2.5"),
         (3, np.nan, {}, ValueError, r"`n10` must hold whole numbers; got nan"),
         ([], [], {}, ValueError, r"`n01` must not be empty"),
@@ -335,6 +406,29 @@ def test_difference_se_of_a_perfect_model_has_undefined_correlation():
     assert np.isfinite(se.standard_error)
 
 
+@pytest.mark.parametrize(("n_right", "n"), [(1, 3), (1, 10), (3, 10)])
+def test_difference_se_correlation_is_nan_whenever_a_model_is_constant(n_right, n):
+    # With 1/3 or 3/10 right, b - mean(b) does not sum to exactly 0 in floating point:
+    # the covariance must still be exactly 0 (a constant model has no variance), so the
+    # correlation is 0/0 = NaN, never a rounding error divided by 0 (= inf).
+    other = np.repeat([1, 0], [n_right, n - n_right])
+    for constant in (np.ones(n), np.zeros(n)):
+        for a, b in ((constant, other), (other, constant)):
+            with warnings.catch_warnings():
+                warnings.simplefilter("error")
+                se = difference_se(a, b)
+            assert np.isnan(se.correlation)
+            assert se.estimate == pytest.approx(a.mean() - b.mean(), abs=1e-15)
+
+
+def test_difference_se_of_two_items():
+    # The smallest test set: n = 2, one disagreement. d = (1, 0): sd = 1/sqrt(2), SE = 1/2.
+    se = difference_se([1, 1], [0, 1])
+    assert (se.n, se.estimate) == (2, 0.5)
+    assert se.standard_error == pytest.approx(0.5, rel=1e-15)
+    assert se.standard_error_unpaired == pytest.approx(np.sqrt(0.25 / 2), rel=1e-15)
+
+
 @pytest.mark.parametrize(
     ("a", "b", "match"),
     [
@@ -420,6 +514,30 @@ def test_wilcoxon_all_ties_warns_and_gives_p_one():
         res = wilcoxon_signed_rank([0.7, 0.8, 0.9], [0.7, 0.8, 0.9])
     assert res.pvalue == 1.0 and res.n_zero == 3
     assert res.r_plus == res.r_minus == 3.0
+
+
+def test_wilcoxon_all_ties_warning_says_why_and_points_at_the_caller():
+    with pytest.warns(UserWarning) as record:
+        wilcoxon_signed_rank([0.7, 0.8], [0.7, 0.8])
+    assert [str(w.message) for w in record] == [
+        "Every difference between `scores_a` and `scores_b` is zero: the test has "
+        "no information; the p-value is set to 1."
+    ]
+    _assert_attributed_to_the_caller(record)
+
+
+@pytest.mark.parametrize("alternative", ["two-sided", "greater", "less"])
+@pytest.mark.parametrize("zero_method", ["zsplit", "wilcox", "pratt"])
+def test_wilcoxon_reports_its_options(alternative, zero_method):
+    res = wilcoxon_signed_rank(DEMSAR_TUNED, DEMSAR_PLAIN, alternative=alternative.upper(), zero_method=zero_method)
+    assert (res.alternative, res.zero_method) == (alternative, zero_method)
+    default = wilcoxon_signed_rank(DEMSAR_TUNED, DEMSAR_PLAIN)
+    assert (default.alternative, default.zero_method) == ("two-sided", "zsplit")
+
+
+def test_wilcoxon_refuses_differences_that_overflow():
+    with pytest.raises(ValueError, match=r"The differences `scores_a - scores_b` overflow float64 at position\(s\) 1"):
+        wilcoxon_signed_rank([0.0, 1e308, 2.0], [1.0, -1e308, 0.0])
 
 
 @pytest.mark.parametrize(

@@ -147,7 +147,7 @@ def _check_form(exact: bool, correction: bool, mid_p: bool) -> tuple[bool, bool,
     return exact, correction, mid_p
 
 
-def _method_name(exact: bool, correction: bool, mid_p: bool = False) -> str:
+def _method_name(exact: bool, correction: bool, mid_p: bool) -> str:
     if exact:
         return "mid-p" if mid_p else "exact"
     return "chi-square (continuity corrected)" if correction else "chi-square"
@@ -182,7 +182,7 @@ def _mcnemar_core(
     return statistic, pvalue
 
 
-def _mcnemar_result(n01, n10, exact, correction, mid_p=False) -> McNemarResult:
+def _mcnemar_result(n01, n10, exact, correction, mid_p) -> McNemarResult:
     """Run the test and warn about pairs without disagreements (stack: user -> public -> here)."""
     none = (n01 + n10) == 0
     if none.any():

@@ -47,7 +47,7 @@ _TINY_RATE = 1e-300
 
 
 def _critical_count(
-    m: np.ndarray, alpha: float, exact: bool, correction: bool, mid_p: bool = False
+    m: np.ndarray, alpha: float, exact: bool, correction: bool, mid_p: bool
 ) -> np.ndarray:
     r"""Largest :math:`c < m/2` whose counts ``(c, m - c)`` give ``p <= alpha``; -1 if none.
 
@@ -90,7 +90,14 @@ def _rejection_probability(m: np.ndarray, q: float, alpha, exact, correction, mi
     """P(the test rejects | m disagreements), when each favours A with probability q."""
     c = _critical_count(m, alpha, exact, correction, mid_p)
     # n01 <= c or n01 >= m - c; both terms are 0 when c = -1.
-    return stats.binom.cdf(c, m, q) + stats.binom.sf(m - c - 1, m, q)
+    reject = stats.binom.cdf(c, m, q) + stats.binom.sf(m - c - 1, m, q)
+    if mid_p:
+        # The mid-p value of a tie n01 = n10 = m/2 is 1 - P(X = m/2)/2 < 1 (from 0.75 at
+        # m = 2): at an alpha that high even the tie is significant, and so is every table.
+        half = m // 2
+        tie = (m > 0) & (m % 2 == 0) & (_mcnemar_core(half, half, exact, correction, mid_p)[1] <= alpha)
+        reject = np.where(tie, 1.0, reject)
+    return reject
 
 
 def _share_of_a(p01: float, p10: float) -> float:
@@ -226,7 +233,8 @@ def mcnemar_power(
     ``exact``, ``correction`` and ``mid_p``) rejects at level :math:`\alpha` exactly
     when :math:`\min(n_{01}, n_{10}) \le c_m`, with :math:`c_m` the largest
     count whose p-value is at most :math:`\alpha` (:math:`c_m = -1` when no
-    outcome is significant). Hence
+    outcome is significant; the mid-p value of a tie is below 1, so at
+    :math:`\alpha \ge 0.75` the tie and with it every outcome may be significant). Hence
 
     .. math::
 
@@ -412,10 +420,11 @@ def _exact_sample_size(p01, p10, alpha, target, exact, correction, mid_p, rule, 
                 return int(np.argmax(reached))
             new_horizon = 2 * horizon
         else:
+            # powers[0] = 0 is never reached, so 1 <= stable_from <= horizon + 1.
             stable_from = int(np.flatnonzero(~reached)[-1]) + 1
             if 2 * stable_from <= horizon:
                 return stable_from
-            new_horizon = max(2 * horizon if stable_from > horizon else 0, 2 * stable_from)
+            new_horizon = 2 * stable_from
         if new_horizon > _SEARCH_LIMIT:
             raise ValueError(
                 f"The exact search for the test-set size passed {horizon:,} items without "
