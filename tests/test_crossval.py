@@ -1,6 +1,7 @@
 """sigeval.crossval: Dietterich's tests, 5x2cv t and F, the corrected resampled t."""
 
 import warnings
+from fractions import Fraction
 
 import numpy as np
 import pytest
@@ -128,6 +129,17 @@ def test_difference_of_proportions_by_hand():
         assert res.pvalue == pytest.approx(2 * stats.norm.sf(abs(z_errors)), rel=1e-12)
         assert res.estimate == pytest.approx((k_a - k_b) / n, abs=1e-15)
         assert isinstance(res.pvalue, float)
+
+
+def test_difference_of_proportions_exact_at_the_largest_counts():
+    # Near n = 2**53 the accuracies are within 1e-16 of 1: 1 - (p_a + p_b) / 2 computed in
+    # floating point cancels to 0 (z = 0, p = 1), where z is about 1. Exact by fractions.
+    for k_a, k_b, n in [(2**53 - 1, 2**53 - 2, 2**53 - 1), (10**12, 10**12 - 3, 10**12), (5, 2**52, 2**53)]:
+        pooled = Fraction(k_a + k_b, 2 * n)
+        z2 = Fraction(k_a - k_b, n) ** 2 / (2 * pooled * (1 - pooled) / n)
+        res = difference_of_proportions_test(k_a, k_b, n)
+        assert res.statistic == pytest.approx(np.sign(k_a - k_b) * float(z2) ** 0.5, rel=1e-12)
+        assert res.estimate == pytest.approx(float(Fraction(k_a - k_b, n)), rel=1e-12)
 
 
 def test_difference_of_proportions_is_the_pooled_two_sample_z_test():
