@@ -153,11 +153,11 @@ def test_tasks_for_gap_by_brute_force():
                 assert tasks_for_gap(gap, k, alpha=alpha) == n_brute, (gap, k, alpha)
 
 
-@pytest.mark.parametrize("k", [2, 3, 5])
-@pytest.mark.parametrize("alpha", [0.05, 0.10])
+@pytest.mark.parametrize("k", [2, 3, 4, 5])
+@pytest.mark.parametrize("alpha", [0.05, 0.10, 0.30])
 def test_tasks_for_gap_exactly_at_a_critical_difference(k, alpha):
     # A gap equal to CD(N) needs exactly N datasets, one a hair smaller N + 1: the closed form
-    # rounds to either side of N, and the answer must not.
+    # rounds to either side of N (to 3 for CD(2) with k = 4 at alpha = 0.3), and the answer must not.
     for n in range(2, 60):
         cd = nemenyi_cd(k, n, alpha=alpha)
         if cd > k - 1:  # beyond the largest possible gap
