@@ -1,5 +1,8 @@
 """sigeval.crossval: Dietterich's tests, 5x2cv t and F, the corrected resampled t."""
 
+import warnings
+from fractions import Fraction
+
 import numpy as np
 import pytest
 from scipy import stats
@@ -11,6 +14,12 @@ from sigeval import (
     five_by_two_cv_t,
     kfold_cv_paired_t,
     resampled_paired_t,
+)
+from sigeval.crossval import (
+    _corrected_t_core,
+    _five_by_two_f_core,
+    _five_by_two_t_core,
+    _paired_t_core,
 )
 
 
@@ -59,9 +68,13 @@ def test_five_by_two_f_uses_every_fold():
 @pytest.mark.parametrize(
     ("differences", "error", "match"),
     [
-        (np.zeros((5, 3)), ValueError, r"`differences` must have shape \(5, 2\).*got shape \(5, 3\)"),
+        (np.zeros((5, 3)), ValueError,
+         r"`differences` must have shape \(5, 2\): 5 replications of 2-fold cross-validation, "
+         r"one score difference per fold; got shape \(5, 3\)"),
         (np.zeros(10), ValueError, r"`differences` must have shape \(5, 2\)"),
-        (np.full((5, 2), 0.01), ValueError, r"variance estimate is zero"),
+        (np.full((5, 2), 0.01), ValueError,
+         r"`differences` has equal differences in both folds of every replication: "
+         r"the 5x2cv variance estimate is zero"),
         (np.where(np.eye(5, 2) > 0, np.nan, 0.01), ValueError, r"`differences` must be finite; got nan"),
         (np.array([["a", "b"]] * 5), TypeError, r"`differences` must hold real numbers"),
     ],
@@ -90,7 +103,7 @@ def test_corrected_resampled_t_by_hand_and_against_the_naive_test():
     ("args", "kwargs", "error", "match"),
     [
         (([0.01],), dict(n_train=90, n_test=10), ValueError, r"`differences` must hold at least 2 value"),
-        (([0.01, 0.01],), dict(n_train=90, n_test=10), ValueError, r"zero spread"),
+        (([0.01, 0.01],), dict(n_train=90, n_test=10), ValueError, r"The differences `differences` have zero spread"),
         (([0.01, np.nan],), dict(n_train=90, n_test=10), ValueError, r"`differences` holds 1 NaN"),
         (([0.01, 0.02],), dict(n_train=0, n_test=10), ValueError, r"`n_train` must be an integer >= 1; got 0"),
         (([0.01, 0.02],), dict(n_train=90, n_test=2.5), TypeError, r"`n_test` must be an integer"),
@@ -118,6 +131,17 @@ def test_difference_of_proportions_by_hand():
         assert isinstance(res.pvalue, float)
 
 
+def test_difference_of_proportions_exact_at_the_largest_counts():
+    # Near n = 2**53 the accuracies are within 1e-16 of 1: 1 - (p_a + p_b) / 2 computed in
+    # floating point cancels to 0 (z = 0, p = 1), where z is about 1. Exact by fractions.
+    for k_a, k_b, n in [(2**53 - 1, 2**53 - 2, 2**53 - 1), (10**12, 10**12 - 3, 10**12), (5, 2**52, 2**53)]:
+        pooled = Fraction(k_a + k_b, 2 * n)
+        z2 = Fraction(k_a - k_b, n) ** 2 / (2 * pooled * (1 - pooled) / n)
+        res = difference_of_proportions_test(k_a, k_b, n)
+        assert res.statistic == pytest.approx(np.sign(k_a - k_b) * float(z2) ** 0.5, rel=1e-12)
+        assert res.estimate == pytest.approx(float(Fraction(k_a - k_b, n)), rel=1e-12)
+
+
 def test_difference_of_proportions_is_the_pooled_two_sample_z_test():
     # With equal n, 2 p(1-p)/n is the pooled variance of the classical two-proportion z-test;
     # its square is the chi-square statistic of the 2x2 table (A/B x right/wrong) without correction.
@@ -139,11 +163,13 @@ def test_difference_of_proportions_vectorized_and_degenerate():
     ("args", "error", "match"),
     [
         ((11, 3, 10), ValueError, r"`k_a` must not exceed `n`"),
+        ((3, 11, 10), ValueError, r"`k_b` must not exceed `n`; got k_b=11 with n=10"),
         ((-1, 3, 10), ValueError, r"`k_a` must be non-negative"),
+        ((3, -1, 10), ValueError, r"`k_b` must be non-negative"),
         ((1.5, 3, 10), ValueError, r"whole numbers"),
         ((1, 3, 0), ValueError, r"`n` must be at least 1"),
         (("a", 3, 10), TypeError, r"integer counts"),
-        (([1, 2], [1, 2, 3], 10), ValueError, r"broadcast"),
+        (([1, 2], [1, 2, 3], 10), ValueError, r"`k_a`, `k_b` and `n` must broadcast to a common shape"),
     ],
 )
 def test_difference_of_proportions_rejects_bad_input(args, error, match):
@@ -178,9 +204,8 @@ def test_corrected_resampled_t_shrinks_the_naive_t():
 @pytest.mark.parametrize(
     ("differences", "error", "match"),
     [
-        ([0.1], ValueError, r"at least 2"),
-        ([0.1, 0.1, 0.1], ValueError, r"zero spread"),
-        ([0.1, np.nan], ValueError, r"NaN"),
+        ([0.1], ValueError, r"`differences` must hold at least 2"),
+        ([0.1, np.nan], ValueError, r"`differences` holds 1 NaN"),
         ([[0.1, 0.2]], ValueError, r"one-dimensional"),
         (["a", "b"], TypeError, r"numbers"),
     ],
@@ -188,3 +213,73 @@ def test_corrected_resampled_t_shrinks_the_naive_t():
 def test_paired_t_over_splits_rejects_bad_input(func, differences, error, match):
     with pytest.raises(error, match=match):
         func(differences)
+
+
+@pytest.mark.parametrize(
+    ("func", "what"),
+    [(resampled_paired_t, "split differences"), (kfold_cv_paired_t, "fold differences")],
+)
+def test_paired_t_over_splits_zero_spread_error_says_which_differences(func, what):
+    with pytest.raises(ValueError, match=f"The {what} `differences` have zero spread"):
+        func([0.1, 0.1, 0.1])
+
+
+# --------------------------------------------------------------------------- extreme magnitudes
+
+
+@pytest.mark.parametrize("factor", [2.0**600, 2.0**-600])
+def test_statistics_unchanged_by_extreme_scale(factor):
+    # Squares of 1e180 overflow and squares of 1e-180 underflow; every statistic is a ratio
+    # of squares, so scaling the differences by a power of two must leave it unchanged.
+    rng = np.random.default_rng(20)
+    p = rng.normal(0.01, 0.02, (5, 2))
+    d = rng.normal(0.01, 0.02, 12)
+    for func in (five_by_two_cv_t, five_by_two_cv_f):
+        res, scaled = func(p), func(p * factor)
+        assert scaled.statistic == pytest.approx(res.statistic, rel=1e-12)
+        assert scaled.pvalue == pytest.approx(res.pvalue, rel=1e-12)
+    assert five_by_two_cv_t(p * factor).estimate == pytest.approx(p.mean() * factor, rel=1e-12)
+    for func in (resampled_paired_t, kfold_cv_paired_t,
+                 lambda x: corrected_resampled_t(x, n_train=90, n_test=10)):
+        res, scaled = func(d), func(d * factor)
+        assert scaled.statistic == pytest.approx(res.statistic, rel=1e-12)
+        assert scaled.pvalue == pytest.approx(res.pvalue, rel=1e-12)
+        assert scaled.estimate == pytest.approx(res.estimate * factor, rel=1e-12)
+
+
+# --------------------------------------------------------------------------- vectorised cores
+
+
+def test_cores_over_a_batch_match_the_public_functions_row_by_row():
+    # The course's simulation (sigeval.course.dietterich) calls the cores on (replications, ...) arrays.
+    rng = np.random.default_rng(21)
+    d = rng.normal(0.01, 0.02, (4, 7)) * [[1.0], [3.0], [0.5], [2.0]]
+    p = rng.normal(0.01, 0.02, (4, 5, 2)) * np.array([1.0, 3.0, 0.5, 2.0])[:, None, None]
+    t, p_t = _paired_t_core(d)
+    c, p_c = _corrected_t_core(d, 80, 20)
+    t52, p_t52 = _five_by_two_t_core(p)
+    f52, p_f52 = _five_by_two_f_core(p)
+    for i in range(4):
+        res = resampled_paired_t(d[i])
+        assert (t[i], p_t[i]) == pytest.approx((res.statistic, res.pvalue), rel=1e-12)
+        res = corrected_resampled_t(d[i], n_train=80, n_test=20)
+        assert (c[i], p_c[i]) == pytest.approx((res.statistic, res.pvalue), rel=1e-12)
+        res = five_by_two_cv_t(p[i])
+        assert (t52[i], p_t52[i]) == pytest.approx((res.statistic, res.pvalue), rel=1e-12)
+        res = five_by_two_cv_f(p[i])
+        assert (f52[i], p_f52[i]) == pytest.approx((res.statistic, res.pvalue), rel=1e-12)
+
+
+def test_cores_on_zero_spread_rows_give_nan_or_infinity_without_warnings():
+    # A simulated replication can have no spread; numpy's warnings must not reach the course.
+    d = np.array([[0.0, 0.0, 0.0], [0.25, 0.25, 0.25]])
+    p = np.array([np.zeros((5, 2)), np.full((5, 2), 0.25)])
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        for statistic, pvalue in (_paired_t_core(d), _corrected_t_core(d, 80, 20),
+                                  _five_by_two_t_core(p), _five_by_two_f_core(p)):
+            assert np.isnan(statistic[0]) and np.isnan(pvalue[0])  # 0 / 0
+            assert statistic[1] == np.inf and pvalue[1] == 0.0  # positive / 0
+        res = difference_of_proportions_test([10, 0], [10, 0], 10)  # SE = 0
+    np.testing.assert_array_equal(res.statistic, [0.0, 0.0])
+    np.testing.assert_array_equal(res.pvalue, [1.0, 1.0])

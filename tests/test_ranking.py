@@ -1,7 +1,7 @@
 """sigeval.ranking: Friedman, Nemenyi, Holm vs control, rank stability, bootstrap ranks."""
 
 import math
-from itertools import permutations
+from itertools import combinations, permutations
 
 import numpy as np
 import pandas as pd
@@ -11,6 +11,7 @@ from scipy import stats
 from sigeval import (
     adjust_pvalues,
     bootstrap_ranks,
+    cd_groups,
     friedman,
     holm_vs_control,
     nemenyi_cd,
@@ -19,6 +20,7 @@ from sigeval import (
     tasks_for_gap,
     wilcoxon_signed_rank,
 )
+from sigeval._validation import MAX_COUNT
 
 # Demšar (2006), Table 6: AUC of C4.5 with four settings on fourteen UCI datasets.
 DEMSAR_MODELS = ["C4.5", "C4.5+m", "C4.5+cf", "C4.5+m+cf"]
@@ -103,6 +105,23 @@ def test_friedman_perfect_agreement_and_all_equal():
     assert flat.statistic == 0.0 and flat.pvalue == 1.0 and flat.f_pvalue == 1.0
 
 
+@pytest.mark.parametrize(("n", "k"), [(200, 10), (3, 250)])
+def test_friedman_perfect_agreement_is_infinite_f_despite_rounding(n, k):
+    # On these sizes the computed chi2_F falls a hair (1e-13) below N(k - 1): still perfect agreement.
+    res = friedman(np.tile(np.arange(k, 0, -1.0), (n, 1)))
+    assert res.statistic == pytest.approx(n * (k - 1), rel=1e-14)
+    assert res.f_statistic == math.inf and res.f_pvalue == 0.0
+
+
+def test_friedman_smallest_tables_and_result_fields():
+    # Two datasets are enough; the result says which direction was ranked.
+    x = np.array([[0.9, 0.5, 0.7], [0.8, 0.6, 0.4]])
+    res = friedman(x)
+    np.testing.assert_array_equal(res.ranks, [[1, 3, 2], [1, 2, 3]])
+    assert res.n_datasets == 2 and res.higher_is_better is True
+    assert friedman(x, higher_is_better=False).higher_is_better is False
+
+
 # --------------------------------------------------------------------------- Nemenyi
 
 
@@ -134,6 +153,92 @@ def test_tasks_for_gap_by_brute_force():
                 assert tasks_for_gap(gap, k, alpha=alpha) == n_brute, (gap, k, alpha)
 
 
+@pytest.mark.parametrize("k", [2, 3, 4, 5])
+@pytest.mark.parametrize("alpha", [0.05, 0.10, 0.30])
+def test_tasks_for_gap_exactly_at_a_critical_difference(k, alpha):
+    # A gap equal to CD(N) needs exactly N datasets, one a hair smaller N + 1: the closed form
+    # rounds to either side of N (to 3 for CD(2) with k = 4 at alpha = 0.3), and the answer must not.
+    for n in range(2, 60):
+        cd = nemenyi_cd(k, n, alpha=alpha)
+        if cd > k - 1:  # beyond the largest possible gap
+            continue
+        assert tasks_for_gap(cd, k, alpha=alpha) == n
+        assert tasks_for_gap(np.nextafter(cd, 0), k, alpha=alpha) == n + 1
+
+
+def test_tasks_for_gap_is_two_when_even_one_dataset_would_do():
+    # At alpha = 0.9, q is 0.126 for k = 2 and CD(1) < 1: the answer is still the minimum of 2.
+    assert nemenyi_cd(2, 2, alpha=0.9) < 1.0
+    assert tasks_for_gap(1.0, 2, alpha=0.9) == 2
+
+
+@pytest.mark.parametrize("k", [2, 3, 7])
+def test_tasks_for_gap_at_the_largest_count(k):
+    # The smallest gap accepted is CD(2**53); its answer is a count that float64 holds exactly.
+    gap = nemenyi_cd(k, MAX_COUNT)
+    n = tasks_for_gap(gap, k)
+    assert n <= MAX_COUNT
+    assert nemenyi_cd(k, n) <= gap < nemenyi_cd(k, n - 1)
+    with pytest.raises(ValueError, match=r"`gap` = .* is too small: .* beyond 9,007,199,254,740,992 datasets"):
+        tasks_for_gap(np.nextafter(gap, 0), k)
+
+
+# --------------------------------------------------------------------------- CD groups
+
+
+def _cd_groups_by_brute_force(ranks, cd):
+    """Maximal sets of at least 2 models whose mean ranks all differ by less than ``cd``."""
+    k = len(ranks)
+    close = [set(s) for size in range(2, k + 1) for s in combinations(range(k), size)
+             if max(ranks[j] for j in s) - min(ranks[j] for j in s) < cd]
+    maximal = [s for s in close if not any(s < t for t in close)]
+    groups = [tuple(sorted(s, key=lambda j: (ranks[j], j))) for s in maximal]
+    return sorted(groups, key=lambda g: (ranks[g[0]], g[0]))
+
+
+def test_cd_groups_demsar_example():
+    ranks = friedman(demsar_frame()).mean_ranks
+    assert cd_groups(ranks, nemenyi_cd(4, 14)) == [(3, 1, 2, 0)]
+    # At alpha = 0.10 (CD = 1.118) C4.5+m+cf (3) is separated from C4.5 (0), and so is C4.5+m (1).
+    assert cd_groups(ranks, nemenyi_cd(4, 14, alpha=0.10)) == [(3, 1, 2), (2, 0)]
+
+
+def test_cd_groups_are_the_maximal_cliques_by_brute_force():
+    # Ranks on a grid of halves, so that ties and differences of exactly the CD occur:
+    # a difference equal to the CD separates.
+    rng = np.random.default_rng(9)
+    for _ in range(300):
+        k = int(rng.integers(2, 8))
+        ranks = rng.integers(2, 2 * k + 1, size=k) / 2
+        cd = float(rng.choice([0.5, 1.0, 1.5, 2.5]))
+        assert cd_groups(ranks, cd) == _cd_groups_by_brute_force(ranks.tolist(), cd), (ranks, cd)
+    assert cd_groups([1.0, 2.0], 1.0) == [] and cd_groups([1.0, 1.5], 1.0) == [(0, 1)]
+
+
+def test_cd_groups_list_tied_models_in_column_order():
+    # Many ties: within a group, equal mean ranks keep the order of the columns.
+    ranks = np.random.default_rng(10).integers(0, 4, size=40) / 2.0
+    for group in cd_groups(ranks, 0.75):
+        assert list(group) == sorted(group, key=lambda j: (ranks[j], j))
+
+
+@pytest.mark.parametrize(
+    ("args", "error", "match"),
+    [
+        (([[1.0, 2.0], [3.0, 4.0]], 1.0), ValueError,
+         r"`mean_ranks` must be one-dimensional with at least 2 models; got shape \(2, 2\)"),
+        (([1.0], 1.0), ValueError, r"`mean_ranks` must be one-dimensional .*got shape \(1,\)"),
+        (([1.0, np.nan, 2.0], 1.0), ValueError, r"`mean_ranks` must be finite; got nan"),
+        ((["a", "b"], 1.0), TypeError, r"`mean_ranks` must hold real numbers"),
+        (([1.0, 2.0], 0.0), ValueError, r"`critical_difference` must be positive; got 0\.0"),
+        (([1.0, 2.0], None), TypeError, r"`critical_difference` must be a real number"),
+    ],
+)
+def test_cd_groups_rejects_bad_input(args, error, match):
+    with pytest.raises(error, match=match):
+        cd_groups(*args)
+
+
 # --------------------------------------------------------------------------- Holm vs control
 
 
@@ -152,6 +257,32 @@ def test_holm_vs_control_demsar_example():
     by_index = holm_vs_control(DEMSAR_AUC, 0)
     assert by_index.models == (1, 2, 3)
     np.testing.assert_allclose(by_index.statistic, res.statistic)
+
+
+def test_holm_vs_control_fields_and_column_index_of_a_dataframe():
+    res = holm_vs_control(demsar_frame(), 0, alpha=0.10)
+    assert res.control == "C4.5" and res.alpha == 0.10
+    np.testing.assert_allclose(res.mean_rank_difference, np.array([16, 3, 17]) / 14, rtol=1e-13)
+    np.testing.assert_allclose(res.statistic, holm_vs_control(demsar_frame(), "C4.5").statistic)
+    # Integer column names are names, not positions.
+    numbered = demsar_frame().set_axis([10, 20, 30, 40], axis=1)
+    assert holm_vs_control(numbered, 20).control == 20
+    for control in (0, True):
+        with pytest.raises(ValueError, match=r"`control` must be one of the models \[10, 20, 30, 40\]"):
+            holm_vs_control(numbered, control)
+    with pytest.raises(ValueError, match=r"or a column index 0\.\.3\); got 4"):
+        holm_vs_control(demsar_frame(), 4)
+    with pytest.raises(ValueError, match=r"`control` must be one of the models"):
+        holm_vs_control(demsar_frame(), True)
+
+
+def test_holm_vs_control_lower_is_better_and_reject_at_alpha():
+    errors = 1 - DEMSAR_AUC
+    low = holm_vs_control(errors, 0, higher_is_better=False)
+    np.testing.assert_allclose(low.statistic, holm_vs_control(DEMSAR_AUC, 0).statistic, rtol=1e-13)
+    # Rejection is p_holm <= alpha: at alpha equal to an adjusted p-value, that test rejects.
+    at = float(low.pvalue_holm[0])
+    assert holm_vs_control(errors, 0, alpha=at, higher_is_better=False).reject[0]
 
 
 def test_wilcoxon_over_datasets_demsar_example():
@@ -265,8 +396,12 @@ def test_bootstrap_ranks_callable_with_dataframe_names():
 @pytest.mark.parametrize("fn", [friedman, lambda x: rank_stability(x, n_resamples=10, rng=0),
                                 lambda x: holm_vs_control(x, 0), bootstrap_ranks])
 def test_bad_tables(fn):
-    with pytest.raises(ValueError, match="at least 2 models"):
+    with pytest.raises(ValueError, match=r"`scores` must hold at least 2 models \(columns\); got 1"):
         fn(np.ones((5, 1)))
+    with pytest.raises(TypeError, match="`scores` must be given as numbers; got None"):
+        fn(None)
+    with pytest.raises(ValueError, match="two-dimensional"):
+        fn(pd.Series([0.1, 0.2, 0.3]))
     with pytest.raises(ValueError, match="at least 2 (datasets|items)"):
         fn(np.ones((1, 4)))
     with pytest.raises(ValueError, match="two-dimensional"):
@@ -297,7 +432,8 @@ def test_bad_arguments():
         nemenyi_cd(1, 14)
     with pytest.raises(ValueError, match="`n_datasets`"):
         nemenyi_cd(4, 1)
-    with pytest.raises(ValueError, match="`gap` cannot exceed"):
+    with pytest.raises(ValueError, match=r"`gap` cannot exceed k - 1 = 3, the largest difference of mean ranks "
+                                          r"among 4 models; got 3\.5"):
         tasks_for_gap(3.5, 4)
     with pytest.raises(ValueError, match="`gap`"):
         tasks_for_gap(0.0, 4)
@@ -328,3 +464,22 @@ def test_bootstrap_ranks_with_average_precision():
     for j, (scores, tp, pos) in enumerate(data.values()):
         assert res.estimate[j] == pytest.approx(average_precision(scores[None], tp[None], pos[None])[0])
     assert res.leader == "sharp" and res.rank_distribution.shape == (300, 2)
+
+
+def test_nan_scores_are_located_in_the_message():
+    x = np.full((6, 3), 0.5) + np.arange(3) / 10
+    x[1, 2] = np.nan
+    with pytest.raises(ValueError, match=r"holds 1 NaN or infinite score\(s\) \(a failed run\?\) at "
+                                          r"\(dataset 1, model 2\); a rank needs every model"):
+        friedman(x)
+    x[[0, 4], [1, 0]] = np.inf
+    with pytest.raises(ValueError, match=r"at \(dataset 0, model 1\), \(dataset 1, model 2\), "
+                                          r"\(dataset 4, model 0\); a rank"):
+        friedman(x)
+    x[5, :] = np.nan
+    # Three cells are shown, then how many there are.
+    with pytest.raises(ValueError, match=r"holds 6 NaN .*\(dataset 4, model 0\), \.\.\. \(6 cells\); a rank"):
+        friedman(x)
+    x[5, 1:] = 0.5
+    with pytest.raises(ValueError, match=r"holds 4 NaN .*\(dataset 4, model 0\), \.\.\. \(4 cells\); a rank"):
+        friedman(x)

@@ -161,10 +161,11 @@ class ProportionsTestResult:
 
 def _proportions_core(k_a: np.ndarray, k_b: np.ndarray, n: np.ndarray):
     """z, two-sided p, estimate and SE for validated counts (any shape); z = 0 when SE = 0."""
-    p_a, p_b = k_a / n, k_b / n
-    pooled = (p_a + p_b) / 2
-    se = np.sqrt(2 * pooled * (1 - pooled) / n)
-    estimate = p_a - p_b
+    # From the counts: 1 - (p_a + p_b) / 2 and p_a - p_b cancel when p_a and p_b are close.
+    pooled = (k_a + k_b) / (2 * n)
+    pooled_errors = ((n - k_a) + (n - k_b)) / (2 * n)
+    se = np.sqrt(2 * pooled * pooled_errors / n)
+    estimate = (k_a - k_b) / n
     # SE = 0 only when both models are right (or wrong) on every item: then k_a = k_b.
     statistic = np.where(se > 0, estimate / np.where(se > 0, se, 1.0), 0.0)
     return statistic, 2 * stats.norm.sf(np.abs(statistic)), estimate, se

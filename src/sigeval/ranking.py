@@ -380,16 +380,16 @@ def tasks_for_gap(gap: float, k: int, *, alpha: float = 0.05) -> int:
             f"among {k} models; got {gap!r}."
         )
     q = nemenyi_q(k, alpha=alpha)
-    spread = math.sqrt(k * (k + 1) / 6)
-    if gap < q * spread / math.sqrt(MAX_COUNT):
-        raise ValueError(
-            f"`gap` = {gap!r} is too small: the critical difference reaches it only beyond "
-            f"{MAX_COUNT:,} datasets, more than a count can hold."
-        )
 
     def cd(n: int) -> float:
         return q * math.sqrt(k * (k + 1) / (6 * n))
 
+    # The CD falls with N: the answer is at most MAX_COUNT exactly when cd(MAX_COUNT) reaches the gap.
+    if cd(MAX_COUNT) > gap:
+        raise ValueError(
+            f"`gap` = {gap!r} is too small: the critical difference reaches it only beyond "
+            f"{MAX_COUNT:,} datasets, more than a count can hold."
+        )
     n = max(2, math.ceil(q**2 * k * (k + 1) / (6 * gap**2)))
     # Guard the ceiling against rounding in the closed form.
     while n > 2 and cd(n - 1) <= gap:

@@ -1,0 +1,210 @@
+"""sigeval.rank_uncertainty: rank stability over datasets, bootstrap ranks over test items.
+
+The first tests live in test_ranking.py; these cover the boundaries, the arguments passed
+through, the callable path and its chunks, and the error messages.
+"""
+
+import numpy as np
+import pytest
+
+from sigeval import adjust_pvalues, bootstrap_ranks, nemenyi_cd, rank_stability
+from sigeval import rank_uncertainty as ru
+
+
+def _index_bootstrap(data, n_resamples, seed):
+    """Metrics of explicit index resamples, the draws bootstrap_ranks makes with that seed."""
+    n = data.shape[0]
+    idx = np.random.default_rng(seed).integers(0, n, size=(n_resamples, n))
+    return data[idx].mean(axis=1)
+
+
+# --------------------------------------------------------------------------- rank stability
+
+
+def test_rank_stability_fields_and_arguments_passed_through():
+    x = np.random.default_rng(1).normal(size=(9, 4)) + [0.0, 0.3, 0.6, 0.9]
+    res = rank_stability(x, n_resamples=50, alpha=0.10, rng=0)
+    assert res.models == (0, 1, 2, 3)
+    assert res.critical_difference == nemenyi_cd(4, 9, alpha=0.10)
+    assert (res.n_resamples, res.alpha) == (50, 0.10)
+    # Lower is better reverses every rank.
+    low = rank_stability(-x, n_resamples=50, alpha=0.10, higher_is_better=False, rng=0)
+    np.testing.assert_array_equal(low.resampled_mean_ranks, res.resampled_mean_ranks)
+    assert rank_stability(x[:3], rng=0).n_resamples == 10_000
+
+
+def test_rank_stability_a_difference_equal_to_the_cd_separates(monkeypatch):
+    # With N = 4 datasets, resampled differences of mean ranks are multiples of 1/4 (up to
+    # rounding); at a CD of exactly 1/2, |R_i - R_j| >= CD must count those equal to it.
+    x = np.array([[3.0, 2.0, 1.0], [1.0, 2.0, 3.0], [2.0, 3.0, 1.0], [3.0, 1.0, 2.0]])
+    monkeypatch.setattr(ru, "nemenyi_cd", lambda k, n, alpha: 0.5)
+    res = rank_stability(x, n_resamples=400, rng=4)
+    ranks = ru._ranks(x, True)
+    r = _index_bootstrap(ranks, 400, 4)
+    for i, j in [(0, 1), (0, 2), (1, 2)]:
+        gap = np.round(np.abs(r[:, i] - r[:, j]) * 4)  # in quarters, exactly
+        assert np.any(gap == 2)
+        assert res.separation[i, j] == np.mean(gap >= 2)
+
+
+def test_rank_stability_bad_arguments_name_themselves():
+    x = np.eye(3)
+    with pytest.raises(TypeError, match="`higher_is_better` must be True or False"):
+        rank_stability(x, higher_is_better=1, rng=0)
+    for func in (rank_stability, bootstrap_ranks):
+        with pytest.raises(ValueError, match="`n_resamples` must be an integer >= 1; got 0"):
+            func(x, n_resamples=0)
+
+
+def test_memory_refusal_reports_the_size_of_the_resampled_arrays():
+    # rank_stability: draws and counts (4 N), mean ranks (k) and pairwise differences k(k - 1)
+    # per resample; bootstrap_ranks: 4 k values and k^2 booleans (k^2 / 8 floats) per resample.
+    n, k, b = 5, 3, 10**12
+    tib = b * (4 * n + k + k * (k - 1)) * 8 / 2**40
+    with pytest.raises(ValueError, match=rf"^`n_resamples` = {b} would need {tib:,.1f} TiB of memory "
+                                         r"for the resampled mean ranks; .* smaller `n_resamples`"):
+        rank_stability(np.eye(n, k), n_resamples=b)
+    tib = b * (4 * k + k * k / 8) * 8 / 2**40
+    with pytest.raises(ValueError, match=rf"^`n_resamples` = {b} would need {tib:,.1f} TiB of memory "
+                                         r"for the resampled metrics and ranks; .* smaller `n_resamples`"):
+        bootstrap_ranks(np.eye(n, k), n_resamples=b)
+
+
+# --------------------------------------------------------------------------- bootstrap ranks
+
+
+def test_bootstrap_ranks_leader_need_not_be_the_first_model():
+    rng = np.random.default_rng(2)
+    correct = (rng.random((200, 3)) < [0.6, 0.7, 0.9]).astype(float)
+    res = bootstrap_ranks(correct, n_resamples=300, confidence_level=0.9, rng=3)
+    assert res.leader == 2 and res.rank.tolist() == [3, 2, 1]
+    assert (res.confidence_level, res.n_resamples) == (0.9, 300)
+    metrics = _index_bootstrap(correct, 300, 3)
+    d = metrics[:, [2]] - metrics
+    np.testing.assert_allclose(res.difference_ci.low, np.percentile(d, 5, axis=0), atol=1e-15)
+    np.testing.assert_allclose(res.difference_ci.high, np.percentile(d, 95, axis=0), atol=1e-15)
+    assert res.pvalue[2] == 1.0 and res.pvalue_holm[2] == 1.0
+    assert bootstrap_ranks(correct[:20], rng=0).n_resamples == 10_000
+
+
+def _inverted_cdf(sorted_column, q):
+    """The smallest value whose empirical distribution function reaches q."""
+    b = sorted_column.size
+    return sorted_column[int(np.ceil(b * q - 1e-9)) - 1]
+
+
+@pytest.mark.parametrize(("n_resamples", "confidence_level"), [(14, 0.6), (37, 0.4), (37, 0.8), (50, 0.95)])
+def test_rank_interval_is_the_inverted_cdf_percentile_of_the_ranks(n_resamples, confidence_level):
+    # Three models of close skill: every rank occurs, and the interval ends are observed ranks
+    # (here interpolating between two ranks and truncating would give a lower end).
+    correct = (np.random.default_rng(0).random((30, 3)) < [0.75, 0.7, 0.65]).astype(float)
+    res = bootstrap_ranks(correct, n_resamples=n_resamples, confidence_level=confidence_level, rng=6)
+    tail = (1 - confidence_level) / 2
+    ranks = np.sort(res.rank_distribution, axis=0)
+    for j in range(3):
+        assert res.rank_interval.low[j] == _inverted_cdf(ranks[:, j], tail)
+        assert res.rank_interval.high[j] == _inverted_cdf(ranks[:, j], 1 - tail)
+    assert res.rank_interval.low.dtype.kind == "i" and res.rank_interval.high.dtype.kind == "i"
+
+
+def test_bootstrap_pvalue_when_the_leader_loses_most_resamples():
+    # The leader's per-item advantage is one large item and many small losses: its mean lead is
+    # 0.01, yet most resamples put B ahead, so #{d* >= 0} is the smaller count.
+    rng = np.random.default_rng(7)
+    losses = rng.normal(-1.0, 0.5, 29)
+    a = np.append(losses, -losses.sum() + 0.01)
+    scores = np.column_stack([a, np.zeros(30)])
+    res = bootstrap_ranks(scores, n_resamples=500, rng=8)
+    assert res.leader == 0
+    d = _index_bootstrap(scores, 500, 8) @ [1.0, -1.0]
+    at_most, at_least = np.mean(d <= 0), np.mean(d >= 0)
+    assert at_least < at_most
+    assert res.pvalue[1] == pytest.approx(2 * at_least)
+
+
+def test_a_copy_of_the_leader_is_indistinguishable_with_p_one():
+    # d* = 0 on every resample: both tails hold all of them, and p is capped at 1.
+    correct = (np.random.default_rng(9).random((40, 2)) < [0.8, 0.5]).astype(float)
+    res = bootstrap_ranks(correct[:, [0, 0, 1]], n_resamples=200, rng=1)
+    assert res.pvalue[1] == 1.0 and res.pvalue_holm[1] == 1.0
+    assert res.indistinguishable.tolist() == [True, True, False]
+    np.testing.assert_array_equal(res.rank_distribution[:, 1], res.rank_distribution[:, 0])
+
+
+def test_indistinguishable_is_a_strict_comparison_with_alpha():
+    # With 64 resamples the p-values are multiples of 1/32, exact in binary, so a confidence
+    # level of 1 - p puts alpha exactly on the adjusted p-value: the leader then beats the model.
+    correct = (np.random.default_rng(11).random((60, 2)) < [0.75, 0.6]).astype(float)
+    first = bootstrap_ranks(correct, n_resamples=64, rng=12)
+    p = float(first.pvalue_holm[1])
+    assert 0 < p < 1 and p * 32 == round(p * 32)
+    res = bootstrap_ranks(correct, n_resamples=64, confidence_level=1 - p, rng=12)
+    assert res.pvalue_holm[1] == p == 1 - res.confidence_level
+    assert res.indistinguishable.tolist() == [True, False]
+
+
+def test_callable_statistic_takes_the_same_draws_as_the_mean():
+    correct = (np.random.default_rng(13).random((25, 3)) < [0.8, 0.7, 0.75]).astype(float)
+    as_mean = bootstrap_ranks(correct, n_resamples=120, rng=14)
+    columns = [correct[:, j] for j in range(3)]
+    called = bootstrap_ranks(columns, statistic=np.mean, n_resamples=120, rng=14)
+    assert called.models == (0, 1, 2)
+    # Sums of 0/1 are exact, so both paths give the same metrics to the bit.
+    np.testing.assert_array_equal(called.rank_distribution, as_mean.rank_distribution)
+    np.testing.assert_array_equal(called.pvalue, as_mean.pvalue)
+    np.testing.assert_array_equal(called.estimate, as_mean.estimate)
+
+
+@pytest.mark.parametrize("statistic", ["mean", np.mean])
+def test_resamples_in_chunks_equal_one_batch(monkeypatch, statistic):
+    # Chunks of a few rows (of 17 resamples, so the last chunk is short) draw the same items.
+    correct = (np.random.default_rng(15).random((20, 2)) < [0.8, 0.7]).astype(float)
+    scores = correct if statistic == "mean" else [correct[:, 0], correct[:, 1]]
+    whole = bootstrap_ranks(scores, statistic=statistic, n_resamples=17, rng=16)
+    monkeypatch.setattr(ru, "_CHUNK_ELEMENTS", 120)  # 6 rows for the mean, 3 for two 1-D arrays
+    chunked = bootstrap_ranks(scores, statistic=statistic, n_resamples=17, rng=16)
+    np.testing.assert_array_equal(chunked.rank_distribution, whole.rank_distribution)
+    np.testing.assert_array_equal(chunked.pvalue, whole.pvalue)
+    metrics = _index_bootstrap(correct, 17, 16)
+    np.testing.assert_array_equal(chunked.rank_distribution, ru._competition_ranks(metrics))
+
+
+def test_callable_statistic_on_two_items_and_integer_values():
+    # Two test items are enough; an integer-valued statistic still gives float estimates.
+    res = bootstrap_ranks({"a": np.array([1, 1]), "b": np.array([0, 1])},
+                          statistic=lambda x, axis: (x > 0).sum(axis=axis), n_resamples=20, rng=0)
+    assert res.estimate.dtype == np.float64 and res.estimate.tolist() == [2.0, 1.0]
+    assert res.leader == "a"
+
+
+@pytest.mark.parametrize(
+    ("scores", "statistic", "error", "match"),
+    [
+        (np.ones((1, 3)), "mean", ValueError, r"`scores` must hold at least 2 items \(rows\); got 1"),
+        (np.ones((5, 2)), np.mean, TypeError,
+         r"With a callable `statistic`, `scores` must be a dict or a sequence with one entry per model: "
+         r"an array or a tuple of arrays sharing axis 0 \(the test items\); got ndarray"),
+        (np.ones((5, 2)), 5, TypeError, r"`statistic` must be 'mean' or a callable; got int"),
+        ({"a": np.ones(5)}, np.mean, ValueError, r"`scores` must hold at least 2 models; got 1"),
+        ({"a": np.ones(4), "b": np.ones(4) * 1j}, np.mean, TypeError, r"`scores\['b'\]` must hold real numbers"),
+        ({"a": 3.0, "b": 4.0}, np.mean, ValueError,
+         r"Every model's arrays must share axis 0, the same test items in the same order; got lengths \[-1\]"),
+        ({"a": np.ones(4), "b": 4.0}, np.mean, ValueError, r"must share axis 0"),
+        ({"a": np.ones(1), "b": np.ones(1)}, np.mean, ValueError, r"`scores` must hold at least 2 test items; got 1"),
+        ([np.ones(5), np.ones(5)], lambda x, axis: x.mean(), ValueError,
+         r"`statistic` must return one value per resample: given arrays of shape \(batch, n_items, \.\.\.\) "
+         r"with batch=1, it must return shape \(1,\); got shape \(\)"),
+        ([np.ones(5), np.zeros(5)], lambda x, axis: np.log(x).mean(axis=axis), ValueError,
+         r"^`statistic` returned NaN or infinity on a resample\.$"),
+    ],
+)
+def test_bootstrap_ranks_rejects_bad_input(scores, statistic, error, match):
+    with pytest.raises(error, match=match), np.errstate(divide="ignore"):
+        bootstrap_ranks(scores, statistic=statistic, n_resamples=5, rng=0)
+
+
+def test_bootstrap_ranks_holm_over_the_comparisons_with_the_leader():
+    correct = (np.random.default_rng(17).random((80, 4)) < [0.7, 0.75, 0.6, 0.72]).astype(float)
+    res = bootstrap_ranks(correct, n_resamples=200, rng=18)
+    others = np.arange(4) != np.flatnonzero(np.asarray(res.models) == res.leader)[0]
+    np.testing.assert_allclose(res.pvalue_holm[others], adjust_pvalues(res.pvalue[others], method="holm"))
