@@ -1,5 +1,6 @@
 """sigeval.power_mcnemar: exact power and test-set size of McNemar's test."""
 
+import math
 import warnings
 
 import numpy as np
@@ -374,3 +375,27 @@ def test_sample_size_tiny_difference_still_has_a_normal_answer():
     assert mcnemar_sample_size(0.0101, 0.01, method="normal") > 1_000_000
 
 
+
+
+@pytest.mark.parametrize("p01, p10", [(1e-320, 0.0), (5e-324, 0.0), (3e-309, 1e-309)])
+@pytest.mark.parametrize("method", ["normal", "exact"])
+def test_sample_size_of_a_vanishing_difference_is_refused_clearly(p01, p10, method):
+    # The size passes 1e308 items: a clear refusal, not inf, an OverflowError or a warning.
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        with pytest.raises(ValueError, match=r"`p01` and `p10` differ by only .*1e308 items"):
+            mcnemar_sample_size(p01, p10, method=method)
+
+
+@pytest.mark.parametrize("p01, p10", [(0.3, 0.3 - 1e-10), (1e-200, 0.0), (3e-300, 1e-300)])
+def test_normal_sample_size_of_a_tiny_difference_is_the_closed_form(p01, p10):
+    # Connor's n = (z_a sqrt(psi) + z_b sqrt(psi - d^2))^2 / d^2, computed with exact
+    # rationals, where float64 would underflow d^2 (d = 1e-200).
+    from fractions import Fraction
+
+    psi, d = Fraction(p01) + Fraction(p10), Fraction(p01) - Fraction(p10)
+    z_a, z_b = Fraction(float(stats.norm.isf(0.025))), Fraction(float(stats.norm.ppf(0.8)))
+    root_psi = Fraction(math.sqrt(psi))  # float precision is enough for rel=1e-12 below
+    root_rest = Fraction(math.sqrt(psi - d * d))
+    expected = (z_a * root_psi + z_b * root_rest) ** 2 / d**2
+    assert mcnemar_sample_size(p01, p10, method="normal") == pytest.approx(float(expected), rel=1e-12)

@@ -382,8 +382,17 @@ def _real_rate(value: float, name: str) -> float:
 
 def _normal_sample_size(p01: float, p10: float, alpha: float, power: float) -> int:
     psi, delta = p01 + p10, abs(p01 - p10)
-    z_alpha, z_beta = stats.norm.isf(alpha / 2), stats.norm.ppf(power)
-    n = (z_alpha * math.sqrt(psi) + z_beta * math.sqrt(max(psi - delta**2, 0.0))) ** 2 / delta**2
+    z_alpha, z_beta = float(stats.norm.isf(alpha / 2)), float(stats.norm.ppf(power))
+    root = z_alpha * math.sqrt(psi) + z_beta * math.sqrt(max(psi - delta * delta, 0.0))
+    # (root / delta)**2 rather than root**2 / delta**2: delta**2 underflows below 1e-162.
+    # A Python float product that overflows is inf (a power would raise).
+    ratio = root / delta
+    n = ratio * ratio
+    if not math.isfinite(n):
+        raise ValueError(
+            f"`p01` and `p10` differ by only {delta!r}: the normal approximation asks for more "
+            "than 1e308 items, beyond any test set (and float64)."
+        )
     return max(1, math.ceil(n))
 
 
