@@ -259,7 +259,10 @@ def difference_of_proportions_test(
 
 
 def _paired_t_core(d: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """t = mean sqrt(J) / sd over the last axis, and its two-sided p-value (NaN if sd = 0)."""
+    """t = mean sqrt(J) / sd over the last axis, and its two-sided p-value.
+
+    Where sd is exactly 0: t = +-inf and p = 0 for a constant non-zero row, NaN for zeros.
+    """
     size = d.shape[-1]
     with np.errstate(divide="ignore", invalid="ignore"):
         statistic = d.mean(axis=-1) * math.sqrt(size) / d.std(axis=-1, ddof=1)
@@ -544,7 +547,10 @@ def corrected_resampled_t(differences: ArrayLike, *, n_train: int, n_test: int) 
 
 
 def _corrected_t_core(d: np.ndarray, n_train: int, n_test: int) -> tuple[np.ndarray, np.ndarray]:
-    """Nadeau and Bengio's t over the last axis, and its two-sided p-value (NaN if sd = 0)."""
+    """Nadeau and Bengio's t over the last axis, and its two-sided p-value.
+
+    Where sd is exactly 0: t = +-inf and p = 0 for a constant non-zero row, NaN for zeros.
+    """
     size = d.shape[-1]
     with np.errstate(divide="ignore", invalid="ignore"):
         statistic = d.mean(axis=-1) / np.sqrt(
