@@ -11,7 +11,7 @@
     prints an example file shipped with the package, made from the course's
     shape benchmark, to try the other two on.
 
-Built on :mod:`argparse` (the standard library) so that the command needs
+Built on ``argparse`` (the standard library) so that the command needs
 nothing beyond the statistics core. Explained in :ref:`ch-own-results`.
 """
 

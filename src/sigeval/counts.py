@@ -52,12 +52,12 @@ def _count(value: int, name: str) -> int:
 class PairedCounts:
     """The 2x2 table of two models scored right or wrong on the same items.
 
-    ============  =================  ==================
-    \\             B right            B wrong
-    ============  =================  ==================
-    A right       ``both_correct``   ``only_a_correct``
-    A wrong       ``only_b_correct`` ``both_wrong``
-    ============  =================  ==================
+    ============  ==================  ==================
+    A \\ B         B right             B wrong
+    ============  ==================  ==================
+    A right       ``both_correct``    ``only_a_correct``
+    A wrong       ``only_b_correct``  ``both_wrong``
+    ============  ==================  ==================
 
     ``only_a_correct`` and ``only_b_correct`` are McNemar's ``n01`` and ``n10``
     (:func:`~sigeval.paired.mcnemar_counts`); Dietterich (1998) names them the
