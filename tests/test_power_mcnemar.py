@@ -383,7 +383,8 @@ def test_sample_size_of_a_vanishing_difference_is_refused_clearly(p01, p10, meth
     # The size passes 1e308 items: a clear refusal, not inf, an OverflowError or a warning.
     with warnings.catch_warnings():
         warnings.simplefilter("error")
-        with pytest.raises(ValueError, match=r"`p01` and `p10` differ by only .*: the normal approximation asks for more than 1e308 items, beyond any test set"):
+        refusal = r"`p01` and `p10` differ by only .*: the normal approximation asks for more than 1e308 items, beyond"
+        with pytest.raises(ValueError, match=refusal):
             mcnemar_sample_size(p01, p10, method=method)
 
 
