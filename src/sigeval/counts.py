@@ -53,7 +53,7 @@ class PairedCounts:
     """The 2x2 table of two models scored right or wrong on the same items.
 
     ============  ==================  ==================
-    A \\ B         B right             B wrong
+    A (rows)      B right             B wrong
     ============  ==================  ==================
     A right       ``both_correct``    ``only_a_correct``
     A wrong       ``only_b_correct``  ``both_wrong``
