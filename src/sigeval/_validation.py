@@ -375,8 +375,13 @@ def safe_scale(x: np.ndarray, power: int = 1) -> float:
     growth = power * exponent + math.log2(max(x.size, 1))
     if growth < _SAFE_EXPONENT and power * exponent > -_SAFE_EXPONENT:
         return 1.0
+    return power_of_two_near(top)
+
+
+def power_of_two_near(top: float) -> float:
+    """The power of two 2**(e - 1) with ``top`` in [2**(e - 1), 2**e), for a positive finite ``top``."""
     # 2**(e - 1), not 2**e: 2**1024 itself overflows.
-    return math.ldexp(1.0, exponent - 1)
+    return math.ldexp(1.0, math.frexp(top)[1] - 1)
 
 
 def check_difference(a: np.ndarray, b: np.ndarray, names: tuple[str, str]) -> np.ndarray:

@@ -25,6 +25,7 @@ from ._validation import (
     check_scores,
     check_unit_interval,
     has_spread,
+    power_of_two_near,
     stable_mean_sd,
 )
 
@@ -212,7 +213,7 @@ def welch_test(
     # (scaling only when squares overflow let df fall to scipy's fallback of 1 for
     # scores of about 1e80 or 1e-80). For ordinary scores the results are unchanged
     # bit for bit: dividing and multiplying by a power of two is exact.
-    power_of_two = math.ldexp(1.0, math.frexp(scale)[1] - 1)
+    power_of_two = power_of_two_near(scale)
     a, b = a / power_of_two, b / power_of_two
     res = stats.ttest_ind(a, b, equal_var=False)
     ci = res.confidence_interval(confidence_level)
