@@ -2,7 +2,6 @@
 
 import warnings
 from concurrent.futures import ThreadPoolExecutor
-from types import SimpleNamespace
 
 import numpy as np
 import pandas as pd
@@ -156,8 +155,8 @@ def test_power_passes_alpha_and_target_power_to_seeds_needed(hand):
 
 def test_power_difference_exactly_at_the_mde_is_detectable(hand, monkeypatch):
     """``detectable`` is ``|mean_diff| >= mde``: a design whose MDE equals the observed difference detects it."""
-    monkeypatch.setattr("sigeval.report.power_paired", lambda sd, n, *, alpha, target_power, delta: SimpleNamespace(
-        mde=delta, power=0.5))
+    observed = hand.pairwise().mean_diff.abs().to_numpy()
+    monkeypatch.setattr("sigeval.report._mde", lambda t_sum, sd, n: observed.copy())
     pwr = hand.power()
     assert (pwr.mde == pwr.mean_diff.abs()).all() and pwr.detectable.all()
 
@@ -829,3 +828,128 @@ def test_task_bounds(kwargs):
 
 def test_task_stores_floats():
     assert repr(Task(noise=np.float32(0.5))) == "Task(noise=0.5, contrast=1.0, blur=0.0)"
+
+
+# --------------------------------------------------------------------------- vectorised = per comparison
+
+
+def _per_comparison(report: Report, compute) -> pd.DataFrame:
+    """The views as they were computed before they were vectorised: a loop over every comparison."""
+    rows = []
+    k = len(report.models)
+    for t in report.tasks:
+        grid = report._scores[t]
+        for i in range(k):
+            for j in range(i + 1, k):
+                both = ~np.isnan(grid[:, i]) & ~np.isnan(grid[:, j])
+                a, b = grid[both, i], grid[both, j]
+                rows.append({"task": t, "model_a": report.models[i], "model_b": report.models[j], "n_pairs": a.size,
+                             **compute(a, b)})
+    return pd.DataFrame(rows)
+
+
+def _holm_by_task(frame: pd.DataFrame, column: str) -> np.ndarray:
+    adjusted = np.empty(len(frame))
+    for _, index in frame.groupby("task", sort=False).indices.items():
+        adjusted[index] = adjust_pvalues(frame[column].to_numpy()[index], method="holm")
+    return adjusted
+
+
+def _old_pairwise(report, alpha):
+    def compute(a, b):
+        res = paired_difference(a, b, confidence_level=1 - alpha)
+        return {"mean_diff": res.estimate, "ci_low": res.confidence_interval.low,
+                "ci_high": res.confidence_interval.high, "pvalue": res.pvalue}
+
+    frame = _per_comparison(report, compute)
+    frame["pvalue_holm"] = _holm_by_task(frame, "pvalue")
+    frame["significant"] = frame["pvalue_holm"] <= alpha
+    return frame
+
+
+def _old_power(report, alpha, target_power, deltas):
+    def compute(a, b):
+        res = paired_difference(a, b)
+        planned = power_paired(res.sd, res.n, alpha=alpha, target_power=target_power, delta=abs(res.estimate))
+        row = {"mean_diff": res.estimate, "sigma_d": res.sd, "mde": float(planned.mde),
+               "observed_power": float(planned.power)}
+        row["detectable"] = abs(res.estimate) >= row["mde"]
+        for delta in deltas:
+            row[f"seeds_for_{delta:g}"] = seeds_needed(res.sd, delta, alpha=alpha, target_power=target_power)
+        return row
+
+    return _per_comparison(report, compute)
+
+
+def _old_equivalence(report, margin, alpha):
+    def compute(a, b):
+        diff = paired_difference(a, b, confidence_level=1 - alpha)
+        tost = tost_paired(a, b, margin=margin, alpha=alpha)
+        return {"mean_diff": diff.estimate, "ci_low": diff.confidence_interval.low,
+                "ci_high": diff.confidence_interval.high, "tost_ci_low": tost.confidence_interval.low,
+                "tost_ci_high": tost.confidence_interval.high, "margin": margin,
+                "pvalue_difference": diff.pvalue, "pvalue_equivalence": tost.pvalue}
+
+    frame = _per_comparison(report, compute)
+    frame["pvalue_difference_holm"] = _holm_by_task(frame, "pvalue_difference")
+    frame["pvalue_equivalence_holm"] = _holm_by_task(frame, "pvalue_equivalence")
+    frame["verdict"] = verdict_from_pvalues(frame["pvalue_difference_holm"].to_numpy(),
+                                            frame["pvalue_equivalence_holm"].to_numpy(), alpha=alpha)
+    return frame
+
+
+def _mid_size_table() -> pd.DataFrame:
+    """9 models, 5 tasks of 3 to 12 seeds, failed runs, and one task scored in the millions."""
+    gen = np.random.default_rng(23)
+    rows = []
+    for t, n_seeds in enumerate([8, 12, 3, 8, 6]):
+        for m in range(9):
+            for s in range(n_seeds):
+                score = 0.7 + 0.004 * m + 0.01 * gen.standard_normal() + (0.003 * s if t == 1 else 0.0)
+                rows.append((f"task {t}", f"model {m}", 10 * s + t, score * (1e6 if t == 3 else 1.0)))
+    table = pd.DataFrame(rows, columns=["task", "model", "seed", "score"])
+    failed = gen.choice(len(table), size=12, replace=False)
+    table.loc[failed[table.task.iloc[failed].to_numpy() != "task 2"], "score"] = np.nan
+    return table.drop(index=[5, 40])  # and two missing runs
+
+
+@pytest.mark.parametrize("alpha, target_power, margin", [(0.05, 0.80, 0.01), (0.10, 0.90, 0.004), (0.01, 0.5, 0.02)])
+def test_vectorised_views_equal_the_per_comparison_functions(alpha, target_power, margin):
+    """Every view equals, bit for bit, the loop of per-comparison library calls it replaced."""
+    report = Report(_mid_size_table(), failed="drop-pairs")
+    assert len(report.failed_runs) > 5 and report.pairwise().n_pairs.nunique() > 4
+    deltas = (0.01, 0.003, 2e4)
+    pd.testing.assert_frame_equal(report.pairwise(alpha=alpha), _old_pairwise(report, alpha), check_exact=True)
+    pd.testing.assert_frame_equal(report.power(alpha=alpha, target_power=target_power, deltas=deltas),
+                                  _old_power(report, alpha, target_power, deltas), check_exact=True)
+    pd.testing.assert_frame_equal(report.equivalence(margin, alpha=alpha), _old_equivalence(report, margin, alpha),
+                                  check_exact=True)
+
+
+def test_vectorised_summary_equals_the_sentences_of_the_per_comparison_views():
+    report = Report(_mid_size_table(), failed="drop-pairs")
+    alpha, target_power, margin = 0.05, 0.8, 0.01
+    pw, pwr = _old_pairwise(report, alpha), _old_power(report, alpha, target_power, ())
+    counts = _old_equivalence(report, margin, alpha).verdict.value_counts()
+    text = report.summary(margin=margin, alpha=alpha, target_power=target_power)
+    assert f"comparisons use {pw.n_pairs.min()} to {pw.n_pairs.max()} pairs" in text
+    assert f"{pw.significant.sum()} of {len(pw)} comparison(s) differ" in text
+    assert (f"range from {pwr.mde.min():.3g} to {pwr.mde.max():.3g}; {(~pwr.detectable).sum()} of {len(pwr)} "
+            "observed") in text
+    verdicts = ", ".join(f"{counts.get(v, 0)} {v}" for v in ("different", "equivalent", "trivial", "undetermined"))
+    assert f"Against a margin of {margin:g}: {verdicts}." in text
+
+
+def test_vectorised_views_raise_the_first_failing_comparison():
+    """A zero-spread comparison after a short one: the error is the first in the order of the comparisons."""
+    table = long_table({"t": {"A": [1.0, 2.0, 3.0, 4.0], "B": [0.5, 1.5, 2.5, 3.5], "C": [1.0, np.nan, np.nan, np.nan]},
+                        "u": {"A": [1.0, 2.0, 3.0, 4.0], "B": [0.5, 1.5, 2.5, 3.6], "C": [1.0, 0.0, 2.0, 2.0]}})
+    report = Report(table, failed="drop-pairs")
+    for view in (report.pairwise, report.power, lambda: report.equivalence(0.1), lambda: report.summary(0.1)):
+        with pytest.raises(ValueError, match=r"Task 't', 'A' vs 'B':.*zero spread"):
+            view()
+    # Dropping B leaves the short pair A-C first.
+    short = Report(table[table.model != "B"], failed="drop-pairs")
+    for view in (short.pairwise, short.power, lambda: short.equivalence(0.1), lambda: short.summary(0.1)):
+        with pytest.raises(ValueError, match=r"Task 't', 'A' vs 'C': 1 seed\(s\) on which both ran"):
+            view()

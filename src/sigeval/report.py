@@ -15,10 +15,14 @@ four questions in turn, each as a table:
 
 Runs are paired by (task, seed): within a task, every model ran on the same
 seeds, and seed *s* of model A is compared with seed *s* of model B. Every
-statistic comes from the library's own functions (:func:`~sigeval.procedures.paired_difference`,
-:func:`~sigeval.power.power_paired`, :func:`~sigeval.equivalence.tost_paired`,
-:func:`~sigeval.ranking.friedman`, ...), so the report and those functions
-agree by construction. ``sigeval.report.run_benchmark`` runs the course's
+statistic is the one of the library's own functions (:func:`~sigeval.procedures.paired_difference`,
+:func:`~sigeval.power.power_paired`, :func:`~sigeval.power.seeds_needed`,
+:func:`~sigeval.equivalence.tost_paired`, :func:`~sigeval.ranking.friedman`, ...),
+computed for every comparison at once with the same arithmetic, so that the
+views equal a loop over those functions bit for bit (a test compares them)
+while a leaderboard of 100 models on 50 tasks takes seconds. A comparison
+those functions would refuse (too few pairs, zero spread) goes through them,
+and their error names it. ``sigeval.report.run_benchmark`` runs the course's
 shape classifiers into a report (:func:`sigeval.course.benchmark.run_benchmark`).
 
 Explained in :ref:`ch-reporting`.
@@ -26,18 +30,19 @@ Explained in :ref:`ch-reporting`.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, fields
 from typing import Any, Literal
 
 import numpy as np
 import pandas as pd
+from scipy import stats
 
-from ._runs_table import pair_runs, read_runs, show_runs
+from ._runs_table import Comparisons, comparisons, pair_runs, read_runs, show_runs
 from ._validation import RngLike, check_choice, check_positive_int, check_positive_real, check_unit_interval
 from .equivalence import tost_paired, verdict_from_pvalues
 from .multiple import adjust_pvalues
-from .power import power_paired, seeds_needed
+from .power import _power_beyond, _seeds_needed_many, power_paired, seeds_needed
 from .procedures import paired_difference
 from .rank_uncertainty import rank_stability
 from .ranking import friedman, nemenyi_cd, tasks_for_gap
@@ -158,6 +163,17 @@ class ReportRankStability(_FieldMapping):
 _SMALLEST_ALPHA = 1e-12
 
 
+def _per_df(quantile: Callable[[np.ndarray], np.ndarray], df: np.ndarray) -> np.ndarray:
+    """``quantile(df)`` computed once per distinct number of degrees of freedom."""
+    distinct, inverse = np.unique(df, return_inverse=True)
+    return np.asarray(quantile(distinct), dtype=float)[inverse]
+
+
+def _mde(t_sum: np.ndarray, sd: np.ndarray, n: np.ndarray) -> np.ndarray:
+    """The MDE of :func:`~sigeval.power.power_paired` from its two quantiles' sum, element-wise."""
+    return t_sum * sd / np.sqrt(n)
+
+
 def _check_alpha(alpha: float, name: str = "alpha") -> float:
     alpha = check_unit_interval(alpha, name)
     if alpha < _SMALLEST_ALPHA:
@@ -244,6 +260,7 @@ class Report:
         runs = read_runs(table, {"task": task, "model": model, "seed": seed, "score": score})
         self.runs = runs
         self.tasks, self.models, self._scores, self.seeds, self.failed_runs = pair_runs(runs)
+        self._comparisons: Comparisons | None = None
         if len(self.models) < 2:
             raise ValueError(
                 f"A report compares at least 2 models; the table holds {len(self.models)}: {list(self.models)!r}."
@@ -268,38 +285,79 @@ class Report:
 
     # ------------------------------------------------------------------ comparisons
 
-    def _comparisons(self) -> Iterator[tuple[Any, int, int, np.ndarray, np.ndarray]]:
-        """Every (task, A, B) with the scores of the seeds on which both ran."""
-        k = len(self.models)
-        for t in self.tasks:
-            grid = self._scores[t]
-            for i in range(k):
-                for j in range(i + 1, k):
-                    both = ~np.isnan(grid[:, i]) & ~np.isnan(grid[:, j])
-                    if both.sum() < 2:
-                        raise ValueError(
-                            f"Task {t!r}, {self.models[i]!r} vs {self.models[j]!r}: {int(both.sum())} seed(s) "
-                            "on which both ran; a paired comparison needs at least 2 (see `failed_runs`)."
-                        )
-                    yield t, i, j, grid[both, i], grid[both, j]
+    def _all(self) -> Comparisons:
+        """Every comparison's pairs, mean and sd of the differences, computed once."""
+        if self._comparisons is None:
+            self._comparisons = comparisons(self.tasks, self.models, self._scores)
+        return self._comparisons
 
-    def _each(self, compute) -> pd.DataFrame:
-        """One row per comparison from ``compute(a, b)``, errors named by their comparison."""
-        rows = []
-        for t, i, j, a, b in self._comparisons():
+    def _scalar(self, flagged: np.ndarray, compute: Callable, values: dict[str, np.ndarray]) -> None:
+        """The per-comparison path for the ``flagged`` rows, written into ``values``.
+
+        The rows the vectorised path cannot vouch for (too few pairs, zero
+        spread, a result that overflows) go through ``compute(a, b)``, the
+        library's own per-comparison functions, in the order of the
+        comparisons: the first that fails raises its error, named by its
+        comparison, exactly as a loop over every comparison would.
+        """
+        c = self._all()
+        for r in np.flatnonzero(flagged):
+            t, i, j = self.tasks[c.task[r]], int(c.a[r]), int(c.b[r])
+            grid = self._scores[t]
+            both = ~np.isnan(grid[:, i]) & ~np.isnan(grid[:, j])
+            if both.sum() < 2:
+                raise ValueError(
+                    f"Task {t!r}, {self.models[i]!r} vs {self.models[j]!r}: {int(both.sum())} seed(s) "
+                    "on which both ran; a paired comparison needs at least 2 (see `failed_runs`)."
+                )
             try:
-                values = compute(a, b)
+                row = compute(grid[both, i], grid[both, j])
             except ValueError as err:
                 raise ValueError(f"Task {t!r}, {self.models[i]!r} vs {self.models[j]!r}: {err}") from err
-            rows.append({"task": t, "model_a": self.models[i], "model_b": self.models[j], "n_pairs": a.size, **values})
-        return pd.DataFrame(rows)
+            for key, column in values.items():
+                column[r] = row[key]
 
-    def _holm(self, frame: pd.DataFrame, column: str) -> np.ndarray:
-        """Holm-adjusted p-values of ``column`` within each task."""
-        adjusted = np.empty(len(frame))
-        for _, index in frame.groupby("task", sort=False).indices.items():
-            adjusted[index] = adjust_pvalues(frame[column].to_numpy()[index], method="holm")
-        return adjusted
+    def _frame(self, values: dict[str, Any]) -> pd.DataFrame:
+        """One row per comparison: ``task``, ``model_a``, ``model_b``, ``n_pairs``, then ``values``."""
+        c = self._all()
+        columns = {}
+        for name, labels, index in (("task", self.tasks, c.task), ("model_a", self.models, c.a),
+                                    ("model_b", self.models, c.b)):
+            boxed = np.empty(len(labels), dtype=object)
+            for position, label in enumerate(labels):  # labels may be tuples: no array conversion
+                boxed[position] = label
+            columns[name] = boxed[index].tolist()
+        return pd.DataFrame({**columns, "n_pairs": c.n, **values})
+
+    def _holm(self, pvalues: np.ndarray) -> np.ndarray:
+        """Holm-adjusted p-values within each task (every task has the same comparisons)."""
+        per_task = self._all().n_pairs_per_task
+        return adjust_pvalues(pvalues.reshape(-1, per_task), method="holm", axis=1).ravel()
+
+    def _student(self, confidence_level: float) -> dict[str, np.ndarray]:
+        """:func:`~sigeval.procedures.paired_difference` of every comparison at once.
+
+        The same arithmetic as that function, element by element: ``se``,
+        ``statistic``, the interval ``ci_low``, ``ci_high`` and the two-sided
+        ``pvalue``; ``flagged`` adds the rows whose interval or statistic
+        overflows to those of :class:`~sigeval._runs_table.Comparisons`.
+        """
+        c = self._all()
+        ok = ~c.flagged
+        n, mean = c.n[ok], c.mean[ok]
+        df = n - 1
+        se = c.sd[ok] / np.sqrt(n)
+        with np.errstate(all="ignore"):
+            statistic = mean / se
+            half = _per_df(lambda d: stats.t.isf((1 - confidence_level) / 2, d), df) * se
+            low, high = mean - half, mean + half
+        out = {name: np.full(c.n.size, np.nan) for name in ("se", "statistic", "ci_low", "ci_high", "pvalue")}
+        out["se"][ok], out["statistic"][ok], out["ci_low"][ok], out["ci_high"][ok] = se, statistic, low, high
+        out["pvalue"][ok] = 2 * stats.t.sf(np.abs(statistic), df)
+        flagged = c.flagged.copy()
+        flagged[ok] = ~(np.isfinite(low) & np.isfinite(high) & np.isfinite(statistic))
+        out["flagged"] = flagged
+        return out
 
     def pairwise(self, alpha: float = 0.05) -> pd.DataFrame:
         """Is there a difference? The paired t test of every pair of models in every task.
@@ -327,16 +385,25 @@ class Report:
         [{'mean_diff': 0.093, 'significant': True}]
         """
         alpha = _check_alpha(alpha)
+        values = self._pairwise(alpha)
+        frame = self._frame(values)
+        frame["pvalue_holm"] = self._holm(values["pvalue"])
+        frame["significant"] = frame["pvalue_holm"] <= alpha
+        return frame
+
+    def _pairwise(self, alpha: float) -> dict[str, np.ndarray]:
+        """The columns of :meth:`pairwise` before Holm, for a checked ``alpha``."""
 
         def compute(a, b):
             res = paired_difference(a, b, confidence_level=1 - alpha)
             low, high = res.confidence_interval
             return {"mean_diff": res.estimate, "ci_low": low, "ci_high": high, "pvalue": res.pvalue}
 
-        frame = self._each(compute)
-        frame["pvalue_holm"] = self._holm(frame, "pvalue")
-        frame["significant"] = frame["pvalue_holm"] <= alpha
-        return frame
+        t = self._student(1 - alpha)
+        values = {"mean_diff": self._all().mean.copy(), "ci_low": t["ci_low"], "ci_high": t["ci_high"],
+                  "pvalue": t["pvalue"]}
+        self._scalar(t["flagged"], compute, values)
+        return values
 
     def power(
         self, alpha: float = 0.05, target_power: float = 0.80, deltas: Sequence[float] = (0.01, 0.005)
@@ -401,8 +468,16 @@ class Report:
         """
         return self._power(alpha, target_power, self._check_deltas(deltas))
 
-    def _power(self, alpha: float, target_power: float, deltas: tuple[float, ...]) -> pd.DataFrame:
+    def _power(
+        self, alpha: float, target_power: float, deltas: tuple[float, ...], observed: bool = True
+    ) -> pd.DataFrame:
         """:meth:`power` for checked ``deltas``; none gives no ``seeds_for_<delta>`` column."""
+        return self._frame(self._power_values(alpha, target_power, deltas, observed))
+
+    def _power_values(
+        self, alpha: float, target_power: float, deltas: tuple[float, ...], observed: bool = True
+    ) -> dict[str, np.ndarray]:
+        """The columns of :meth:`power`; without ``observed``, no ``observed_power`` (the summary's)."""
         alpha = _check_alpha(alpha)
         target_power = check_unit_interval(target_power, "target_power")
 
@@ -416,7 +491,37 @@ class Report:
                 row[f"seeds_for_{delta:g}"] = seeds_needed(res.sd, delta, alpha=alpha, target_power=target_power)
             return row
 
-        return self._each(compute)
+        c = self._all()
+        flagged = self._student(0.95)["flagged"]  # paired_difference at its default level
+        if target_power <= alpha:
+            flagged[:] = True  # power_paired refuses it, on the first comparison
+        ok = ~flagged
+        sd, n, mean = c.sd[ok], c.n[ok], c.mean[ok]
+        size = c.n.size
+        values: dict[str, np.ndarray] = {"mean_diff": c.mean.copy(), "sigma_d": c.sd.copy(), "mde": np.full(size, np.nan)}
+        if observed:
+            values["observed_power"] = np.full(size, np.nan)
+        values["detectable"] = np.zeros(size, dtype=bool)
+        if ok.any():
+            df = n - 1
+            t_crit = _per_df(lambda d: stats.t.isf(alpha / 2, d), df)
+            with np.errstate(over="ignore"):
+                mde = _mde(t_crit + _per_df(lambda d: stats.t.ppf(target_power, d), df), sd, n)
+            values["mde"][ok] = mde
+            values["detectable"][ok] = np.abs(mean) >= mde
+            flagged[ok] = ~np.isfinite(mde)
+            if observed:
+                with np.errstate(over="ignore"):
+                    values["observed_power"][ok] = _power_beyond(np.abs(mean) * np.sqrt(n) / sd, df, t_crit)
+        for delta in deltas:
+            column = values[f"seeds_for_{delta:g}"] = np.zeros(size, dtype=np.int64)
+            ok = ~flagged
+            if ok.any():
+                with np.errstate(over="ignore"):
+                    column[ok], refused = _seeds_needed_many(abs(delta) / c.sd[ok], alpha, target_power)
+                flagged[np.flatnonzero(ok)[refused]] = True
+        self._scalar(flagged, compute, values)
+        return values
 
     @staticmethod
     def _check_deltas(deltas: Sequence[float]) -> tuple[float, ...]:
@@ -473,6 +578,17 @@ class Report:
         """
         margin = check_positive_real(margin, "margin")
         alpha = _check_alpha(alpha)
+        values = self._equivalence(margin, alpha)
+        frame = self._frame(values)
+        frame["pvalue_difference_holm"] = self._holm(values["pvalue_difference"])
+        frame["pvalue_equivalence_holm"] = self._holm(values["pvalue_equivalence"])
+        frame["verdict"] = verdict_from_pvalues(
+            frame["pvalue_difference_holm"].to_numpy(), frame["pvalue_equivalence_holm"].to_numpy(), alpha=alpha
+        )
+        return frame
+
+    def _equivalence(self, margin: float, alpha: float) -> dict[str, Any]:
+        """The columns of :meth:`equivalence` before Holm, for a checked ``margin`` and ``alpha``."""
 
         def compute(a, b):
             diff = paired_difference(a, b, confidence_level=1 - alpha)
@@ -488,13 +604,27 @@ class Report:
                 "pvalue_equivalence": tost.pvalue,
             }
 
-        frame = self._each(compute)
-        frame["pvalue_difference_holm"] = self._holm(frame, "pvalue_difference")
-        frame["pvalue_equivalence_holm"] = self._holm(frame, "pvalue_equivalence")
-        frame["verdict"] = verdict_from_pvalues(
-            frame["pvalue_difference_holm"].to_numpy(), frame["pvalue_equivalence_holm"].to_numpy(), alpha=alpha
-        )
-        return frame
+        c = self._all()
+        t = self._student(1 - alpha)
+        flagged = t["flagged"]
+        if alpha >= 0.5:
+            flagged[:] = True  # tost_paired refuses it, on the first comparison
+        ok = ~flagged
+        mean, se, df = c.mean[ok], t["se"][ok], c.n[ok] - 1
+        with np.errstate(all="ignore"):
+            t_lower, t_upper = (mean + margin) / se, (mean - margin) / se
+            half = _per_df(lambda d: stats.t.isf(alpha, d), df) * se
+            low, high = mean - half, mean + half
+        size = c.n.size
+        values = {"mean_diff": c.mean.copy(), "ci_low": t["ci_low"], "ci_high": t["ci_high"],
+                  "tost_ci_low": np.full(size, np.nan), "tost_ci_high": np.full(size, np.nan),
+                  "margin": np.full(size, margin), "pvalue_difference": t["pvalue"],
+                  "pvalue_equivalence": np.full(size, np.nan)}
+        values["tost_ci_low"][ok], values["tost_ci_high"][ok] = low, high
+        values["pvalue_equivalence"][ok] = np.maximum(stats.t.sf(t_lower, df), stats.t.cdf(t_upper, df))
+        flagged[ok] = ~(np.isfinite(t_lower) & np.isfinite(t_upper) & np.isfinite(low) & np.isfinite(high))
+        self._scalar(flagged, compute, values)
+        return values
 
     def describe(self) -> pd.DataFrame:
         """Each model's runs per task: how many, mean, standard deviation, minimum and maximum.
@@ -684,31 +814,39 @@ class Report:
         """
         if margin is not None:
             margin = check_positive_real(margin, "margin")
-        pw = self.pairwise(alpha=alpha)
-        # Only the MDE: the seeds needed for a delta are not in the summary, and a delta far
-        # below the spread of the scores would ask for more seeds than a count holds.
-        pwr = self._power(alpha, target_power, deltas=())
+        # What the sentences print, and nothing more: no tables, no observed power, and no
+        # seeds needed (a delta far below the spread of the scores would ask for more seeds
+        # than a count holds).
+        alpha = _check_alpha(alpha)
+        pw = self._pairwise(alpha)
+        n_pairs = self._all().n
+        rejected = int(np.count_nonzero(self._holm(pw["pvalue"]) <= alpha))
+        pwr = self._power_values(alpha, target_power, deltas=(), observed=False)
         seeds = self._seeds_per_task(" to ")
         failed = (
             "no failed runs"
             if self.failed_runs.empty
             else f"{len(self.failed_runs)} failed run(s), whose pairs are left out "
-            f"(comparisons use {int(pw.n_pairs.min())} to {int(pw.n_pairs.max())} pairs)"
+            f"(comparisons use {int(n_pairs.min())} to {int(n_pairs.max())} pairs)"
         )
         parts = [
             f"{len(self.tasks)} task(s), {len(self.models)} models, {seeds} seeds per task; {failed}.",
-            f"{int(pw.significant.sum())} of {len(pw)} comparison(s) differ at alpha = {alpha:g} "
+            f"{rejected} of {n_pairs.size} comparison(s) differ at alpha = {alpha:g} "
             "(paired t, Holm within each task).",
         ]
-        undetectable = pwr[~pwr.detectable]
         parts.append(
-            f"Minimum detectable effects at {target_power:.0%} power range from {pwr.mde.min():.3g} to "
-            f"{pwr.mde.max():.3g}; {len(undetectable)} of {len(pwr)} observed difference(s) are smaller "
-            "than their own MDE."
+            f"Minimum detectable effects at {target_power:.0%} power range from {pwr['mde'].min():.3g} to "
+            f"{pwr['mde'].max():.3g}; {int(np.count_nonzero(~pwr['detectable']))} of {n_pairs.size} observed "
+            "difference(s) are smaller than their own MDE."
         )
         if margin is not None:
-            counts = self.equivalence(margin, alpha=alpha).verdict.value_counts()
-            verdicts = ", ".join(f"{int(counts.get(v, 0))} {v}" for v in ("different", "equivalent", "trivial", "undetermined"))
+            eq = self._equivalence(margin, alpha)
+            labels = verdict_from_pvalues(
+                self._holm(eq["pvalue_difference"]), self._holm(eq["pvalue_equivalence"]), alpha=alpha
+            )
+            verdicts = ", ".join(
+                f"{int(np.count_nonzero(labels == v))} {v}" for v in ("different", "equivalent", "trivial", "undetermined")
+            )
             parts.append(f"Against a margin of {margin:g}: {verdicts}.")
         if len(self.tasks) >= 2:
             f = self.friedman(alpha=alpha)
