@@ -43,7 +43,8 @@ check-html: book  ## open every page of the built book in headless Chromium, off
 reproduce: $(STAMP)  ## print the seed article's example output
 	$(BIN)/python -m sigeval.course.reproduce
 
-bench: $(STAMP)  ## one table of speed ratios against scipy, the seed script and plain loops (minutes)
+bench: $(STAMP)  ## one table of speed ratios against scipy, statsmodels, autorank, the seed script and plain loops (minutes)
+	$(BIN)/python -m pip install --quiet --constraint constraints.txt --editable ".[bench]"
 	$(BIN)/python benchmarks/run_all.py
 
 mutation: $(STAMP)  ## mutation score of each statistics module (minutes per module; MODULES="power paired" for some)

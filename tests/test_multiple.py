@@ -266,3 +266,70 @@ def test_expected_best_of_k_bad_input():
         expected_best_of_k([0.1, np.nan], 1)
     with pytest.raises(ValueError, match=r"`values` holds 1 NaN .* at position\(s\) 0;"):
         expected_best_of_k([0.1, 0.2], 1, values=[np.nan, 0.3])
+
+
+# --------------------------------------------------------------------------- statsmodels, and the fast sort
+
+STATSMODELS = {"bonferroni": "bonferroni", "holm": "holm", "hochberg": "simes-hochberg", "bh": "fdr_bh",
+               "by": "fdr_by"}
+
+
+def _families():
+    gen = np.random.default_rng(19)
+    return {
+        "skewed": gen.uniform(size=20_000) ** 3,
+        "ties": np.round(gen.uniform(size=5_000), 2),
+        "edges": np.r_[np.zeros(50), np.ones(50), gen.uniform(size=50) * 1e-310, -0.0, gen.uniform(size=100)],
+        # Values that share their leading bits: the fast sort must reorder them by their last ones.
+        "close": gen.permutation(0.5 + gen.integers(0, 2**14, 4_000) * 2.0**-50),
+        "few close": np.r_[gen.uniform(size=3_000), 0.25 + np.arange(40) * 2.0**-54],
+        "one": np.array([0.3]),
+    }
+
+
+@pytest.mark.parametrize("method", ADJUST_METHODS)
+@pytest.mark.parametrize("family", list(_families()))
+def test_adjust_pvalues_equals_statsmodels_multipletests(method, family):
+    """The same numbers as statsmodels, bit for bit, whatever the order, ties and edges."""
+    multipletests = pytest.importorskip("statsmodels.stats.multitest").multipletests
+    p = _families()[family]
+    np.testing.assert_array_equal(adjust_pvalues(p, method=method), multipletests(p, method=STATSMODELS[method])[1])
+
+
+@pytest.mark.parametrize("method", ADJUST_METHODS)
+def test_adjust_pvalues_along_an_axis_equals_statsmodels(method):
+    multipletests = pytest.importorskip("statsmodels.stats.multitest").multipletests
+    p = np.random.default_rng(3).uniform(size=(4, 300)) ** 2
+    expected = np.array([multipletests(row, method=STATSMODELS[method])[1] for row in p])
+    np.testing.assert_array_equal(adjust_pvalues(p, method=method, axis=1), expected)
+    np.testing.assert_array_equal(adjust_pvalues(p.T, method=method, axis=0), expected.T)
+
+
+@pytest.mark.parametrize("family", list(_families()))
+def test_sort_unit_sorts(family):
+    from sigeval.multiple import _sort_unit
+
+    p = _families()[family] + 0.0
+    order, ordered = _sort_unit(p)
+    assert order.dtype == np.intp
+    np.testing.assert_array_equal(np.sort(order), np.arange(p.size))
+    np.testing.assert_array_equal(ordered, p[order])
+    np.testing.assert_array_equal(ordered, np.sort(p))
+
+
+def test_sort_unit_reorders_only_the_groups_out_of_order(monkeypatch):
+    """A few close values are sorted within their group; many fall back to numpy's sort."""
+    from sigeval import multiple
+
+    calls = []
+    monkeypatch.setattr(multiple.np, "argsort", lambda x, *a, **k: calls.append(1) or np.asarray(x).argsort(kind="stable"))
+    gen = np.random.default_rng(5)
+    few = np.r_[gen.uniform(size=4_000), 0.25 + np.arange(40)[::-1] * 2.0**-54]
+    order, ordered = multiple._sort_unit(few)
+    assert not calls and np.array_equal(ordered, np.sort(few))
+    many = 0.5 + gen.permutation(4_000) * 2.0**-50
+    assert np.array_equal(multiple._sort_unit(many)[1], np.sort(many)) and len(calls) == 1
+    # One descent, but in a group of 1,000 values that share their leading bits.
+    big = np.r_[gen.uniform(size=3_000), 0.5 + np.arange(1_000) * 2.0**-53]
+    big[[-1, -2]] = big[[-2, -1]]
+    assert np.array_equal(multiple._sort_unit(big)[1], np.sort(big)) and len(calls) == 2
