@@ -21,7 +21,9 @@ from sigeval import (
     tost_paired,
     verdict_from_pvalues,
 )
-from sigeval.course.benchmark import MODELS, Task, run_benchmark
+from sigeval.course.benchmark import MODELS, SUITES, TASKS, Task, run_benchmark
+
+COURSE_MODELS = MODELS
 
 
 def long_table(scores: dict, seeds=None) -> pd.DataFrame:
@@ -812,6 +814,9 @@ def test_a_model_cannot_change_the_data_of_the_others():
         (dict(seeds=iter(range(10**6))), ValueError, "at most 10,000 seeds"),
         (dict(executor=5), TypeError, "executor"),
         (dict(failed="ignore"), ValueError, "failed"),
+        (dict(progress="yes"), TypeError, "`progress` must be True or False"),
+        (dict(tasks=["shapes", "shapes"]), ValueError, "twice"),
+        (dict(tasks="shape"), ValueError, r"not one of .*'shapes \(suite\)'"),
     ],
 )
 def test_run_benchmark_refuses_before_running(kwargs, error, match):
@@ -953,3 +958,86 @@ def test_vectorised_views_raise_the_first_failing_comparison():
     for view in (short.pairwise, short.power, lambda: short.equivalence(0.1), lambda: short.summary(0.1)):
         with pytest.raises(ValueError, match=r"Task 't', 'A' vs 'C': 1 seed\(s\) on which both ran"):
             view()
+
+
+# --------------------------------------------------------------------------- suites, pools and clusters
+
+
+def test_suites_name_groups_of_tasks_and_a_task_name_still_runs_one_task():
+    assert not set(SUITES) & set(TASKS) and SUITES["shapes"] == tuple(TASKS)
+    assert all(set(members) <= set(TASKS) for members in SUITES.values())
+    args = dict(models=["matcher A", "matcher B"], seeds=range(2), n_test=50, n_train=10)
+    assert run_benchmark("shapes", **args).tasks == tuple(TASKS)
+    assert run_benchmark("noisy", **args).tasks == ("noisy",)
+    # A list mixes suites and tasks; a task already brought in runs once.
+    assert run_benchmark(["noise", "blurred", "blur"], **args).tasks == (
+        "clean", "standard", "noisy", "blurred", "very blurred")
+    one = run_benchmark("blur", **args).runs
+    pd.testing.assert_frame_equal(one, run_benchmark(list(SUITES["blur"]), **args).runs)
+
+
+def test_the_guides_putting_it_together_block_with_a_suite_name():
+    """The source guide's block, with the suite "shapes" for its catalogue "social", otherwise as written.
+
+    MODELS is the guide's own dictionary of models; here the course's two template matchers.
+    """
+    MODELS = {name: COURSE_MODELS[name] for name in ("matcher A", "matcher B")}  # noqa: N806
+
+    report = run_benchmark("shapes", MODELS, seeds=range(10))
+
+    pw   = report.pairwise()                  # is there a difference?  # noqa: E221
+    pwr  = report.power()                     # could we have seen one?  # noqa: E221
+    eq   = report.equivalence(margin=0.01)    # can we claim there isn't?  # noqa: E221
+    f    = report.friedman()                  # what would it take across tasks?  # noqa: E221
+
+    assert len(pw) == len(pwr) == len(eq) == 6 and f.n_tasks == 6 and report.seeds["standard"] == tuple(range(10))
+    assert f.mean_ranks.idxmin() == "matcher A" and eq.verdict.isin(["different", "equivalent", "trivial", "undetermined"]).all()
+
+
+def test_built_in_tasks_and_factories_pickle():
+    import pickle
+
+    for item in (*TASKS.values(), *MODELS.values()):
+        copy = pickle.loads(pickle.dumps(item))
+        assert type(copy) is type(item) and repr(copy) == repr(item)
+
+
+def _small_grid():
+    return (["standard", "noisy"], MODELS, range(3)), dict(n_test=150, n_train=200)
+
+
+def test_run_benchmark_on_a_process_pool_equals_the_serial_run_bit_for_bit():
+    from concurrent.futures import ProcessPoolExecutor
+
+    args, kwargs = _small_grid()
+    serial = run_benchmark(*args, **kwargs)
+    with ProcessPoolExecutor(2) as pool:
+        pooled = run_benchmark(*args, executor=pool, **kwargs)
+    pd.testing.assert_frame_equal(serial.runs, pooled.runs, check_exact=True)
+    assert serial.runs.model.nunique() == 4
+
+
+def test_run_benchmark_on_a_local_dask_cluster_equals_the_serial_run_bit_for_bit():
+    """The three lines of the README: a cluster, its client, and the client's executor."""
+    distributed = pytest.importorskip("distributed")
+    args, kwargs = _small_grid()
+    serial = run_benchmark(*args, **kwargs)
+    with (distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, host="127.0.0.1",
+                                   dashboard_address=None) as cluster,
+          distributed.Client(cluster) as client):
+        on_dask = run_benchmark(*args, executor=client.get_executor(), **kwargs)
+        assert len(client.scheduler_info()["workers"]) == 2
+    pd.testing.assert_frame_equal(serial.runs, on_dask.runs, check_exact=True)
+
+
+def test_a_worker_error_reaches_the_caller():
+    class Broken:
+        def submit(self, fn, *args):
+            from concurrent.futures import Future
+
+            future = Future()
+            future.set_exception(RuntimeError("worker lost"))
+            return future
+
+    with pytest.raises(RuntimeError, match="worker lost"):
+        run_benchmark("standard", ["matcher A", "matcher B"], range(2), n_test=50, n_train=10, executor=Broken())

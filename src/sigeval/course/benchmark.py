@@ -10,8 +10,9 @@ Used in :ref:`ch-reporting`.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from concurrent.futures import Executor
+from concurrent.futures import Executor, as_completed
 from dataclasses import dataclass
 from itertools import islice
 from typing import Any
@@ -20,12 +21,13 @@ import numpy as np
 import pandas as pd
 from scipy.ndimage import gaussian_filter
 
+from .._progress import progress_bar
 from .._validation import check_choice, check_positive_int, check_real
 from ..report import FailedPolicy, Report
-from .mlp import train_mlp
+from .mlp import MLP, train_mlp
 from .shapes import NOISE_SD, blur, make_scenes, template_matcher
 
-__all__ = ["Task", "TASKS", "MODELS", "Predictor", "ModelFactory", "mlp_factory", "run_benchmark"]
+__all__ = ["Task", "TASKS", "SUITES", "MODELS", "Predictor", "ModelFactory", "mlp_factory", "run_benchmark"]
 
 #: A trained model: images (n, 16, 16) in, predicted class indices (n,) out.
 Predictor = Callable[[np.ndarray], np.ndarray]
@@ -81,11 +83,34 @@ TASKS: dict[str, Task] = {
 }
 
 
+@dataclass(frozen=True)
+class _MLPPredictor:
+    net: MLP
+
+    def __call__(self, test_images: np.ndarray) -> np.ndarray:
+        return self.net.predict(blur(test_images))[0]
+
+
+@dataclass(frozen=True)
+class _MLPFactory:
+    """:func:`mlp_factory`'s factory: a plain object, so that a process pool or Dask can pickle it."""
+
+    hidden: int
+    epochs: int
+
+    def __call__(self, images: np.ndarray, labels: np.ndarray, seed: int) -> Predictor:
+        return _MLPPredictor(train_mlp(blur(images), labels, seeds=[seed], hidden=self.hidden, epochs=self.epochs))
+
+    def __repr__(self) -> str:
+        return f"mlp_factory({self.hidden}, epochs={self.epochs})"
+
+
 def mlp_factory(hidden: int, *, epochs: int = 10) -> ModelFactory:
     """A factory of the course's MLP (:func:`~sigeval.course.mlp.train_mlp`) on blurred pixels.
 
     The seed passed to the factory sets the network's initial weights and
-    the order of its minibatches.
+    the order of its minibatches. The factory pickles, so it runs on a process
+    pool or a cluster (see :func:`run_benchmark`).
 
     Examples
     --------
@@ -96,49 +121,79 @@ def mlp_factory(hidden: int, *, epochs: int = 10) -> ModelFactory:
     >>> predict(X).shape
     (200,)
     """
-    hidden = check_positive_int(hidden, "hidden")
-    epochs = check_positive_int(epochs, "epochs")
-
-    def factory(images: np.ndarray, labels: np.ndarray, seed: int) -> Predictor:
-        net = train_mlp(blur(images), labels, seeds=[seed], hidden=hidden, epochs=epochs)
-        return lambda test_images: net.predict(blur(test_images))[0]
-
-    return factory
+    return _MLPFactory(check_positive_int(hidden, "hidden"), check_positive_int(epochs, "epochs"))
 
 
-def _matcher_factory(sigma: float) -> ModelFactory:
-    matcher = template_matcher(sigma)
-    return lambda images, labels, seed: matcher
+@functools.lru_cache(maxsize=8)
+def _matcher(sigma: float) -> Predictor:
+    return template_matcher(sigma)
+
+
+@dataclass(frozen=True)
+class _MatcherFactory:
+    """A template matcher as a model factory: it does not train, and it pickles."""
+
+    sigma: float
+
+    def __call__(self, images: np.ndarray, labels: np.ndarray, seed: int) -> Predictor:
+        return _matcher(self.sigma)
+
+    def __repr__(self) -> str:
+        return f"template matcher (blur {self.sigma:g})"
+
+
+#: Named groups of :data:`TASKS`, each run by its name alone: ``"shapes"`` (all six
+#: variants), ``"noise"`` (less, standard and more pixel noise) and ``"blur"``
+#: (no, some and strong blur).
+SUITES: dict[str, tuple[str, ...]] = {
+    "shapes": tuple(TASKS),
+    "noise": ("clean", "standard", "noisy"),
+    "blur": ("standard", "blurred", "very blurred"),
+}
 
 
 #: Named model factories used in :ref:`ch-reporting`: the source article's two
 #: template matchers (A: no blur, B: blur 0.5; they do not train) and the MLP
 #: of :ref:`ch-training-randomness` at two widths.
 MODELS: dict[str, ModelFactory] = {
-    "matcher A": _matcher_factory(0.0),
-    "matcher B": _matcher_factory(0.5),
+    "matcher A": _MatcherFactory(0.0),
+    "matcher B": _MatcherFactory(0.5),
     "MLP 32": mlp_factory(32),
     "MLP 64": mlp_factory(64),
 }
 
 
-def _named(value: Any, registry: Mapping[str, Any], argument: str, kind: type | tuple) -> dict[str, Any]:
-    """A name -> item dict from a mapping, a name, or a sequence of distinct names in ``registry``."""
+def _named(
+    value: Any, registry: Mapping[str, Any], argument: str, kind: type | tuple,
+    suites: Mapping[str, tuple[str, ...]] | None = None,
+) -> dict[str, Any]:
+    """A name -> item dict from a mapping, a name, or a sequence of distinct names in ``registry``.
+
+    With ``suites``, a name of a suite stands for its members, in order (a member
+    that an earlier name already brought in is not repeated).
+    """
+    suites = suites or {}
     if isinstance(value, str):
         value = [value]
     if isinstance(value, Mapping):
         items = dict(value)
     elif isinstance(value, Iterable) and not isinstance(value, bytes):
         items = {}
+        seen = set()
         for name in value:
-            if name in items:
+            if name in seen:
                 raise ValueError(f"`{argument}` names {name!r} twice; names must be distinct.")
-            if name not in registry:
+            seen.add(name)
+            if name in registry:
+                items[name] = registry[name]
+            elif isinstance(name, str) and name in suites:
+                items.update((member, registry[member]) for member in suites[name] if member not in items)
+            else:
+                known = list(registry) + [f"{suite} (suite)" for suite in suites]
                 raise ValueError(
-                    f"`{argument}` names {name!r}, which is not one of {list(registry)!r}; "
+                    f"`{argument}` names {name!r}, which is not one of {known!r}; "
                     "pass a mapping of name to definition for your own."
                 )
-            items[name] = registry[name]
     else:
         raise TypeError(f"`{argument}` must be a mapping of names, a name or a list of names; got {value!r}.")
     if not items:
@@ -206,8 +261,10 @@ def _score(factory: ModelFactory, train: tuple, test: tuple, seed: int) -> tuple
     return float(np.mean(predicted == labels)), None
 
 
-def _runs_of_seed(seed: int, tasks: dict, models: dict, n_train: int, n_test: int) -> list[tuple]:
-    """Every task and model on one seed's training and test images."""
+def _runs_of_seed(
+    seed: int, tasks: dict, models: dict, n_train: int, n_test: int, tick: Callable[[int], Any] | None = None
+) -> list[tuple]:
+    """Every task and model on one seed's training and test images (``tick(1)`` after each run)."""
     data_seq, model_seq = np.random.SeedSequence(seed).spawn(2)
     data = np.random.default_rng(data_seq)
     model_seed = int(model_seq.generate_state(1)[0])
@@ -219,6 +276,8 @@ def _runs_of_seed(seed: int, tasks: dict, models: dict, n_train: int, n_test: in
         for model_name, factory in models.items():
             score, error = _score(factory, train_set, test_set, model_seed)
             rows.append((task_name, model_name, seed, score, error))
+            if tick is not None:
+                tick(1)
     return rows
 
 
@@ -231,6 +290,7 @@ def run_benchmark(
     n_train: int = 2000,
     executor: Executor | None = None,
     failed: FailedPolicy = "drop-pairs",
+    progress: bool = True,
 ) -> Report:
     """Train and test every model on every task for every seed; the report of the runs.
 
@@ -252,7 +312,12 @@ def run_benchmark(
     Parameters
     ----------
     tasks : str, sequence of str or mapping of str to Task
-        Names from :data:`TASKS`, or a mapping of your own names to :class:`Task`.
+        Which tasks to run. A name is looked up first among the tasks,
+        :data:`TASKS` (``"noisy"`` runs that task alone), then among the
+        suites, :data:`SUITES` (``"shapes"`` runs all six tasks, ``"noise"``
+        and ``"blur"`` three each, in the suite's order). A sequence may mix
+        task and suite names; a task that an earlier name already brought in
+        runs once. A mapping of your own names to :class:`Task` is used as given.
     models : sequence of str or mapping of str to factory
         Names from :data:`MODELS`, or a mapping of names to factories
         ``factory(train_images, train_labels, seed) -> predict``, where
@@ -262,10 +327,14 @@ def run_benchmark(
     n_test, n_train : int
         Test and training images per seed.
     executor : concurrent.futures.Executor, optional
-        Runs the seeds as concurrent tasks; results are identical to a
-        serial run. Use a ``ThreadPoolExecutor`` (NumPy releases the GIL in
-        the heavy work): the built-in factories are closures, which a
-        ``ProcessPoolExecutor`` cannot pickle.
+        Runs the seeds as concurrent jobs, one per seed; the results are
+        identical, bit for bit, to a serial run, since each seed's randomness
+        comes from its own seed stream and never from the worker. A
+        ``ThreadPoolExecutor``, a ``ProcessPoolExecutor`` (the built-in tasks
+        and factories pickle; your own factories must too, so define them at
+        module level), or a Dask cluster's
+        ``distributed.Client(...).get_executor()`` (the ``distributed`` extra)
+        when one machine is not enough.
     failed : {"drop-pairs", "raise"}
         Passed to :class:`~sigeval.report.Report`. A model that raises, or
         whose predictor returns anything but one class index per image, is
@@ -273,6 +342,10 @@ def run_benchmark(
         column). The images and labels a model gets are read-only: a model
         that writes into them fails instead of changing the other models' data. The default keeps the report and lists the failures in
         ``failed_runs``.
+    progress : bool
+        Show a progress bar over the runs when the work takes more than a
+        couple of seconds (with the ``progress`` extra, tqdm, and only on a
+        terminal).
 
     Returns
     -------
@@ -292,8 +365,16 @@ def run_benchmark(
     Report(2 task(s), 2 models, 3 seeds per task, 0 failed run(s))
     >>> report.runs.score.round(3).tolist()[:4]
     [0.89, 0.887, 0.86, 0.843]
+
+    A suite by its name, on a pool of processes:
+
+    >>> from concurrent.futures import ProcessPoolExecutor
+    >>> with ProcessPoolExecutor(2) as pool:  # doctest: +SKIP
+    ...     report = run_benchmark("shapes", ["matcher A", "matcher B"], seeds=range(10), executor=pool)
+    >>> run_benchmark("blur", ["matcher A", "matcher B"], seeds=range(2), n_test=100).tasks
+    ('standard', 'blurred', 'very blurred')
     """
-    tasks = _named(tasks, TASKS, "tasks", Task)
+    tasks = _named(tasks, TASKS, "tasks", Task, SUITES)
     models = _named(models, MODELS, "models", Callable)  # type: ignore[arg-type]
     if len(models) < 2:
         raise ValueError(f"`models` must name at least 2 models to compare; got {list(models)!r}.")
@@ -303,11 +384,16 @@ def run_benchmark(
     if executor is not None and not callable(getattr(executor, "submit", None)):
         raise TypeError(f"`executor` must be a concurrent.futures.Executor or None; got {type(executor).__name__}.")
     check_choice(failed, "failed", ("raise", "drop-pairs"))  # refused before any training, not after
-    if executor is None:
-        per_seed = [_runs_of_seed(s, tasks, models, n_train, n_test) for s in seeds]
-    else:
-        futures = [executor.submit(_runs_of_seed, s, tasks, models, n_train, n_test) for s in seeds]
-        per_seed = [f.result() for f in futures]
+    runs_per_seed = len(tasks) * len(models)
+    with progress_bar(len(seeds) * runs_per_seed, "run_benchmark", enabled=progress, unit="run") as bar:
+        if executor is None:
+            per_seed = [_runs_of_seed(s, tasks, models, n_train, n_test, bar.update) for s in seeds]
+        else:
+            futures = [executor.submit(_runs_of_seed, s, tasks, models, n_train, n_test) for s in seeds]
+            for done in as_completed(futures):
+                done.result()  # a worker's error surfaces here, as soon as it happens
+                bar.update(runs_per_seed)
+            per_seed = [f.result() for f in futures]
     table = pd.DataFrame(
         [row for rows in per_seed for row in rows], columns=["task", "model", "seed", "score", "error"]
     )
