@@ -16,27 +16,14 @@ import numbers
 import warnings
 
 import numpy as np
+import pandas as pd
 import pytest
 
 import sigeval
 
-STATISTICS_MODULES = (
-    "intervals",
-    "resampling",
-    "metrics",
-    "permutation",
-    "paired",
-    "roc",
-    "seeds",
-    "procedures",
-    "crossval",
-    "power",
-    "power_mcnemar",
-    "equivalence",
-    "multiple",
-    "ranking",
-    "rank_uncertainty",
-)
+from sigeval._registry import STATISTICS
+
+STATISTICS_MODULES = tuple(STATISTICS)
 
 
 def _public_functions() -> dict[str, object]:
@@ -73,6 +60,15 @@ VALID: dict[str, dict] = {
     "paired_permutation_test": dict(scores_a=_A, scores_b=_B, n_resamples=50, rng=0),
     "mcnemar": dict(scores_a=_CORRECT_A, scores_b=_CORRECT_B),
     "mcnemar_counts": dict(n01=44, n10=28),
+    "paired_bootstrap_ci_counts": dict(table=sigeval.PairedCounts(801, 44, 28, 127), n_resamples=50,
+                                       confidence_level=0.9, rng=0),
+    "paired_permutation_test_counts": dict(table=sigeval.PairedCounts(801, 44, 28, 127)),
+    "difference_se_counts": dict(table=sigeval.PairedCounts(801, 44, 28, 127)),
+    "bootstrap_ci_counts": dict(k=[9, 7, 10, 4], n=[10, 10, 10, 10], n_resamples=50, confidence_level=0.9, rng=0),
+    "compare_predictions": dict(
+        table=pd.DataFrame({"label": [0, 1, 1, 0, 1, 1], "A": [0, 1, 1, 0, 1, 0], "B": [1, 1, 0, 0, 1, 0]}),
+        n_resamples=50, confidence_level=0.9, rng=0,
+    ),
     "difference_se": dict(scores_a=_CORRECT_A, scores_b=_CORRECT_B),
     "wilcoxon_signed_rank": dict(scores_a=_A, scores_b=_B),
     "delong_test": dict(
