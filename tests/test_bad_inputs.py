@@ -20,7 +20,6 @@ import pandas as pd
 import pytest
 
 import sigeval
-
 from sigeval._registry import STATISTICS
 
 STATISTICS_MODULES = tuple(STATISTICS)

@@ -7,9 +7,9 @@ through, the callable path and its chunks, and the error messages.
 import numpy as np
 import pytest
 
-from sigeval._ranks import within_ranks
 from sigeval import adjust_pvalues, bootstrap_ranks, nemenyi_cd, rank_stability
 from sigeval import rank_uncertainty as ru
+from sigeval._ranks import within_ranks
 
 
 def _index_bootstrap(data, n_resamples, seed):

@@ -8,8 +8,8 @@ import numpy as np
 import pytest
 from scipy import stats
 
-from sigeval import _bootstrap_engine
 from sigeval import (
+    _bootstrap_engine,
     average_precision,
     bootstrap_ci,
     paired_bootstrap_ci,
