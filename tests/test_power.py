@@ -244,11 +244,11 @@ def test_seeds_needed_rejects_bad_input(args, kwargs, error, match):
 @pytest.mark.parametrize("alpha, target_power", [(0.05, 0.80), (0.01, 0.90), (0.10, 0.50), (1e-6, 0.99)])
 def test_seeds_needed_many_equals_seeds_needed_over_a_grid(alpha, target_power):
     """The vectorised search gives seeds_needed's exact integer, from 2 seeds to 10^12."""
-    from sigeval.power import _THRESHOLDS, _seeds_needed_many
+    from sigeval._noncentral import _THRESHOLDS, seeds_needed_many
 
     _THRESHOLDS.clear()
     effect = np.geomspace(2e-6, 1e7, 130)
-    got, refused = _seeds_needed_many(effect, alpha, target_power)
+    got, refused = seeds_needed_many(effect, alpha, target_power)
     expected = [seeds_needed(1.0, float(e), alpha=alpha, target_power=target_power) for e in effect]
     assert not refused.any()
     np.testing.assert_array_equal(got, expected)
@@ -258,26 +258,26 @@ def test_seeds_needed_many_equals_seeds_needed_over_a_grid(alpha, target_power):
 @pytest.mark.parametrize("alpha, target_power", [(0.05, 0.80), (1e-9, 0.80)])
 def test_seeds_needed_many_at_its_thresholds(alpha, target_power):
     """Effect sizes on and next to the table's thresholds are decided by the power itself."""
-    from sigeval.power import _seeds_needed_many, _thresholds
+    from sigeval._noncentral import _thresholds, seeds_needed_many
 
     low, high = _thresholds(alpha, target_power, 600)
     n = np.array([0, 1, 2, 5, 40, 500])
     effect = np.concatenate([low[n], high[n], np.nextafter(low[n], 0), np.nextafter(high[n], np.inf),
                              (low[n] + high[n]) / 2])
-    got, _ = _seeds_needed_many(effect, alpha, target_power)
+    got, _ = seeds_needed_many(effect, alpha, target_power)
     expected = [seeds_needed(1.0, float(e), alpha=alpha, target_power=target_power) for e in effect]
     np.testing.assert_array_equal(got, expected)
     assert set(n + 2) <= set(got.tolist())
 
 
 def test_seeds_needed_many_marks_what_seeds_needed_refuses():
-    from sigeval.power import _seeds_needed_many
+    from sigeval._noncentral import seeds_needed_many
 
-    got, refused = _seeds_needed_many(np.array([1e-9, 0.5, 1e-320, np.inf]), 0.05, 0.8)
+    got, refused = seeds_needed_many(np.array([1e-9, 0.5, 1e-320, np.inf]), 0.05, 0.8)
     assert refused.tolist() == [True, False, True, False]
     assert got[1] == seeds_needed(1.0, 0.5) and got[3] == 2
     for effect in (1e-9, 1e-320):
         with pytest.raises(ValueError, match="too small"):
             seeds_needed(1.0, effect)
     with pytest.raises(ValueError, match="`target_power` must exceed `alpha`"):
-        _seeds_needed_many(np.array([1.0]), 0.5, 0.4)
+        seeds_needed_many(np.array([1.0]), 0.5, 0.4)

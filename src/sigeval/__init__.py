@@ -21,6 +21,7 @@ idea of the course, and its chapter explains it:
 ``ranking``           many models over many datasets: Friedman, Nemenyi, Holm vs control
 ``rank_uncertainty``  how sure a ranking is: rank stability over datasets, bootstrap rank intervals
 ``report``            a table of runs, view by view: pairwise, power, equivalence, ranking (``Report``)
+``predictions``       a table of predictions, every model and every pair (what ``sigeval compare`` prints)
 ``plots``             figures any user may want (needs the ``plots`` extra: matplotlib)
 ``course``            the course's own apparatus: shape benchmark, MLP, the article's reproduction
 ====================  =============================================================================
@@ -43,6 +44,7 @@ from . import (
     permutation,
     power,
     power_mcnemar,
+    predictions,
     procedures,
     rank_uncertainty,
     ranking,
@@ -62,6 +64,7 @@ from .paired import *  # noqa: F403
 from .permutation import *  # noqa: F403
 from .power import *  # noqa: F403
 from .power_mcnemar import *  # noqa: F403
+from .predictions import *  # noqa: F403
 from .procedures import *  # noqa: F403
 from .rank_uncertainty import *  # noqa: F403
 from .ranking import *  # noqa: F403
@@ -102,5 +105,6 @@ __all__ = [
     *ranking.__all__,
     *rank_uncertainty.__all__,
     *report.__all__,
+    *predictions.__all__,
     "__version__",
 ]

@@ -15,7 +15,8 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from ._validation import _SAFE_EXPONENT, ZERO_SPREAD_RTOL
+from ._numeric import _SAFE_EXPONENT
+from ._validation import ZERO_SPREAD_RTOL
 
 ROLES = ("task", "model", "seed", "score")
 # Sums and differences of scores below this stay finite in float64 for any

@@ -22,8 +22,9 @@ computed for every comparison at once with the same arithmetic, so that the
 views equal a loop over those functions bit for bit (a test compares them)
 while a leaderboard of 100 models on 50 tasks takes seconds. A comparison
 those functions would refuse (too few pairs, zero spread) goes through them,
-and their error names it. ``sigeval.report.run_benchmark`` runs the course's
-shape classifiers into a report (:func:`sigeval.course.benchmark.run_benchmark`).
+and their error names it. :func:`sigeval.run_benchmark` (in
+:mod:`sigeval.course.benchmark`, with the ``course`` extra) runs the course's
+shape classifiers into a report.
 
 Explained in :ref:`ch-reporting`.
 """
@@ -38,11 +39,12 @@ import numpy as np
 import pandas as pd
 from scipy import stats
 
+from ._noncentral import power_beyond, seeds_needed_many
 from ._runs_table import Comparisons, comparisons, pair_runs, read_runs, show_runs
-from ._validation import RngLike, check_choice, check_positive_int, check_positive_real, check_unit_interval
+from ._validation import RngLike, check_choice, check_flag, check_positive_int, check_positive_real, check_unit_interval
 from .equivalence import tost_paired, verdict_from_pvalues
 from .multiple import adjust_pvalues
-from .power import _power_beyond, _seeds_needed_many, power_paired, seeds_needed
+from .power import power_paired, seeds_needed
 from .procedures import paired_difference
 from .rank_uncertainty import rank_stability
 from .ranking import friedman, nemenyi_cd, tasks_for_gap
@@ -50,16 +52,6 @@ from .ranking import friedman, nemenyi_cd, tasks_for_gap
 __all__ = ["Report", "ReportFriedman", "ReportRankStability"]
 
 FailedPolicy = Literal["raise", "drop-pairs"]
-
-
-def __getattr__(name: str) -> Any:
-    # run_benchmark (sigeval.course.benchmark) needs the `course` extra, so it is
-    # imported on first use rather than with the report.
-    if name == "run_benchmark":
-        from .course.benchmark import run_benchmark
-
-        return run_benchmark
-    raise AttributeError(f"module 'sigeval.report' has no attribute {name!r}")
 
 
 class _FieldMapping(Mapping):
@@ -90,7 +82,7 @@ class ReportFriedman(_FieldMapping):
     ----------
     statistic, pvalue : float
         Friedman's :math:`\\chi^2_F` and its p-value.
-    f_statistic, f_pvalue : float
+    statistic_f, pvalue_f : float
         Iman and Davenport's :math:`F_F` and its p-value. When every task ranks
         the models in the same order, :math:`F_F` is infinite and its p-value 0
         (the limit of the formula as :math:`\\chi^2_F` reaches its maximum).
@@ -117,8 +109,8 @@ class ReportFriedman(_FieldMapping):
 
     statistic: float
     pvalue: float
-    f_statistic: float
-    f_pvalue: float
+    statistic_f: float
+    pvalue_f: float
     mean_ranks: pd.Series
     critical_difference: float
     max_rank_gap: float
@@ -147,7 +139,7 @@ class ReportRankStability(_FieldMapping):
     jackknife : pandas.DataFrame
         Tasks by models: shift of each model's mean rank when that task is dropped.
     n_boot : int
-        Number of resamples.
+        Number of resamples (the source's name; also readable as ``n_resamples``).
     result : RankStabilityResult
         The underlying :func:`~sigeval.rank_uncertainty.rank_stability` result.
     """
@@ -157,6 +149,11 @@ class ReportRankStability(_FieldMapping):
     jackknife: pd.DataFrame
     n_boot: int
     result: Any = field(repr=False)
+
+    @property
+    def n_resamples(self) -> int:
+        """Number of resamples, under the library's name for it."""
+        return self.n_boot
 
 
 # Below this, 1 - alpha rounds to 1 and the quantiles of the tests overflow.
@@ -220,7 +217,7 @@ class Report:
     -----
     Every difference is model A minus model B, for each pair of models in
     the order of ``models`` (A before B). The confidence intervals are
-    per comparison at level ``1 - alpha``; the decisions (``significant``,
+    per comparison at level ``1 - alpha``; the decisions (``reject``,
     ``verdict``) use Holm-adjusted p-values within each task. Explained in
     :ref:`ch-reporting`.
 
@@ -253,9 +250,7 @@ class Report:
         higher_is_better: bool = True,
         failed: FailedPolicy = "raise",
     ) -> None:
-        if not isinstance(higher_is_better, bool | np.bool_):
-            raise TypeError(f"`higher_is_better` must be True or False; got {higher_is_better!r}.")
-        self.higher_is_better = bool(higher_is_better)
+        self.higher_is_better = check_flag(higher_is_better, "higher_is_better")
         self.failed = check_choice(failed, "failed", ("raise", "drop-pairs"))
         runs = read_runs(table, {"task": task, "model": model, "seed": seed, "score": score})
         self.runs = runs
@@ -334,7 +329,7 @@ class Report:
         per_task = self._all().n_pairs_per_task
         return adjust_pvalues(pvalues.reshape(-1, per_task), method="holm", axis=1).ravel()
 
-    def _student(self, confidence_level: float) -> dict[str, np.ndarray]:
+    def _student(self, alpha: float) -> dict[str, np.ndarray]:
         """:func:`~sigeval.procedures.paired_difference` of every comparison at once.
 
         The same arithmetic as that function, element by element: ``se``,
@@ -349,7 +344,7 @@ class Report:
         se = c.sd[ok] / np.sqrt(n)
         with np.errstate(all="ignore"):
             statistic = mean / se
-            half = _per_df(lambda d: stats.t.isf((1 - confidence_level) / 2, d), df) * se
+            half = _per_df(lambda d: stats.t.isf(alpha / 2, d), df) * se
             low, high = mean - half, mean + half
         out = {name: np.full(c.n.size, np.nan) for name in ("se", "statistic", "ci_low", "ci_high", "pvalue")}
         out["se"][ok], out["statistic"][ok], out["ci_low"][ok], out["ci_high"][ok] = se, statistic, low, high
@@ -374,32 +369,32 @@ class Report:
             both ran), ``mean_diff`` (mean of A minus B over those seeds),
             ``ci_low``, ``ci_high`` (the paired Student interval),
             ``pvalue``, ``pvalue_holm`` (Holm within the task) and
-            ``significant`` (``pvalue_holm <= alpha``).
+            ``reject`` (``pvalue_holm <= alpha``).
 
         Examples
         --------
         >>> from sigeval import Report
         >>> report = Report({"task": ["t"] * 6, "model": list("AAABBB"), "seed": [1, 2, 3] * 2,
         ...                  "score": [0.80, 0.82, 0.81, 0.70, 0.74, 0.71]})
-        >>> report.pairwise()[["mean_diff", "significant"]].round(3).to_dict("records")
-        [{'mean_diff': 0.093, 'significant': True}]
+        >>> report.pairwise()[["mean_diff", "reject"]].round(3).to_dict("records")
+        [{'mean_diff': 0.093, 'reject': True}]
         """
         alpha = _check_alpha(alpha)
         values = self._pairwise(alpha)
         frame = self._frame(values)
         frame["pvalue_holm"] = self._holm(values["pvalue"])
-        frame["significant"] = frame["pvalue_holm"] <= alpha
+        frame["reject"] = frame["pvalue_holm"] <= alpha
         return frame
 
     def _pairwise(self, alpha: float) -> dict[str, np.ndarray]:
         """The columns of :meth:`pairwise` before Holm, for a checked ``alpha``."""
 
         def compute(a, b):
-            res = paired_difference(a, b, confidence_level=1 - alpha)
+            res = paired_difference(a, b, alpha=alpha)
             low, high = res.confidence_interval
             return {"mean_diff": res.estimate, "ci_low": low, "ci_high": high, "pvalue": res.pvalue}
 
-        t = self._student(1 - alpha)
+        t = self._student(alpha)
         values = {"mean_diff": self._all().mean.copy(), "ci_low": t["ci_low"], "ci_high": t["ci_high"],
                   "pvalue": t["pvalue"]}
         self._scalar(t["flagged"], compute, values)
@@ -484,15 +479,15 @@ class Report:
         def compute(a, b):
             res = paired_difference(a, b)  # the mean and sd of pairwise; refuses zero spread clearly
             mean = res.estimate
-            planned = power_paired(res.sd, res.n, alpha=alpha, target_power=target_power, delta=abs(mean))
-            row = {"mean_diff": mean, "sigma_d": res.sd, "mde": float(planned.mde), "observed_power": float(planned.power)}
+            planned = power_paired(res.sigma_d, res.n, alpha=alpha, target_power=target_power, delta=abs(mean))
+            row = {"mean_diff": mean, "sigma_d": res.sigma_d, "mde": float(planned.mde), "observed_power": float(planned.power)}
             row["detectable"] = abs(mean) >= row["mde"]
             for delta in deltas:
-                row[f"seeds_for_{delta:g}"] = seeds_needed(res.sd, delta, alpha=alpha, target_power=target_power)
+                row[f"seeds_for_{delta:g}"] = seeds_needed(res.sigma_d, delta, alpha=alpha, target_power=target_power)
             return row
 
         c = self._all()
-        flagged = self._student(0.95)["flagged"]  # paired_difference at its default level
+        flagged = self._student(0.05)["flagged"]  # paired_difference at its default level
         if target_power <= alpha:
             flagged[:] = True  # power_paired refuses it, on the first comparison
         ok = ~flagged
@@ -512,13 +507,13 @@ class Report:
             flagged[ok] = ~np.isfinite(mde)
             if observed:
                 with np.errstate(over="ignore"):
-                    values["observed_power"][ok] = _power_beyond(np.abs(mean) * np.sqrt(n) / sd, df, t_crit)
+                    values["observed_power"][ok] = power_beyond(np.abs(mean) * np.sqrt(n) / sd, df, t_crit)
         for delta in deltas:
             column = values[f"seeds_for_{delta:g}"] = np.zeros(size, dtype=np.int64)
             ok = ~flagged
             if ok.any():
                 with np.errstate(over="ignore"):
-                    column[ok], refused = _seeds_needed_many(abs(delta) / c.sd[ok], alpha, target_power)
+                    column[ok], refused = seeds_needed_many(abs(delta) / c.sd[ok], alpha, target_power)
                 flagged[np.flatnonzero(ok)[refused]] = True
         self._scalar(flagged, compute, values)
         return values
@@ -591,7 +586,7 @@ class Report:
         """The columns of :meth:`equivalence` before Holm, for a checked ``margin`` and ``alpha``."""
 
         def compute(a, b):
-            diff = paired_difference(a, b, confidence_level=1 - alpha)
+            diff = paired_difference(a, b, alpha=alpha)
             tost = tost_paired(a, b, margin=margin, alpha=alpha)
             return {
                 "mean_diff": diff.estimate,
@@ -605,7 +600,7 @@ class Report:
             }
 
         c = self._all()
-        t = self._student(1 - alpha)
+        t = self._student(alpha)
         flagged = t["flagged"]
         if alpha >= 0.5:
             flagged[:] = True  # tost_paired refuses it, on the first comparison
@@ -707,8 +702,8 @@ class Report:
         Returns
         -------
         ReportFriedman
-            A mapping with ``statistic``, ``pvalue``, ``f_statistic``,
-            ``f_pvalue``, ``mean_ranks``, ``critical_difference``,
+            A mapping with ``statistic``, ``pvalue``, ``statistic_f``,
+            ``pvalue_f``, ``mean_ranks``, ``critical_difference``,
             ``max_rank_gap``, ``n_for_observed_gap`` and more.
 
         Examples
@@ -731,8 +726,8 @@ class Report:
         return ReportFriedman(
             statistic=float(res.statistic),
             pvalue=float(res.pvalue),
-            f_statistic=float(res.f_statistic),
-            f_pvalue=float(res.f_pvalue),
+            statistic_f=float(res.statistic_f),
+            pvalue_f=float(res.pvalue_f),
             mean_ranks=pd.Series(res.mean_ranks, index=list(self.models), name="mean_rank"),
             critical_difference=nemenyi_cd(k, n, alpha=alpha),
             max_rank_gap=gap,
@@ -745,7 +740,9 @@ class Report:
             result=res,
         )
 
-    def rank_stability(self, n_boot: int = 10_000, alpha: float = 0.05, rng: RngLike = None) -> ReportRankStability:
+    def rank_stability(
+        self, n_boot: int | None = None, alpha: float = 0.05, rng: RngLike = None, *, n_resamples: int | None = None
+    ) -> ReportRankStability:
         """How much does the draw of tasks matter? The ranking over resampled tasks.
 
         Resamples the tasks with replacement (:func:`~sigeval.rank_uncertainty.rank_stability`)
@@ -753,12 +750,14 @@ class Report:
 
         Parameters
         ----------
-        n_boot : int
-            Number of resamples of the tasks.
+        n_boot : int, optional
+            Number of resamples of the tasks (the source's name), 10,000 by default.
         alpha : float
             Level of the critical difference used by ``separation``.
         rng : numpy.random.Generator, int or None
             Source of the resampling.
+        n_resamples : int, optional
+            The library's name for ``n_boot``; give one of the two.
 
         Returns
         -------
@@ -775,7 +774,14 @@ class Report:
         >>> Report(runs).rank_stability(n_boot=200, rng=0)["order_stability"]
         1.0
         """
-        n_boot = check_positive_int(n_boot, "n_boot")
+        if n_boot is not None and n_resamples is not None:
+            raise TypeError(
+                f"Give the number of resamples once, as `n_boot` or as `n_resamples`; got n_boot={n_boot!r} "
+                f"and n_resamples={n_resamples!r}."
+            )
+        if n_resamples is not None:
+            n_boot = check_positive_int(n_resamples, "n_resamples")
+        n_boot = 10_000 if n_boot is None else check_positive_int(n_boot, "n_boot")
         alpha = _check_alpha(alpha)
         table, _ = self._task_table()
         res = rank_stability(table, n_resamples=n_boot, alpha=alpha, higher_is_better=self.higher_is_better, rng=rng)
