@@ -48,7 +48,14 @@ from typing import Any
 import numpy as np
 from numpy.typing import ArrayLike
 
-from ._bootstrap_engine import CallableStatistic, MeanStatistic, Units, check_bootstrap_options, run_bootstrap
+from ._bootstrap_engine import (
+    AUCStatistic,
+    CallableStatistic,
+    MeanStatistic,
+    Units,
+    check_bootstrap_options,
+    run_bootstrap,
+)
 from ._options import BOOTSTRAP_METHODS, BootstrapMethod
 from ._results import BootstrapResult
 from ._validation import (
@@ -58,6 +65,7 @@ from ._validation import (
     check_scores,
     real_array,
 )
+from .metrics import roc_auc
 
 __all__ = [
     "BOOTSTRAP_METHODS",
@@ -87,6 +95,7 @@ def bootstrap_ci(
     confidence_level: float = 0.95,
     groups: ArrayLike | None = None,
     rng: RngLike = None,
+    progress: bool = True,
 ) -> BootstrapResult:
     r"""Bootstrap confidence interval for a statistic of one model's per-item scores.
 
@@ -215,8 +224,8 @@ def bootstrap_ci(
     if statistic == "mean":
         engine = MeanStatistic.of_items(_mean_vector(arrays, "data"), units)
     else:
-        engine = CallableStatistic(statistic, (arrays,), units)
-    return run_bootstrap(engine, n_resamples, method, confidence_level, rng, "`data`")
+        engine = _auc_engine(statistic, (arrays,), units) or CallableStatistic(statistic, (arrays,), units)
+    return run_bootstrap(engine, n_resamples, method, confidence_level, rng, "`data`", progress=progress)
 
 
 def paired_bootstrap_ci(
@@ -229,6 +238,7 @@ def paired_bootstrap_ci(
     confidence_level: float = 0.95,
     groups: ArrayLike | None = None,
     rng: RngLike = None,
+    progress: bool = True,
 ) -> BootstrapResult:
     r"""Paired bootstrap interval for the difference of a statistic between two models.
 
@@ -304,8 +314,23 @@ def paired_bootstrap_ci(
         )
         engine = MeanStatistic.of_items(diff, units)
     else:
-        engine = CallableStatistic(statistic, (arrays_a, arrays_b), units)
-    return run_bootstrap(engine, n_resamples, method, confidence_level, rng, "`scores_a` and `scores_b`")
+        samples = (arrays_a, arrays_b)
+        engine = _auc_engine(statistic, samples, units) or CallableStatistic(statistic, samples, units)
+    return run_bootstrap(
+        engine, n_resamples, method, confidence_level, rng, "`scores_a` and `scores_b`", progress=progress
+    )
+
+
+def _auc_engine(statistic, samples: tuple[tuple[np.ndarray, ...], ...], units: Units) -> AUCStatistic | None:
+    """The O(n)-per-resample engine for ``statistic=roc_auc`` on items, when it applies."""
+    if statistic is not roc_auc or units.layout is not None:
+        return None
+    if any(len(arrays) != 2 or arrays[0].ndim != 1 or arrays[1].ndim != 1 for arrays in samples):
+        return None  # roc_auc then explains what it needs
+    labels = samples[0][0]
+    if any(not np.array_equal(arrays[0], labels) for arrays in samples[1:]):
+        return None  # two models with labels of their own: the general path
+    return AUCStatistic(labels, tuple(arrays[1] for arrays in samples), CallableStatistic(statistic, samples, units))
 
 
 # --------------------------------------------------------------------------- validation
