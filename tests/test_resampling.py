@@ -17,6 +17,7 @@ from sigeval import (
     proportion_ci,
     ratio_of_sums,
     resampling,
+    roc_auc,
 )
 
 # Monte Carlo tolerance for comparing two independent bootstraps of B = 20,000
@@ -925,3 +926,78 @@ def test_a_drawn_group_keeps_its_items_in_their_original_order():
 def test_bad_group_labels_are_refused_naming_groups(groups, error, match):
     with pytest.raises(error, match=match):
         bootstrap_ci(X, groups=groups, n_resamples=20, rng=0)
+
+
+# --------------------------------------------------------------------------- the AUC in O(n) per resample
+
+
+def _auc_generic(*arrays, axis):
+    """roc_auc under another name: the bootstrap then materialises every resample and ranks it."""
+    return roc_auc(*arrays, axis=axis)
+
+
+def _scored(n, ties, seed=0):
+    gen = np.random.default_rng(seed)
+    y = gen.integers(0, 2, n)
+    a, b = y + gen.normal(0, 1, n), y + gen.normal(0, 1.5, n)
+    return (y, np.round(a, 1), np.round(b)) if ties else (y, a, b)
+
+
+@pytest.mark.parametrize("method", ["percentile", "basic", "bca"])
+@pytest.mark.parametrize("n, ties", [(30, False), (80, True), (7, True)])
+def test_auc_bootstrap_equals_the_per_resample_computation(n, ties, method):
+    """Same indices, same AUCs, bit for bit: single AUCs and paired differences, with ties."""
+    y, a, b = _scored(n, ties)
+    y[:2] = [0, 1]
+    kwargs = dict(n_resamples=400, method=method, rng=5)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", UserWarning)  # BCa notes on tiny samples, alike on both paths
+        try:
+            generic = bootstrap_ci((y, a), statistic=_auc_generic, **kwargs)
+        except ValueError as err:  # a resample of 7 items with one class: both paths refuse it
+            with pytest.raises(ValueError, match="non-finite"):
+                bootstrap_ci((y, a), statistic=roc_auc, **kwargs)
+            assert "non-finite" in str(err)
+            return
+        fast = bootstrap_ci((y, a), statistic=roc_auc, **kwargs)
+        paired_fast = paired_bootstrap_ci((y, a), (y, b), statistic=roc_auc, **kwargs)
+        paired_generic = paired_bootstrap_ci((y, a), (y, b), statistic=_auc_generic, **kwargs)
+    for f, g in ((fast, generic), (paired_fast, paired_generic)):
+        np.testing.assert_array_equal(f.bootstrap_distribution, g.bootstrap_distribution)
+        assert f.estimate == g.estimate and f.confidence_interval == g.confidence_interval
+        assert f.standard_error == g.standard_error
+
+
+def test_auc_jackknife_in_closed_form_equals_leaving_each_item_out():
+    from sigeval._bootstrap_engine import AUCStatistic, CallableStatistic, Units
+
+    y, a, b = _scored(40, ties=True, seed=2)
+    samples = (((y.astype(float), a),), ((y.astype(float), a), (y.astype(float), b)))
+    for arrays in samples:
+        units = Units(None, y.size)
+        generic = CallableStatistic(_auc_generic, arrays, units)
+        fast = AUCStatistic(y.astype(float), tuple(s for _, s in arrays), generic)
+        np.testing.assert_array_equal(fast.jackknife()[0], generic.jackknife()[0])
+
+
+def test_auc_bootstrap_takes_the_general_path_when_the_fast_one_does_not_apply(monkeypatch):
+    """Groups, labels that differ between the two models, or other shapes: roc_auc on each resample."""
+    def refuse(*args, **kwargs):
+        raise AssertionError("the fast engine was used")
+
+    monkeypatch.setattr("sigeval.resampling.AUCStatistic", refuse)
+    y, a, b = _scored(60, ties=False)
+    groups = np.arange(60) // 2
+    bootstrap_ci((y, a), statistic=roc_auc, groups=groups, n_resamples=50, rng=0)
+    other = y.copy()
+    other[:3] = 1 - other[:3]
+    paired_bootstrap_ci((y, a), (other, b), statistic=roc_auc, n_resamples=50, rng=0)
+    with pytest.raises(ValueError, match="labels"):
+        bootstrap_ci((y[:, None], a[:, None]), statistic=roc_auc, n_resamples=50, rng=0)
+    assert _bootstrap_engine.AUCStatistic is not refuse  # only the name in resampling was replaced
+
+
+def test_auc_bootstrap_refuses_bad_labels_as_roc_auc_does():
+    y, a, _ = _scored(30, ties=False)
+    with pytest.raises(ValueError, match="`labels` must be 0 or 1"):
+        bootstrap_ci((y * 2.0, a), statistic=roc_auc, n_resamples=50, rng=0)

@@ -1,0 +1,69 @@
+"""Progress bars: shown on a terminal for long work, never in logs, pipes, notebooks, or when turned off."""
+
+import io
+import sys
+
+import numpy as np
+import pytest
+
+from sigeval import _progress, bootstrap_ci, paired_bootstrap_ci, roc_auc
+from sigeval.course.benchmark import run_benchmark
+
+
+class Terminal(io.StringIO):
+    def isatty(self):
+        return True
+
+
+def on_terminal(monkeypatch) -> Terminal:
+    """Standard error as a terminal, and bars drawn at once rather than after two seconds.
+
+    Called in the test itself: pytest sets its own sys.stderr when a test starts.
+    """
+    pytest.importorskip("tqdm")
+    screen = Terminal()
+    monkeypatch.setattr(sys, "stderr", screen)
+    monkeypatch.setattr(_progress, "DELAY", 0.0)
+    return screen
+
+
+def test_bars_on_a_terminal(monkeypatch):
+    terminal = on_terminal(monkeypatch)
+    bootstrap_ci(np.r_[np.ones(60), np.zeros(40)] + np.arange(100) * 1e-3, n_resamples=500, rng=0)
+    assert "bootstrap" in terminal.getvalue() and "500" in terminal.getvalue()
+    run_benchmark("standard", ["matcher A", "matcher B"], range(2), n_test=50, n_train=10)
+    assert "run_benchmark" in terminal.getvalue() and "0/4 " in terminal.getvalue()
+
+
+def test_no_bar_when_turned_off(monkeypatch):
+    terminal = on_terminal(monkeypatch)
+    y = np.tile([0, 1], 50)
+    scores = y + np.random.default_rng(0).normal(size=100)
+    bootstrap_ci((y, scores), statistic=roc_auc, n_resamples=200, rng=0, progress=False)
+    paired_bootstrap_ci((y, scores), (y, scores[::-1]), statistic=roc_auc, n_resamples=200, rng=0, progress=False)
+    run_benchmark("standard", ["matcher A", "matcher B"], range(2), n_test=50, n_train=10, progress=False)
+    assert terminal.getvalue() == ""
+
+
+def test_no_bar_off_a_terminal(capsys, monkeypatch):
+    pytest.importorskip("tqdm")
+    monkeypatch.setattr(_progress, "DELAY", 0.0)
+    bar = _progress.progress_bar(10, "x")
+    assert bar.disable
+    bootstrap_ci(np.arange(20.0), n_resamples=100, rng=0)
+    assert capsys.readouterr().err == ""
+
+
+def test_without_tqdm_the_work_runs_without_a_bar(monkeypatch):
+    monkeypatch.setitem(sys.modules, "tqdm", None)  # import tqdm now raises ImportError
+    bar = _progress.progress_bar(10, "x")
+    with bar:
+        bar.update(3)
+    assert isinstance(bar, _progress._Silent)
+    assert bootstrap_ci(np.arange(20.0), n_resamples=100, rng=0).n_resamples == 100
+
+
+@pytest.mark.parametrize("value", ["yes", 1, None])
+def test_progress_is_a_flag(value):
+    with pytest.raises(TypeError, match="`progress` must be True or False"):
+        bootstrap_ci(np.arange(20.0), n_resamples=100, rng=0, progress=value)
