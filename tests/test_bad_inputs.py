@@ -74,6 +74,7 @@ VALID: dict[str, dict] = {
         labels=[1, 1, 1, 0, 0, 0], scores_a=[0.9, 0.8, 0.3, 0.4, 0.2, 0.1],
         scores_b=[0.7, 0.6, 0.5, 0.55, 0.3, 0.2], confidence_level=0.9,
     ),
+    "delong_ci": dict(labels=[1, 1, 1, 0, 0, 0], scores=[0.9, 0.8, 0.3, 0.4, 0.2, 0.1], confidence_level=0.9),
     "seed_summary": dict(scores=_A),
     "welch_test": dict(scores_a=_A, scores_b=_B, confidence_level=0.9),
     "variance_split": dict(test_scores=_A, n_test=1000, true_scores=_B, n_true=500),

@@ -110,9 +110,37 @@ def test_compare_auc_uses_delong(tmp_path):
     pd.DataFrame({"label": y, "m1": s1, "m2": s2}).to_csv(tmp_path / "s.csv", index=False)
     done = sigeval("compare", tmp_path / "s.csv", "--metric", "auc", "--json", "--n-resamples", 500)
     assert done.returncode == 0, done.stderr
-    pair = json.loads(done.stdout)["pairs"][0]
+    out = json.loads(done.stdout)
+    pair = out["pairs"][0]
     ref = delong_test(y, s1, s2)
     assert (pair["estimate"], pair["pvalue"]) == pytest.approx((ref.estimate, ref.pvalue))
+    # Each AUC's interval: DeLong's by default, a bootstrap when asked.
+    assert "DeLong's standard error" in out["note"]
+    boot = sigeval("compare", tmp_path / "s.csv", "--metric", "auc", "--json", "--n-resamples", 500,
+                   "--auc-method", "bootstrap")
+    assert boot.returncode == 0, boot.stderr
+    booted = json.loads(boot.stdout)
+    assert "bootstrap percentile (500 resamples" in booted["note"]
+    assert booted["models"][0]["auc"] == out["models"][0]["auc"]
+    assert booted["models"][0]["ci_low"] != out["models"][0]["ci_low"]
+
+
+def test_compare_refuses_work_above_its_limit_and_says_how_to_raise_it(tmp_path):
+    rng = np.random.default_rng(2)
+    table = pd.DataFrame({"label": rng.integers(0, 2, 50)} | {f"m{i}": rng.integers(0, 2, 50) for i in range(6)})
+    table.to_csv(tmp_path / "p.csv", index=False)
+    done = sigeval("compare", tmp_path / "p.csv", "--n-resamples", 1000, "--max-resamples", 10_000)
+    assert done.returncode == 1 and not done.stdout
+    assert ("6 models make 15 pairs; this comparison would draw 15,000 bootstrap resamples (15 bootstraps x "
+            "1,000 resamples), above the limit of 10,000. Pass --max-resamples 15000 to run it anyway") in done.stderr
+    assert sigeval("compare", tmp_path / "p.csv", "--n-resamples", 1000, "--max-resamples", 15_000).returncode == 0
+    # DeLong's intervals draw nothing: no limit applies.
+    scores = table.assign(**{f"m{i}": rng.normal(size=50) for i in range(6)})
+    scores.to_csv(tmp_path / "s.csv", index=False)
+    assert sigeval("compare", tmp_path / "s.csv", "--metric", "auc", "--max-resamples", 1).returncode == 0
+    refused = sigeval("compare", tmp_path / "s.csv", "--metric", "auc", "--auc-method", "bootstrap",
+                      "--max-resamples", 1)
+    assert refused.returncode == 1 and "(6 bootstraps x 10,000 resamples)" in refused.stderr
 
 
 def test_runs_views_match_report(examples, tmp_path):

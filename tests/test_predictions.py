@@ -12,6 +12,7 @@ from sigeval import (
     adjust_pvalues,
     bootstrap_ci,
     compare_predictions,
+    delong_ci,
     delong_test,
     mcnemar,
     paired_bootstrap_ci,
@@ -61,11 +62,25 @@ def test_accuracy_comparison_is_built_from_the_library_parts():
     assert (res.metric, res.confidence_level, res.n_resamples) == ("accuracy", 0.9, 400)
 
 
-def test_auc_comparison_uses_delong_and_bootstraps_each_auc():
+def test_auc_comparison_uses_delong_for_each_auc_by_default():
     rng = np.random.default_rng(2)
     y = rng.integers(0, 2, 200)
     table = pd.DataFrame({"label": y, "s1": y + rng.normal(0, 1, 200), "s2": y + rng.normal(0, 2, 200)})
     res = compare_predictions(table, metric="auc", n_resamples=300, rng=4)
+    for row in res.models.itertuples():
+        ref = delong_ci(y, table[row.model].to_numpy())
+        assert (row.auc, row.ci_low, row.ci_high) == (ref.estimate, *ref.confidence_interval)
+    assert "DeLong's standard error" in res.note and "resamples" not in res.note
+    row = res.pairs.iloc[0]
+    assert (row.estimate, row.pvalue) == (delong_test(y, table.s1, table.s2).estimate,
+                                          delong_test(y, table.s1, table.s2).pvalue)
+
+
+def test_auc_comparison_uses_delong_and_bootstraps_each_auc():
+    rng = np.random.default_rng(2)
+    y = rng.integers(0, 2, 200)
+    table = pd.DataFrame({"label": y, "s1": y + rng.normal(0, 1, 200), "s2": y + rng.normal(0, 2, 200)})
+    res = compare_predictions(table, metric="auc", n_resamples=300, rng=4, auc_method="bootstrap")
     gen = np.random.default_rng(4)
     for row in res.models.itertuples():
         boot = bootstrap_ci((y, table[row.model].to_numpy()), statistic=roc_auc, n_resamples=300, rng=gen)
@@ -113,6 +128,8 @@ def test_table_errors_name_the_rows_and_the_column(table, kwargs, rows, match):
         (dict(table=_table(), confidence_level=1.0), ValueError, r"`confidence_level`"),
         (dict(table=_table(), n_resamples=0), ValueError, r"`n_resamples`"),
         (dict(table=_table(), rng="x"), TypeError, r"`rng`"),
+        (dict(table=_table(), auc_method="wald"), ValueError, r"`auc_method` must be one of 'delong', 'bootstrap'"),
+        (dict(table=_table(), progress="no"), TypeError, r"`progress` must be True or False"),
     ],
 )
 def test_bad_arguments(kwargs, error, match):

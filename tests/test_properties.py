@@ -255,6 +255,17 @@ def test_delong_aucs_and_pvalue_are_in_range(data, n, level):
     assert math.isfinite(res.statistic) or res.standard_error == 0
 
 
+@given(data=st.data(), n=st.integers(2, 20), level=levels)
+def test_delong_ci_is_an_interval_of_a_probability(data, n, level):
+    labels = _binary(data.draw, n)
+    scores = data.draw(vectors(size=n))
+    res = outcome(lambda: sg.delong_ci(labels, scores, confidence_level=level))
+    if res is None:
+        return
+    assert 0 <= res.confidence_interval.low <= res.estimate <= res.confidence_interval.high <= 1
+    assert math.isfinite(res.standard_error) and res.standard_error >= 0
+
+
 # --------------------------------------------------------------------------- seeds and procedures
 
 

@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 from scipy import stats
 
-from sigeval import ConfidenceInterval, delong_test, paired_bootstrap_ci, roc_auc
+from sigeval import ConfidenceInterval, delong_ci, delong_test, paired_bootstrap_ci, roc_auc
 from sigeval.roc import _placements
 
 DATA = Path(__file__).parent / "data"
@@ -349,3 +349,56 @@ def test_roc_auc_refuses_other_axis():
         roc_auc(np.array([[1, 0]]), np.array([[0.2, 0.1]]), axis=2)
     with pytest.raises(ValueError, match=r"shape \(n_items,\) with axis=0"):
         roc_auc(np.array([[1, 0]]), np.array([[0.2, 0.1]]), axis=0)
+
+
+# --------------------------------------------------------------------------- one AUC: delong_ci
+
+
+def _brute_force_delong_ci(labels, scores, level):
+    """DeLong's variance of one AUC from the m x n comparisons themselves."""
+    labels, scores = np.asarray(labels, bool), np.asarray(scores, float)
+    pos, neg = scores[labels], scores[~labels]
+    psi = (pos[:, None] > neg[None, :]) + 0.5 * (pos[:, None] == neg[None, :])
+    v10, v01 = psi.mean(axis=1), psi.mean(axis=0)
+    auc = psi.mean()
+    se = np.sqrt(v10.var(ddof=1) / pos.size + v01.var(ddof=1) / neg.size)
+    z = stats.norm.isf((1 - level) / 2)
+    return auc, se, max(auc - z * se, 0.0), min(auc + z * se, 1.0)
+
+
+@pytest.mark.parametrize("seed, ties", [(0, False), (1, True), (2, True)])
+def test_delong_ci_against_the_pairwise_comparisons(seed, ties):
+    gen = np.random.default_rng(seed)
+    labels = gen.integers(0, 2, 120)
+    scores = labels + gen.normal(0, 1.2, 120)
+    if ties:
+        scores = np.round(scores, 0)
+    res = delong_ci(labels, scores, confidence_level=0.9)
+    auc, se, low, high = _brute_force_delong_ci(labels, scores, 0.9)
+    assert res.estimate == pytest.approx(auc, rel=1e-14)
+    assert res.standard_error == pytest.approx(se, rel=1e-12)
+    assert tuple(res.confidence_interval) == pytest.approx((low, high), rel=1e-12)
+    assert (res.n_positive, res.n_negative) == (labels.sum(), 120 - labels.sum())
+    assert res.estimate == roc_auc(labels, scores)
+
+
+def test_delong_ci_is_delong_tests_variance_against_a_constant_scorer():
+    """Against a model that ties every item (AUC 1/2, no variance), DeLong's test has the same SE."""
+    gen = np.random.default_rng(4)
+    labels = gen.integers(0, 2, 60)
+    scores = labels + gen.normal(0, 1, 60)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        test = delong_test(labels, scores, np.zeros(60))
+    assert delong_ci(labels, scores).standard_error == pytest.approx(test.standard_error, rel=1e-13)
+
+
+def test_delong_ci_is_clipped_to_probabilities_and_refuses_bad_input():
+    res = delong_ci([1, 1, 0, 0], [0.9, 0.8, 0.1, 0.2])
+    assert res.estimate == 1.0 and res.standard_error == 0.0 and tuple(res.confidence_interval) == (1.0, 1.0)
+    with pytest.raises(ValueError, match="same length"):
+        delong_ci([1, 1, 0, 0], [0.9, 0.8, 0.1])
+    with pytest.raises(ValueError, match="at least 2 positive"):
+        delong_ci([1, 0, 0, 0], [0.9, 0.8, 0.1, 0.2])
+    with pytest.raises(ValueError, match="`confidence_level`"):
+        delong_ci([1, 1, 0, 0], [0.9, 0.8, 0.1, 0.2], confidence_level=1.0)

@@ -77,6 +77,28 @@ def _in_file(err: TableError, path: str) -> InputError:
 # --------------------------------------------------------------------------- compare
 
 
+#: The most bootstrap resamples (bootstraps x resamples) `compare` draws unless --max-resamples raises it.
+MAX_RESAMPLES = 100_000_000
+
+
+def _check_work(table: pd.DataFrame, label: Any, args) -> None:
+    """Refuse, before any work, a comparison that would draw more resamples than ``--max-resamples``."""
+    n_models = len(args.models) if args.models else len([c for c in table.columns if c not in {label, args.groups}])
+    n_pairs = n_models * (n_models - 1) // 2
+    if args.metric == "auc":
+        bootstraps = n_models if args.auc_method == "bootstrap" else 0
+    else:
+        bootstraps = n_pairs + (n_models if args.groups else 0)
+    total = bootstraps * args.n_resamples
+    if total > args.max_resamples:
+        raise InputError(
+            f"{args.file}: {n_models} models make {n_pairs:,} pairs; this comparison would draw {total:,} bootstrap "
+            f"resamples ({bootstraps:,} bootstraps x {args.n_resamples:,} resamples), above the limit of "
+            f"{args.max_resamples:,}. Pass --max-resamples {total} to run it anyway, or compare fewer models "
+            "(--models) or draw fewer resamples (--n-resamples)"
+        )
+
+
 def _compare(args) -> dict[str, Any]:
     path = args.file
     table = _read_csv(path)
@@ -85,10 +107,12 @@ def _compare(args) -> dict[str, Any]:
         if args.label_given:
             _require(table, label, path, "labels")
         label = None
+    _check_work(table, label, args)
     try:
         res = compare_predictions(
             table, label=label, models=args.models, groups=args.groups, metric=args.metric,
             confidence_level=args.confidence_level, n_resamples=args.n_resamples, rng=args.rng,
+            auc_method=args.auc_method,
         )
     except TableError as err:
         raise _in_file(err, path) from None
@@ -292,6 +316,11 @@ def _parser() -> argparse.ArgumentParser:
     compare.add_argument("--n-resamples", type=_positive(int), default=10_000, metavar="N")
     compare.add_argument("--rng", type=_seed, default=0, metavar="SEED",
                          help="seed of the random generator of the bootstrap (default 0)")
+    compare.add_argument("--auc-method", choices=("delong", "bootstrap"), default="delong",
+                         help="each model's AUC interval with --metric auc: DeLong's (default) or a bootstrap")
+    compare.add_argument("--max-resamples", type=_positive(int), default=MAX_RESAMPLES, metavar="N",
+                         help=f"refuse to draw more than N bootstrap resamples in all, bootstraps x resamples "
+                         f"(default {MAX_RESAMPLES:,})")
     compare.add_argument("--json", action="store_true", help="print JSON instead of tables")
 
     runs = commands.add_parser(

@@ -20,6 +20,7 @@ from typing import Any, Literal
 import numpy as np
 import pandas as pd
 
+from ._progress import progress_bar
 from ._validation import (
     RngLike,
     TableError,
@@ -35,11 +36,12 @@ from .multiple import adjust_pvalues
 from .paired import mcnemar
 from .permutation import paired_permutation_test
 from .resampling import bootstrap_ci, paired_bootstrap_ci
-from .roc import delong_test
+from .roc import delong_ci, delong_test
 
 __all__ = ["PredictionsComparison", "compare_predictions"]
 
 Metric = Literal["accuracy", "auc"]
+AUCMethod = Literal["delong", "bootstrap"]
 
 
 @dataclass(frozen=True)
@@ -142,20 +144,23 @@ def _seed_text(rng: RngLike) -> str:
     return f", rng seed {rng}" if isinstance(rng, int | np.integer) and not isinstance(rng, bool) else ""
 
 
-def _compare_accuracy(correct: dict, groups, level: float, n_resamples: int, gen, seed: str):
+def _compare_accuracy(correct: dict, groups, level: float, n_resamples: int, gen, seed: str, bar):
     rows = []
     for m, c in correct.items():
         if groups is None:
             ci = proportion_ci(int(c.sum()), c.size, method="wilson", confidence_level=level)
             low, high, method = ci.low, ci.high, "Wilson"
         else:
-            boot = bootstrap_ci(c, groups=groups, n_resamples=n_resamples, confidence_level=level, rng=gen)
+            boot = bootstrap_ci(c, groups=groups, n_resamples=n_resamples, confidence_level=level, rng=gen,
+                                progress=False)
             (low, high), method = boot.confidence_interval, "cluster bootstrap"
+            bar.update(1)
         rows.append({"model": m, "n_items": c.size, "accuracy": c.mean(), "ci_low": low, "ci_high": high})
     pairs = []
     for a, b in combinations(correct, 2):
         ca, cb = correct[a], correct[b]
-        boot = paired_bootstrap_ci(ca, cb, groups=groups, n_resamples=n_resamples, confidence_level=level, rng=gen)
+        boot = paired_bootstrap_ci(ca, cb, groups=groups, n_resamples=n_resamples, confidence_level=level, rng=gen,
+                                   progress=False)
         if groups is None:
             pvalue = mcnemar(ca, cb).pvalue
         else:
@@ -165,6 +170,7 @@ def _compare_accuracy(correct: dict, groups, level: float, n_resamples: int, gen
         pairs.append({"model_a": a, "model_b": b, "estimate": ca.mean() - cb.mean(),
                       "ci_low": boot.confidence_interval.low, "ci_high": boot.confidence_interval.high,
                       "pvalue": pvalue})
+        bar.update(1)
     test = "McNemar (exact)" if groups is None else "sign flips of whole groups (exact or 10,000 draws)"
     note = (f"accuracy intervals: {method}; differences: A minus B, paired "
             f"{'cluster ' if groups is not None else ''}bootstrap percentile interval "
@@ -172,7 +178,7 @@ def _compare_accuracy(correct: dict, groups, level: float, n_resamples: int, gen
     return pd.DataFrame(rows), pd.DataFrame(pairs), note
 
 
-def _compare_auc(table, label, models, groups, level: float, n_resamples: int, gen, seed: str):
+def _compare_auc(table, label, models, groups, level: float, n_resamples: int, gen, seed: str, auc_method: str, bar):
     if label is None:
         raise TableError(None, "the AUC needs a label column (0/1) beside the models' scores")
     if groups is not None:
@@ -186,18 +192,28 @@ def _compare_auc(table, label, models, groups, level: float, n_resamples: int, g
         if np.isnan(s).any():
             raise TableError(np.flatnonzero(np.isnan(s)), f"model column {m!r} is empty")
         scores[m] = s
+    bootstrap = auc_method == "bootstrap"
     rows = []
     for m, s in scores.items():
-        boot = bootstrap_ci((y, s), statistic=roc_auc, n_resamples=n_resamples, confidence_level=level, rng=gen)
-        rows.append({"model": m, "n_items": y.size, "auc": boot.estimate,
-                     "ci_low": boot.confidence_interval.low, "ci_high": boot.confidence_interval.high})
+        if bootstrap:
+            res = bootstrap_ci((y, s), statistic=roc_auc, n_resamples=n_resamples, confidence_level=level, rng=gen,
+                               progress=False)
+        else:
+            res = delong_ci(y, s, confidence_level=level)
+        rows.append({"model": m, "n_items": y.size, "auc": res.estimate,
+                     "ci_low": res.confidence_interval.low, "ci_high": res.confidence_interval.high})
+        bar.update(1)
     pairs = []
     for a, b in combinations(scores, 2):
         res = delong_test(y, scores[a], scores[b], confidence_level=level)
         pairs.append({"model_a": a, "model_b": b, "estimate": res.estimate, "ci_low": res.confidence_interval.low,
                       "ci_high": res.confidence_interval.high, "pvalue": res.pvalue})
-    note = ("AUC intervals: bootstrap percentile "
-            f"({n_resamples} resamples{seed}); differences: AUC of A minus B with "
+        bar.update(1)
+    if bootstrap:
+        intervals = f"bootstrap percentile ({n_resamples} resamples{seed})"
+    else:
+        intervals = "DeLong's standard error, normal interval clipped to [0, 1]"
+    note = (f"AUC intervals: {intervals}; differences: AUC of A minus B with "
             f"DeLong's interval and test, Holm-adjusted over {len(pairs)} pair(s)")
     return pd.DataFrame(rows), pd.DataFrame(pairs), note
 
@@ -212,6 +228,8 @@ def compare_predictions(
     confidence_level: float = 0.95,
     n_resamples: int = 10_000,
     rng: RngLike = None,
+    auc_method: AUCMethod = "delong",
+    progress: bool = True,
 ) -> PredictionsComparison:
     """Every model's score with its interval, and every pair compared, from a table of predictions.
 
@@ -226,8 +244,10 @@ def compare_predictions(
     differences sign-flipped (:func:`~sigeval.permutation.paired_permutation_test`),
     and accuracies get a cluster bootstrap interval. With ``metric="auc"``
     the columns hold scores for the positive class and ``label`` is 0/1:
-    bootstrap intervals of each AUC (:func:`~sigeval.metrics.roc_auc`) and
-    DeLong's test of each difference (:func:`~sigeval.roc.delong_test`).
+    DeLong's interval of each AUC (:func:`~sigeval.roc.delong_ci`), or with
+    ``auc_method="bootstrap"`` a bootstrap percentile interval
+    (:func:`~sigeval.metrics.roc_auc`, O(n) per resample), and DeLong's test
+    of each difference (:func:`~sigeval.roc.delong_test`).
     The p-values are Holm-adjusted over all pairs.
 
     This is what ``sigeval compare`` prints (:mod:`sigeval.cli`).
@@ -249,6 +269,13 @@ def compare_predictions(
         Bootstrap resamples of every interval.
     rng : numpy.random.Generator, int or None
         Source of the resamples (one generator for the whole table).
+    auc_method : {"delong", "bootstrap"}
+        How each model's AUC interval is computed (``metric="auc"``): DeLong's
+        standard error (the default; one sort per model), or ``n_resamples``
+        bootstrap resamples.
+    progress : bool
+        A progress bar over the models and pairs, on a terminal, when the
+        work takes more than a couple of seconds (the ``progress`` extra).
 
     Returns
     -------
@@ -298,11 +325,17 @@ def compare_predictions(
     if len(models) < 2:
         raise TableError(None, f"a comparison needs at least 2 model columns; found {models!r}")
     codes = _group_codes(table, groups)
-    if metric == "auc":
-        per_model, pairs, note = _compare_auc(table, label, models, codes, level, n_resamples, gen, seed)
-    else:
-        correct = _correctness(table, label, models)
-        per_model, pairs, note = _compare_accuracy(correct, codes, level, n_resamples, gen, seed)
+    auc_method = check_choice(auc_method, "auc_method", ("delong", "bootstrap"))
+    n_pairs = len(models) * (len(models) - 1) // 2
+    steps = n_pairs + (len(models) if metric == "auc" or codes is not None else 0)
+    with progress_bar(steps, "compare", enabled=progress, unit="comparison") as bar:
+        if metric == "auc":
+            per_model, pairs, note = _compare_auc(
+                table, label, models, codes, level, n_resamples, gen, seed, auc_method, bar
+            )
+        else:
+            correct = _correctness(table, label, models)
+            per_model, pairs, note = _compare_accuracy(correct, codes, level, n_resamples, gen, seed, bar)
     pairs["pvalue_holm"] = adjust_pvalues(pairs.pvalue.to_numpy(), method="holm")
     return PredictionsComparison(
         models=per_model, pairs=pairs, note=note, metric=metric, confidence_level=level, n_resamples=n_resamples

@@ -23,7 +23,7 @@ from scipy import stats
 from ._results import ConfidenceInterval
 from ._validation import check_binary, check_scores, check_unit_interval
 
-__all__ = ["DeLongResult", "delong_test"]
+__all__ = ["AUCInterval", "DeLongResult", "delong_ci", "delong_test"]
 
 
 @dataclass(frozen=True)
@@ -261,6 +261,106 @@ def delong_test(
         statistic=float(statistic),
         pvalue=min(pvalue, 1.0),
         confidence_interval=ConfidenceInterval(estimate - half, estimate + half),
+        confidence_level=confidence_level,
+        n_positive=int(m),
+        n_negative=int(n),
+    )
+
+
+@dataclass(frozen=True)
+class AUCInterval:
+    """Result of :func:`delong_ci`.
+
+    Attributes
+    ----------
+    estimate : float
+        The area under the ROC curve (ties count one half).
+    standard_error : float
+        DeLong's standard error of the AUC.
+    confidence_interval : ConfidenceInterval
+        ``estimate ± z_{1-α/2} · standard_error``, clipped to [0, 1].
+    confidence_level : float
+        The level of ``confidence_interval``.
+    n_positive, n_negative : int
+        Number of positive (label 1) and negative (label 0) items.
+    """
+
+    estimate: float
+    standard_error: float
+    confidence_interval: ConfidenceInterval
+    confidence_level: float
+    n_positive: int
+    n_negative: int
+
+
+def delong_ci(labels: ArrayLike, scores: ArrayLike, *, confidence_level: float = 0.95) -> AUCInterval:
+    r"""The AUC of one scoring model with DeLong's standard error and interval.
+
+    With the placement values of :func:`delong_test`, :math:`V_{10}(X_i)` for
+    the :math:`m` positives and :math:`V_{01}(Y_j)` for the :math:`n`
+    negatives, both with mean :math:`\hat\theta`, DeLong, DeLong and
+    Clarke-Pearson (1988) estimate the variance of the AUC by
+
+    .. math::
+
+        \widehat{\operatorname{Var}}(\hat\theta) = \frac{s^2(V_{10})}{m} + \frac{s^2(V_{01})}{n},
+
+    and the interval is :math:`\hat\theta \pm z_{1-\alpha/2}\,\widehat{\mathrm{SE}}`,
+    clipped to [0, 1] (a Wald interval; near 0 or 1 with few items it is
+    optimistic, and a bootstrap interval, :func:`~sigeval.resampling.bootstrap_ci`
+    with :func:`~sigeval.metrics.roc_auc`, is the alternative). One sort:
+    :math:`O(N \log N)`, a second for a million items.
+
+    Parameters
+    ----------
+    labels : array_like of bool or 0/1
+        True class of each item; at least 2 of each class.
+    scores : array_like of float
+        The model's score for each item, higher meaning "more positive".
+    confidence_level : float
+        Level of the interval.
+
+    Returns
+    -------
+    AUCInterval
+
+    Raises
+    ------
+    ValueError
+        As :func:`delong_test`: empty or unequal arrays, NaN or infinity,
+        labels other than 0/1 or fewer than two items of a class, or a level
+        outside (0, 1).
+
+    Notes
+    -----
+    Explained in :ref:`ch-two-models`.
+
+    Examples
+    --------
+    >>> from sigeval import delong_ci
+    >>> res = delong_ci([1, 1, 1, 1, 0, 0, 0, 0], [0.9, 0.8, 0.7, 0.3, 0.6, 0.2, 0.1, 0.4])
+    >>> res.estimate, round(res.standard_error, 4)
+    (0.875, 0.1443)
+    >>> low, high = res.confidence_interval
+    >>> round(low, 3), round(high, 3)
+    (0.592, 1.0)
+    """
+    y = _check_labels(labels)
+    s = check_scores(scores, "scores")
+    if s.shape != y.shape:
+        raise ValueError(
+            f"`labels` and `scores` must describe the same items, with the same length; got {y.size} and {s.size}."
+        )
+    confidence_level = check_unit_interval(confidence_level, "confidence_level")
+    v10, v01 = _placements(y, s[None])
+    m, n = v10.shape[1], v01.shape[1]
+    estimate = float(v10.mean())
+    se = math.sqrt(float(v10.var(ddof=1)) / m + float(v01.var(ddof=1)) / n)
+    half = float(stats.norm.isf((1 - confidence_level) / 2)) * se
+    return AUCInterval(
+        estimate=estimate,
+        standard_error=se,
+        confidence_interval=ConfidenceInterval(max(estimate - half, 0.0), min(estimate + half, 1.0)),
         confidence_level=confidence_level,
         n_positive=int(m),
         n_negative=int(n),
