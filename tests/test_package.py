@@ -55,3 +55,14 @@ def test_package_all_names_exist_and_are_unique():
 def test_docstrings_point_to_a_chapter(name):
     module = importlib.import_module(f"sigeval.{name}")
     assert ":ref:`ch-" in module.__doc__, f"sigeval.{name}'s docstring names no chapter"
+
+
+def test_one_version_number():
+    import tomllib
+    from importlib.metadata import version
+
+    project = tomllib.loads((PACKAGE.parents[1] / "pyproject.toml").read_text())["project"]
+    assert "version" not in project and project["dynamic"] == ["version"]
+    assert version("sigeval") == sigeval.__version__
+    changelog = (PACKAGE.parents[1] / "CHANGELOG.md").read_text()
+    assert f"## [{sigeval.__version__}]" in changelog

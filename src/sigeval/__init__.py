@@ -73,7 +73,8 @@ from .resampling import *  # noqa: F403
 from .roc import *  # noqa: F403
 from .seeds import *  # noqa: F403
 
-__version__ = "0.2.0"
+# The one version number of the package (pyproject.toml reads it); CHANGELOG.md says what changed.
+__version__ = "0.3.0"
 
 
 def __getattr__(name: str):

@@ -43,7 +43,7 @@ infinity on any resample raises an error instead of being averaged away.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import Any, Literal
 
 import numpy as np
 from numpy.typing import ArrayLike
@@ -76,7 +76,7 @@ __all__ = [
 
 
 Data = ArrayLike | tuple[ArrayLike, ...]
-Statistic = str | Callable[..., Any]
+Statistic = Literal["mean"] | Callable[..., Any]
 
 
 
