@@ -21,6 +21,7 @@ import numpy as np
 import pandas as pd
 
 from ._progress import progress_bar
+from ._results import BootstrapResult
 from ._validation import (
     RngLike,
     TableError,
@@ -36,7 +37,7 @@ from .multiple import adjust_pvalues
 from .paired import mcnemar
 from .permutation import paired_permutation_test
 from .resampling import bootstrap_ci, paired_bootstrap_ci
-from .roc import delong_ci, delong_test
+from .roc import AUCInterval, delong_ci, delong_test
 
 __all__ = ["PredictionsComparison", "compare_predictions"]
 
@@ -195,13 +196,14 @@ def _compare_auc(table, label, models, groups, level: float, n_resamples: int, g
     bootstrap = auc_method == "bootstrap"
     rows = []
     for m, s in scores.items():
+        interval: BootstrapResult | AUCInterval
         if bootstrap:
-            res = bootstrap_ci((y, s), statistic=roc_auc, n_resamples=n_resamples, confidence_level=level, rng=gen,
-                               progress=False)
+            interval = bootstrap_ci((y, s), statistic=roc_auc, n_resamples=n_resamples, confidence_level=level,
+                                    rng=gen, progress=False)
         else:
-            res = delong_ci(y, s, confidence_level=level)
-        rows.append({"model": m, "n_items": y.size, "auc": res.estimate,
-                     "ci_low": res.confidence_interval.low, "ci_high": res.confidence_interval.high})
+            interval = delong_ci(y, s, confidence_level=level)
+        rows.append({"model": m, "n_items": y.size, "auc": interval.estimate,
+                     "ci_low": interval.confidence_interval.low, "ci_high": interval.confidence_interval.high})
         bar.update(1)
     pairs = []
     for a, b in combinations(scores, 2):
