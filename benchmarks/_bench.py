@@ -25,10 +25,15 @@ class Comparison:
     # The alternative runs 1/scale of the work (e.g. fewer resamples); its time is multiplied by scale.
     scale: float = 1.0
     repeats: int = 5
+    # A time sigeval's call must stay under (a goal of an issue), checked in the table.
+    goal: float | None = None
+    # Expensive calls skip the warm-up run (their first call is the measurement).
+    warmup: bool = True
 
 
-def median_seconds(fn: Callable[[], Any], repeats: int) -> float:
-    fn()  # warm-up: imports, caches, first allocations
+def median_seconds(fn: Callable[[], Any], repeats: int, warmup: bool = True) -> float:
+    if warmup:
+        fn()  # warm-up: imports, caches, first allocations
     times = []
     for _ in range(repeats):
         start = time.perf_counter()
@@ -40,21 +45,23 @@ def median_seconds(fn: Callable[[], Any], repeats: int) -> float:
 def measure(comparisons: list[Comparison]) -> list[dict[str, Any]]:
     rows = []
     for c in comparisons:
-        ours = median_seconds(c.ours, c.repeats)
-        theirs = median_seconds(c.theirs, c.repeats) * c.scale
+        ours = median_seconds(c.ours, c.repeats, c.warmup)
+        theirs = median_seconds(c.theirs, c.repeats, c.warmup) * c.scale
+        note = f"x{c.scale:g} extrapolated" if c.scale != 1 else ""
+        if c.goal is not None:
+            note = f"goal < {c.goal:g} s {'met' if ours < c.goal else 'NOT MET'}; " + note
         rows.append({"benchmark": c.name, "sigeval_s": ours, "alternative": c.alternative,
-                     "alternative_s": theirs, "speedup": theirs / ours,
-                     "note": f"x{c.scale:g} extrapolated" if c.scale != 1 else "", "repeats": c.repeats})
+                     "alternative_s": theirs, "speedup": theirs / ours, "note": note, "repeats": c.repeats})
     return rows
 
 
 def table(rows: list[dict[str, Any]]) -> str:
-    head = f"{'benchmark':52s} {'sigeval':>9s} {'alternative':38s} {'theirs':>9s} {'speedup':>9s}  note"
+    head = f"{'benchmark':60s} {'sigeval':>9s} {'alternative':44s} {'theirs':>9s} {'speedup':>9s}  note"
     lines = [head, "-" * len(head)]
     for r in rows:
         lines.append(
-            f"{r['benchmark']:52s} {r['sigeval_s']:8.4f}s {r['alternative']:38s} {r['alternative_s']:8.3f}s "
-            f"{r['speedup']:8.1f}x  {r['note']} (median of {r['repeats']})"
+            f"{r['benchmark']:60s} {r['sigeval_s']:8.4f}s {r['alternative']:44s} {r['alternative_s']:8.3f}s "
+            f"{r['speedup']:8.2f}x  {r['note']} (median of {r['repeats']})"
         )
     return "\n".join(lines)
 

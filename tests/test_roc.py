@@ -402,3 +402,27 @@ def test_delong_ci_is_clipped_to_probabilities_and_refuses_bad_input():
         delong_ci([1, 0, 0, 0], [0.9, 0.8, 0.1, 0.2])
     with pytest.raises(ValueError, match="`confidence_level`"):
         delong_ci([1, 1, 0, 0], [0.9, 0.8, 0.1, 0.2], confidence_level=1.0)
+
+
+def _placements_by_ranks(y, scores):
+    """DeLong's components by three rankings, as Sun and Xu (2014) write them."""
+    pos, neg = scores[:, y], scores[:, ~y]
+    m, n = pos.shape[1], neg.shape[1]
+    overall = stats.rankdata(np.concatenate([pos, neg], axis=1), axis=1)
+    within_pos = stats.rankdata(pos, axis=1)
+    within_neg = stats.rankdata(neg, axis=1)
+    return (overall[:, :m] - within_pos) / n, 1.0 - (overall[:, m:] - within_neg) / m
+
+
+@pytest.mark.parametrize("size, decimals", [(9, None), (60, None), (300, 1), (2_000, 0), (40, 0)])
+def test_placements_by_one_sort_equal_sun_and_xus_midranks(size, decimals):
+    """The counts in sorted order give the midrank differences exactly, ties included, bit for bit."""
+    gen = np.random.default_rng(size)
+    for _ in range(5):
+        y = gen.integers(0, 2, size).astype(bool)
+        y[:2] = [True, False]
+        scores = gen.normal(size=(3, size)) + y
+        if decimals is not None:
+            scores = np.round(scores, decimals)
+        for mine, theirs in zip(_placements(y, scores), _placements_by_ranks(y, scores)):
+            np.testing.assert_array_equal(mine, theirs)
