@@ -394,7 +394,8 @@ def test_delong_ci_is_delong_tests_variance_against_a_constant_scorer():
 
 
 def test_delong_ci_is_clipped_to_probabilities_and_refuses_bad_input():
-    res = delong_ci([1, 1, 0, 0], [0.9, 0.8, 0.1, 0.2])
+    with pytest.warns(UserWarning, match="standard error is zero"):
+        res = delong_ci([1, 1, 0, 0], [0.9, 0.8, 0.1, 0.2])
     assert res.estimate == 1.0 and res.standard_error == 0.0 and tuple(res.confidence_interval) == (1.0, 1.0)
     with pytest.raises(ValueError, match="same length"):
         delong_ci([1, 1, 0, 0], [0.9, 0.8, 0.1])

@@ -350,6 +350,13 @@ def delong_ci(labels: ArrayLike, scores: ArrayLike, *, confidence_level: float =
         labels other than 0/1 or fewer than two items of a class, or a level
         outside (0, 1).
 
+    Warns
+    -----
+    UserWarning
+        When the standard error is zero (every positive-negative pair ordered
+        alike: a perfect, a perfectly wrong or a constant scorer): the interval
+        is then the single point of the AUC.
+
     Notes
     -----
     Explained in :ref:`ch-two-models`.
@@ -375,6 +382,15 @@ def delong_ci(labels: ArrayLike, scores: ArrayLike, *, confidence_level: float =
     m, n = v10.shape[1], v01.shape[1]
     estimate = float(v10.mean())
     se = math.sqrt(float(v10.var(ddof=1)) / m + float(v01.var(ddof=1)) / n)
+    if se == 0.0:
+        warnings.warn(
+            f"DeLong's standard error is zero: every positive-negative pair is ordered alike (AUC {estimate:g}: "
+            "all positives above the negatives, below them, or tied with them), so the data show no variation "
+            "and the interval is a single point. It does not mean the AUC is known exactly; with few items, "
+            "see the bootstrap (sigeval.bootstrap_ci with roc_auc) or collect more.",
+            UserWarning,
+            stacklevel=2,
+        )
     half = float(stats.norm.isf((1 - confidence_level) / 2)) * se
     return AUCInterval(
         estimate=estimate,
