@@ -225,32 +225,37 @@ class MeanStatistic:
 class AUCStatistic:
     r"""The AUC (:func:`~sigeval.metrics.roc_auc`) on resamples of items, in O(n) per resample.
 
-    The items are sorted by score once. A resample is then the number of times
-    it drew each item, ``w`` (one ``bincount`` of its indices), and its
-    Mann-Whitney count is, over the groups of tied scores in increasing order,
+    Each model's scores are sorted once: for each positive item :math:`p`,
+    :math:`c^<_p` and :math:`c^\le_p` count the negatives scored below it and
+    below or level with it. A resample is the number of times it drew each item,
+    :math:`w` (one ``bincount`` of its indices); with :math:`W(c)` the draws of
+    the :math:`c` lowest-scored negatives (a cumulative sum), its Mann-Whitney
+    count is
 
-    .. math:: 2U = \sum_g P_g\,(2 N_{<g} + N_g),
+    .. math:: 2U = \sum_p w_p \bigl(W(c^<_p) + W(c^\le_p)\bigr),
 
-    with :math:`P_g`, :math:`N_g` the positives and negatives the resample drew
-    in group :math:`g` and :math:`N_{<g}` the negatives below it; the AUC is
-    :math:`U / (m n)`. The counts are integers, so :math:`U` is exact and
-    equals the midrank sum of :func:`~sigeval.metrics.roc_auc` on the
-    materialised resample: the same indices give the same AUCs, bit for bit.
-    With two models (``scores`` of length 2) it is the paired difference A - B
-    on the same resamples. The jackknife is closed-form too.
+    ties with a negative counting one half, and the AUC is :math:`U / (m n)`
+    with :math:`m`, :math:`n` the positives and negatives drawn. The counts are
+    integers, so :math:`U` is exact and equals the midrank sum of
+    :func:`~sigeval.metrics.roc_auc` on the materialised resample: the same
+    indices give the same AUCs, bit for bit. With two models (``scores`` of
+    length 2) it is the paired difference A - B on the same resamples. The
+    jackknife is closed-form too.
     """
 
     def __init__(self, labels: np.ndarray, scores: tuple[np.ndarray, ...], reference: CallableStatistic):
         self.reference = reference  # the generic engine, for the estimate and its checks
-        self.positive = labels == 1
+        positive = labels == 1
         self.n = labels.size
+        self.positives = np.flatnonzero(positive)
         self.models = []
         for s in scores:
-            order = np.argsort(s, kind="stable")
-            ordered = s[order]
-            starts = np.flatnonzero(np.r_[True, ordered[1:] != ordered[:-1]])
-            negative = (~self.positive[order]).astype(np.int64)
-            self.models.append((order, negative, starts if starts.size < s.size else None))
+            negatives = np.flatnonzero(~positive)
+            negatives = negatives[np.argsort(s[negatives], kind="stable")]  # in the order of their scores
+            negative_scores = s[negatives]
+            below = np.searchsorted(negative_scores, s[self.positives], side="left")
+            level = np.searchsorted(negative_scores, s[self.positives], side="right")
+            self.models.append((s, negatives, below, None if np.array_equal(below, level) else level))
 
     def estimate(self) -> float:
         return self.reference.estimate()
@@ -258,63 +263,56 @@ class AUCStatistic:
     def _aucs(self, drawn: np.ndarray) -> np.ndarray:
         """The AUC (or the difference A - B) of each row of drawn item indices; ``drawn`` is overwritten."""
         rows, n = drawn.shape
-        drawn += n * np.arange(rows)[:, None]
+        if rows > 1:
+            drawn += n * np.arange(rows)[:, None]
         counts = np.bincount(drawn.ravel(), minlength=rows * n).reshape(rows, n)
+        on_positives = np.take(counts, self.positives, axis=1)
         values = []
-        for order, negative, starts in self.models:
-            pos = np.take(counts, order, axis=1)  # counts in the order of the scores
-            neg = pos * negative
-            pos -= neg
-            if starts is not None:  # tied scores: count per group of ties
-                neg = np.add.reduceat(neg, starts, axis=1)
-                pos = np.add.reduceat(pos, starts, axis=1)
-            below = np.cumsum(neg, axis=1)  # 2 N_<g + N_g, in place
-            below -= neg
-            below *= 2
-            below += neg
-            n_neg = neg.sum(axis=1)
-            m = n - n_neg
-            if np.any((m == 0) | (n_neg == 0)):
-                bad = int(np.count_nonzero((m == 0) | (n_neg == 0)))
+        for _, negatives, below, level in self.models:
+            cumulative = np.zeros((rows, negatives.size + 1), dtype=np.int64)  # W(0) = 0, W(1), ...
+            np.cumsum(np.take(counts, negatives, axis=1), axis=1, out=cumulative[:, 1:])
+            weights = np.take(cumulative, below, axis=1)
+            if level is None:
+                weights *= 2
+            else:
+                weights += np.take(cumulative, level, axis=1)
+            n_negative = cumulative[:, -1]
+            m = n - n_negative
+            if np.any((m == 0) | (n_negative == 0)):
+                bad = int(np.count_nonzero((m == 0) | (n_negative == 0)))
                 raise ValueError(
                     f"`statistic` returned {bad} non-finite value(s) out of {rows} (a zero denominator, or a "
                     "resample without positives?); a bootstrap interval needs a finite value on every resample."
                 )
-            values.append((np.einsum("ij,ij->i", pos, below) / 2) / (m * n_neg))
+            values.append((np.einsum("ij,ij->i", on_positives, weights) / 2) / (m * n_negative))
         return values[0] if len(values) == 1 else values[0] - values[1]
 
     def resample(self, n_resamples: int, rng: np.random.Generator, tick: Callable[[int], object] = _no_tick) -> np.ndarray:
         n = self.n
         out = np.empty(n_resamples)
         # A few arrays of n_items per resample: chunks of about 10^6 elements, which the
-        # allocator reuses rather than maps afresh (about 1 ms per MB on a cold page).
+        # allocator reuses rather than maps afresh (cold pages cost about 1 ms per MB).
         for start, rows in chunks(n_resamples, 4 * n):
             out[start : start + rows] = self._aucs(rng.integers(0, n, size=(rows, n)))
             tick(rows)
         return out
 
     def jackknife(self) -> tuple[np.ndarray, np.ndarray]:
-        """Leave-one-out AUCs: an item's own pairs leave U, in closed form."""
+        """Leave-one-out AUCs: an item takes its own pairs out of U, in closed form."""
         values = []
-        for order, negative, starts in self.models:
-            positive = negative == 0
-            group = np.zeros(self.n, dtype=np.int64)
-            if starts is not None:
-                group[starts[1:]] = 1
-                group = np.cumsum(group)
-            else:
-                group = np.arange(self.n)
-            neg = np.bincount(group, weights=~positive, minlength=group[-1] + 1).astype(np.int64)
-            pos = np.bincount(group, weights=positive, minlength=group[-1] + 1).astype(np.int64)
-            below, above = np.cumsum(neg) - neg, pos[::-1].cumsum()[::-1] - pos
-            twice_u = int(np.dot(pos, 2 * below + neg))
-            m, n = int(pos.sum()), int(neg.sum())
-            # A positive takes its negatives below (ties count one half), a negative its positives above.
-            own = np.where(positive, 2 * below[group] + neg[group], 2 * above[group] + pos[group])
-            left = np.where(positive, (m - 1) * n, m * (n - 1))
+        m, n = self.positives.size, self.n - self.positives.size
+        for scores, negatives, below, level in self.models:
+            level = below if level is None else level
+            twice_u = int(below.sum() + level.sum())
+            # A negative's pairs: the positives above it, level ones counting one half.
+            positive_scores = np.sort(scores[self.positives])
+            negative_scores = scores[negatives]
+            under = np.searchsorted(positive_scores, negative_scores, side="left")
+            at_or_under = np.searchsorted(positive_scores, negative_scores, side="right")
+            loo = np.empty(self.n)
             with np.errstate(divide="ignore", invalid="ignore"):
-                loo = np.empty(self.n)
-                loo[order] = ((twice_u - own) / 2) / left
+                loo[self.positives] = ((twice_u - below - level) / 2) / ((m - 1) * n)
+                loo[negatives] = ((twice_u - (2 * m - under - at_or_under)) / 2) / (m * (n - 1))
             values.append(loo)
         jack = values[0] if len(values) == 1 else values[0] - values[1]
         if not np.all(np.isfinite(jack)):
