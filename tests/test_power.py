@@ -281,3 +281,12 @@ def test_seeds_needed_many_marks_what_seeds_needed_refuses():
             seeds_needed(1.0, effect)
     with pytest.raises(ValueError, match="`target_power` must exceed `alpha`"):
         seeds_needed_many(np.array([1.0]), 0.5, 0.4)
+
+
+def test_seeds_needed_many_stops_if_the_power_never_reaches_the_target(monkeypatch):
+    """A power function that fails (always short) ends the search with an error, not an endless loop."""
+    from sigeval import _noncentral
+
+    monkeypatch.setattr(_noncentral, "_reached", lambda e, n, alpha, target: np.zeros(np.shape(n), dtype=bool))
+    with pytest.raises(ArithmeticError, match="did not reach 0.8"):
+        _noncentral._search_reached(np.array([0.5]), np.array([10]), 0.05, 0.8)

@@ -177,6 +177,11 @@ def _search_reached(effect_size: np.ndarray, start: np.ndarray, alpha: float, ta
     todo = np.flatnonzero(~reached)
     while todo.size:  # step up from a start that falls short
         probe = low[todo] + step[todo]
+        if probe.max() > 2**62:  # the power never reached the target: scipy failed, not the search
+            raise ArithmeticError(
+                f"The power of the paired t-test did not reach {target_power!r} for effect sizes "
+                f"{effect_size[todo][:3].tolist()} with up to 2**62 seeds; this is a numerical failure."
+            )
         ok = _reached(effect_size[todo], probe, alpha, target_power)
         high[todo[ok]] = probe[ok]
         low[todo[~ok]] = probe[~ok]
