@@ -427,3 +427,6 @@ def test_placements_by_one_sort_equal_sun_and_xus_midranks(size, decimals):
             scores = np.round(scores, decimals)
         for mine, theirs in zip(_placements(y, scores), _placements_by_ranks(y, scores)):
             np.testing.assert_array_equal(mine, theirs)
+            # The same layout too, so that means over rows add in the same order.
+            assert mine.flags["C_CONTIGUOUS"]
+            np.testing.assert_array_equal(mine.mean(axis=1), theirs.mean(axis=1))

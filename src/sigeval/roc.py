@@ -116,7 +116,8 @@ def _placements(y: np.ndarray, scores: np.ndarray) -> tuple[np.ndarray, np.ndarr
     sorted_values = np.where(positive, negatives_below / n, 1.0 - positives_below / m)
     values = np.empty((k, size))
     values[rows, order] = sorted_values
-    return values[:, y], values[:, ~y]
+    # Row-major copies: the means over each row then sum in numpy's pairwise order, as for the midranks.
+    return np.ascontiguousarray(values[:, y]), np.ascontiguousarray(values[:, ~y])
 
 
 def delong_test(
