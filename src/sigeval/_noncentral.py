@@ -55,7 +55,6 @@ def power_far(noncentrality, df, t_crit):
         return stats.chi2.cdf(df * (np.asarray(noncentrality) / t_crit) ** 2, df)
 
 
-
 # ----------------------------------------------------------------------------- many at once
 #
 # ``Report.power`` asks for the seeds needed by every comparison of a leaderboard
