@@ -38,7 +38,7 @@ def comparisons() -> list[Comparison]:
         print("distributed is not installed (make bench installs the bench extra): no Dask row")
         return rows
     cluster = distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, host="127.0.0.1",
-                                       dashboard_address=None, silence_logs=50)
+                                       dashboard_address="127.0.0.1:0", silence_logs=50)
     client = distributed.Client(cluster)
     atexit.register(cluster.close)
     atexit.register(client.close)

@@ -1035,7 +1035,7 @@ def test_run_benchmark_on_a_local_dask_cluster_equals_the_serial_run_bit_for_bit
     args, kwargs = _small_grid()
     serial = run_benchmark(*args, **kwargs)
     with (distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, host="127.0.0.1",
-                                   dashboard_address=None) as cluster,
+                                   dashboard_address="127.0.0.1:0") as cluster,
           distributed.Client(cluster) as client):
         on_dask = run_benchmark(*args, executor=client.get_executor(), **kwargs)
         assert len(client.scheduler_info()["workers"]) == 2
