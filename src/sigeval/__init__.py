@@ -55,7 +55,7 @@ from . import (
     roc,
     seeds,
 )
-from ._results import ConfidenceInterval
+from ._results import BootstrapResult, ConfidenceInterval
 from .counts import *  # noqa: F403
 from .crossval import *  # noqa: F403
 from .equivalence import *  # noqa: F403
@@ -92,6 +92,7 @@ def __getattr__(name: str):
 
 __all__ = [
     "ConfidenceInterval",
+    "BootstrapResult",
     *intervals.__all__,
     *resampling.__all__,
     *metrics.__all__,

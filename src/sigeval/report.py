@@ -18,9 +18,9 @@ seeds, and seed *s* of model A is compared with seed *s* of model B. Every
 statistic comes from the library's own functions (:func:`~sigeval.procedures.paired_difference`,
 :func:`~sigeval.power.power_paired`, :func:`~sigeval.equivalence.tost_paired`,
 :func:`~sigeval.ranking.friedman`, ...), so the report and those functions
-agree by construction. :func:`sigeval.run_benchmark` (in
-:mod:`sigeval.course.benchmark`, with the ``course`` extra) runs the course's
-shape classifiers into a report.
+agree by construction. :func:`~sigeval.course.benchmark.run_benchmark`
+(also ``sigeval.run_benchmark``; it needs the ``course`` extra) runs the
+course's shape classifiers into a report.
 
 Explained in :ref:`ch-reporting`.
 """

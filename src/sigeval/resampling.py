@@ -61,7 +61,6 @@ from ._validation import (
 
 __all__ = [
     "BOOTSTRAP_METHODS",
-    "BootstrapResult",
     "bootstrap_ci",
     "paired_bootstrap_ci",
 ]
