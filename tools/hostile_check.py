@@ -741,7 +741,9 @@ def _metric_cases() -> None:
     for lab, v in VEC_HOSTILE:
         if lab == "nested 2-D":
             continue
-        case(AP, f"scores={lab}", lambda v=v: _ap(v, tp, [1, 2]), names=("`scores`",))
+        # A scalar with axis=0 once got "must have a leading resample axis ... call with axis=0".
+        case(AP, f"scores={lab}", lambda v=v: _ap(v, tp, [1, 2]),
+             names=("`scores` must hold one value per item",) if lab == "scalar" else ("`scores`",))
         case(AP, f"is_true_positive={lab}", lambda v=v: _ap(sc, v, [1, 2]), names=("`is_true_positive`",))
         case(AP, f"n_positives={lab}", lambda v=v: _ap(sc, tp, v), names=("`n_positives`",))
     for lab, npos in [("NaN", [NAN, 2]), ("inf", [INF, 2]), ("negative", [-1, 4]), ("non-whole", [1.5, 2]),
@@ -772,7 +774,7 @@ def _metric_cases() -> None:
     case(AP, "one image, one detection", lambda: _ap([[0.4]], [[1]], [1]), "value", check=lambda r: close(r, 1.0))
     case(AP, "1-D scores (one detection per image)", lambda: _ap([0.9, 0.2, 0.5], [1, 0, 1], [1, 1, 1]), "either",
          ("`scores`",), check=lambda r: close(r, ap_brute([[0.9], [0.2], [0.5]], [[1], [0], [1]], [1, 1, 1])))
-    case(AP, "0-d scores", lambda: _ap(0.9, 1, 1), names=("`scores`",))
+    case(AP, "0-d scores", lambda: _ap(0.9, 1, 1), names=("`scores` must hold one value per item",))
     case(AP, "shape mismatch tp", lambda: _ap(sc, [[1, 0]], [1, 2]), names="`is_true_positive`")
     case(AP, "shape mismatch n_positives", lambda: _ap(sc, tp, [1, 2, 3]), names="`n_positives`")
     case(AP, "empty images", lambda: _ap(np.empty((0, 3)), np.empty((0, 3)), []), names=("`n_positives`", "`scores`"))
@@ -791,6 +793,12 @@ def _metric_cases() -> None:
     for lab, v in VEC_HOSTILE:
         if lab == "nested 2-D":
             continue
+        if lab == "scalar":
+            case(RS, "numerator=scalar", lambda v=v: _rs(v, [1.0, 2.0, 3.0]),
+                 names=("`numerator` must hold one value per item",))
+            case(RS, "denominator=scalar", lambda v=v: _rs([1.0, 2.0, 3.0], v),
+                 names=("`denominator` must hold one value per item",))
+            continue
         case(RS, f"numerator={lab}", lambda v=v: _rs(v, [1.0, 2.0, 3.0]), names=("`numerator`", "`denominator`"))
         case(RS, f"denominator={lab}", lambda v=v: _rs([1.0, 2.0, 3.0], v), names=("`denominator`", "`numerator`"))
     case(RS, "nested 2-D (items x classes)", lambda: _rs([[1, 2], [3, 4]], [[2, 2], [4, 4]]), "value",
@@ -808,7 +816,8 @@ def _metric_cases() -> None:
     case(RS, "0 / 0", lambda: _rs([0.0, 0.0], [0.0, 0.0]), names="`denominator`")
     case(RS, "booleans", lambda: _rs([True, False, True], [True, True, True]), "value", check=lambda r: close(r, 2 / 3))
     case(RS, "one item", lambda: _rs([1.0], [4.0]), "value", check=lambda r: close(r, 0.25))
-    case(RS, "0-d scalars", lambda: _rs(1.0, 4.0), "either", ("`numerator`",), check=lambda r: close(r, 0.25))
+    case(RS, "0-d scalars", lambda: _rs(1.0, 4.0), "either", ("`numerator` must hold one value per item",),
+         check=lambda r: close(r, 0.25))
     case(RS, "empty", lambda: _rs([], []), names=("`numerator`", "`denominator`"))
     case(RS, "shape mismatch", lambda: _rs([1.0, 2.0], [1.0, 2.0, 3.0]), names=("`numerator`", "`denominator`"))
     case(RS, "subnormal", lambda: _rs([5e-324, 5e-324], [1e-323, 1e-323]), "value", check=lambda r: close(r, 0.5))

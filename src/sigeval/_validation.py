@@ -331,6 +331,25 @@ def check_batched(x: np.ndarray, name: str) -> None:
         )
 
 
+def check_items(x: np.ndarray, name: str) -> None:
+    """An array of one test set (``axis=0``): at least one dimension, the items on the first."""
+    if x.ndim == 0:
+        raise ValueError(
+            f"`{name}` must hold one value per item, shape (n_items, ...) with axis=0; got a scalar, "
+            f"{_show(x)}."
+        )
+
+
+def check_no_padding(x: np.ndarray, name: str) -> None:
+    """NaN of one test set (``axis=0``): a failed item, refused; it pads only the resamples of ``axis=1``."""
+    missing = np.isnan(x)
+    if np.any(missing):
+        raise ValueError(
+            f"`{name}` holds NaN at position(s) {_show(np.argwhere(missing)[:, 0])} (a failed item?); with "
+            "axis=0 (one test set) NaN is never dropped silently: it pads only the resamples of axis=1."
+        )
+
+
 def check_item_axis(axis: int) -> int:
     """The item axis of a metric: 0 for one test set ``(n_items, ...)``, 1 for ``(batch, n_items, ...)``."""
     if isinstance(axis, bool) or not isinstance(axis, numbers.Integral):
