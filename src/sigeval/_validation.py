@@ -350,6 +350,24 @@ def check_no_padding(x: np.ndarray, name: str) -> None:
         )
 
 
+def missing_labels(labels: np.ndarray) -> np.ndarray:
+    """Where an array of labels is missing: NaN, or in an object array None, NaN, NaT or ``pandas.NA``."""
+    if labels.dtype.kind in "fc":
+        return np.isnan(labels)
+    if labels.dtype == object:
+        return np.frompyfunc(_is_missing, 1, 1)(labels).astype(bool)
+    return np.zeros(labels.shape, dtype=bool)
+
+
+def _is_missing(value: object) -> bool:
+    if value is None:
+        return True
+    try:
+        return bool(value != value)  # NaN and NaT differ from themselves
+    except (TypeError, ValueError):  # pandas.NA: "boolean value of NA is ambiguous"
+        return True
+
+
 def check_item_axis(axis: int) -> int:
     """The item axis of a metric: 0 for one test set ``(n_items, ...)``, 1 for ``(batch, n_items, ...)``."""
     if isinstance(axis, bool) or not isinstance(axis, numbers.Integral):

@@ -24,7 +24,7 @@ import numpy as np
 from numpy.typing import ArrayLike
 from scipy import stats
 
-from ._numeric import check_finite_result
+from ._numeric import check_finite_result, safe_scale
 from ._results import BootstrapResult, ConfidenceInterval
 from ._validation import (
     RngLike,
@@ -37,6 +37,7 @@ from ._validation import (
     check_positive_real,
     check_real,
     check_unit_interval,
+    missing_labels,
     real_array,
 )
 from .resampling import bootstrap_ci
@@ -103,13 +104,15 @@ def _pass_at_k_per_question(n: np.ndarray, c: np.ndarray, k: int) -> np.ndarray:
     width = int(m.max()) if m.size else 0
     logs = np.zeros(n.size)
     if width:
-        check_memory(float(n.size) * width, "n_correct", "(per question)", "the pass@k products")
+        # Per factor: the mask (1 byte), n - j and the ratio (8 bytes each); the logs overwrite the ratio.
+        check_memory(float(n.size) * width, "k", k, "the pass@k products (questions x min(n_correct, k))",
+                     itemsize=17)
         j = np.arange(width)
         # Factor j: 1 - k/(n - j) over the correct samples, or 1 - c/(n - j) over the draws.
         numerator = np.where(use_c, float(k), c.astype(float))[:, None]
         inside = j < m[:, None]  # factors past a question's own count are 1 (log 0)
         ratio = np.divide(numerator, n[:, None] - j, out=np.zeros((n.size, width)), where=inside)
-        logs = np.log1p(-ratio).sum(axis=1)
+        logs = np.log1p(np.negative(ratio, out=ratio), out=ratio).sum(axis=1)
     out[live] = -np.expm1(logs)
     return out
 
@@ -308,9 +311,20 @@ def _cluster_codes(groups: ArrayLike | None, n: int) -> np.ndarray:
     labels = as_array(groups, "groups")
     if labels.ndim != 1 or labels.shape[0] != n:
         raise ValueError(f"`groups` must hold one label per question, {n} in all; got shape {labels.shape}.")
-    if labels.dtype.kind == "f" and np.any(np.isnan(labels)):
-        raise ValueError(f"`groups` holds NaN labels at position(s) {_show(np.flatnonzero(np.isnan(labels)))}.")
-    codes = np.unique(labels.astype(str) if labels.dtype == object else labels, return_inverse=True)[1].ravel()
+    missing = missing_labels(labels)
+    if np.any(missing):
+        raise ValueError(
+            f"`groups` holds NaN labels (missing: NaN or None) at position(s) {_show(np.flatnonzero(missing))}; "
+            "every question needs its group."
+        )
+    try:  # as bootstrap_ci groups them: 1 and "1" are two labels, not merged as text
+        codes = np.unique(labels, return_inverse=True)[1].ravel()
+    except TypeError:  # labels that cannot be sorted together, such as 1 and "a"
+        kinds = sorted({type(v).__name__ for v in labels})
+        raise TypeError(
+            "`groups` labels must be comparable with each other (all numbers or all strings); "
+            f"got labels of types {', '.join(kinds)}."
+        ) from None
     if codes.max() < 1:
         raise ValueError("`groups` must hold at least 2 distinct groups: one group gives no clustered error.")
     return codes
@@ -333,18 +347,42 @@ def _between(means: np.ndarray, sampling: np.ndarray, has_within: np.ndarray) ->
     return float(means.var(ddof=1) - np.mean(sampling[has_within]))
 
 
+def _scale(*arrays: np.ndarray) -> float:
+    """A power of two to divide the scores by so that their squares neither overflow nor underflow (1.0 usually)."""
+    values = np.concatenate([a[~np.isnan(a)] for a in arrays])
+    return safe_scale(values, power=2)
+
+
 def _summarise(
     means: np.ndarray, between: float | None, within: float | None, n_samples: float, naive: float,
-    codes: np.ndarray, confidence_level: float, names: str,
+    codes: np.ndarray, confidence_level: float, names: str, scale: float = 1.0,
 ) -> SampledMean:
-    estimate, se, g = _clustered(means, codes)
+    """The result from question means, variances and naive SE of the scores divided by ``scale``.
+
+    Scores near the float64 limits (1e±154 and beyond) are divided by a power
+    of two (exact) so that their squares stay in range; the question means,
+    back in the scores' units, get their own power of two for the clustered
+    standard error. A value that the scores' units cannot hold is refused.
+    """
+    with np.errstate(over="ignore"):
+        means = means * scale
+    check_finite_result({"estimate": means}, names)
+    means_scale = safe_scale(means, power=2)
+    estimate, se, g = _clustered(means / means_scale, codes)
     if se == 0.0:
         raise ValueError(
             f"The question means of {names} are all equal: the clustered standard error is zero, and no "
             "interval or test can be built on it."
         )
     half = float(stats.t.isf((1 - confidence_level) / 2, g - 1)) * se
-    check_finite_result({"estimate": estimate, "standard_error": se}, names)
+    ratio = se / naive * (means_scale / scale) if naive > 0 else math.inf
+    design_effect = ratio * ratio
+    # Python floats: a product beyond float64 is inf (refused just below), never a warning.
+    estimate, se, half, naive = estimate * means_scale, se * means_scale, half * means_scale, naive * scale
+    if between is not None:
+        between, within = between * scale * scale, (within or 0.0) * scale * scale
+    check_finite_result({"estimate": estimate, "standard_error": se, "standard_error_naive": naive,
+                         "variance_between": between or 0.0, "variance_within": within or 0.0}, names)
     return SampledMean(
         estimate=estimate,
         standard_error=se,
@@ -356,7 +394,7 @@ def _summarise(
         n_questions=int(means.size),
         n_samples=n_samples,
         n_clusters=g,
-        design_effect=(se / naive) ** 2 if naive > 0 else math.inf,
+        design_effect=design_effect,
     )
 
 
@@ -408,7 +446,9 @@ def sampled_mean(
     ------
     ValueError
         For a question without samples, infinite scores, fewer than 2
-        questions or groups, or question means that are all equal.
+        questions or groups, a missing group label (NaN, None), question
+        means that are all equal, or a result beyond float64 (a variance of
+        scores near 1e154 and above).
 
     Notes
     -----
@@ -427,6 +467,8 @@ def sampled_mean(
     """
     arr = _sample_matrix(scores, "scores")
     confidence_level = check_unit_interval(confidence_level, "confidence_level")
+    scale = _scale(arr)  # exact: scores near 1e±154 and beyond keep their squares in range
+    arr = arr / scale
     means, count, variance = _per_question(arr)
     codes = _cluster_codes(groups, arr.shape[0])
     has_within = count > 1
@@ -435,7 +477,8 @@ def sampled_mean(
     values = arr[~np.isnan(arr)]
     naive = float(values.std(ddof=1)) / math.sqrt(values.size)
     return _summarise(
-        means, between, within, float(count.size / np.sum(1.0 / count)), naive, codes, confidence_level, "`scores`"
+        means, between, within, float(count.size / np.sum(1.0 / count)), naive, codes, confidence_level, "`scores`",
+        scale,
     )
 
 
@@ -494,6 +537,8 @@ def sampled_paired_difference(
             f"got {a.shape[0]} and {b.shape[0]}."
         )
     confidence_level = check_unit_interval(confidence_level, "confidence_level")
+    scale = _scale(a, b)
+    a, b = a / scale, b / scale
     mean_a, count_a, var_a = _per_question(a)
     mean_b, count_b, var_b = _per_question(b)
     codes = _cluster_codes(groups, a.shape[0])
@@ -507,7 +552,8 @@ def sampled_paired_difference(
     # Naive: every sample independent, so Var = s_A^2 / N_A + s_B^2 / N_B.
     naive = math.sqrt(values_a.var(ddof=1) / values_a.size + values_b.var(ddof=1) / values_b.size)
     return _summarise(
-        mean_a - mean_b, between, within, n_samples, naive, codes, confidence_level, "`scores_a` and `scores_b`"
+        mean_a - mean_b, between, within, n_samples, naive, codes, confidence_level, "`scores_a` and `scores_b`",
+        scale,
     )
 
 
@@ -566,10 +612,13 @@ def questions_needed(
     if np.any(k < 1):
         raise ValueError(f"`n_samples` must be at least 1; got {_show(k[k < 1])}.")
     # The relative 1e-12 keeps a ratio that is whole up to rounding (2500.0000000000005) at its whole value.
-    n = np.ceil((between + within / k) / se**2 * (1 - 1e-12))
+    # Divided by the target twice: its square overflows from 1.3e154 and underflows below 1e-162.
+    with np.errstate(over="ignore", divide="ignore"):
+        n = np.ceil((between + within / k) / se / se * (1 - 1e-12))
     if np.any(n > 2**53):
         raise ValueError(
-            f"`target_standard_error` = {se!r} asks for more than 2**53 questions: no benchmark is that large."
+            "(`variance_between` + `variance_within` / `n_samples`) / `target_standard_error`**2 asks for more "
+            f"than 2**53 questions (target_standard_error={se!r}): no benchmark is that large."
         )
     n = np.maximum(n, 1).astype(np.int64)
     return int(n) if n.ndim == 0 else n
