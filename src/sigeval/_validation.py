@@ -588,6 +588,14 @@ def check_given_together(**arguments: object) -> None:
         )
 
 
+def check_axes(ax: object, name: str = "ax") -> None:
+    """A Matplotlib Axes to draw on (checked by what a plot calls, so the core needs no Matplotlib)."""
+    if not all(callable(getattr(ax, method, None)) for method in ("plot", "text", "get_window_extent")):
+        raise TypeError(
+            f"`{name}` must be a Matplotlib Axes to draw on (e.g. from plt.subplots()); got {type(ax).__name__}."
+        )
+
+
 def check_result(result: object, name: str, kind: str, attributes: tuple[str, ...]) -> tuple:
     """The fields ``attributes`` of a result object of the kind ``kind``, in that order."""
     try:
