@@ -406,6 +406,13 @@ def _cp_cases() -> None:
     case(CP, "rng=2**70 (a large seed is fine)", lambda: _cp(t, n_resamples=50, rng=2**70), "value", check=cp_check(t))
     case(CP, "n_resamples=1", lambda: _cp(t, n_resamples=1, rng=0), "either", ("`n_resamples`",),
          check=cp_check(t))
+    shuffled = t.set_index(pd.Index([5, 5, 3, 3, 1, 1, 0, 0, 9, 9, 7, 7]))
+    case(CP, "duplicated, unordered index", lambda: _cp(shuffled, n_resamples=100, rng=0), "value",
+         check=cp_check(t))
+    cat = t.astype("category")
+    case(CP, "categorical columns", lambda: _cp(cat, n_resamples=100, rng=0), "value", check=cp_check(t))
+    case(CP, "one row with groups", lambda: _cp(cp_table(1).assign(g=1), groups="g", n_resamples=50, rng=0), "either",
+         ("`groups`", "'g'", "row"), check=lambda r: all_finite(r.pairs))
     big_t = pd.DataFrame({"label": np.tile([0, 1], 100_000), "A": np.tile([0, 1, 1, 0], 50_000),
                           "B": np.tile([1, 1, 0, 0], 50_000)})
     case(CP, "200,000 items, n_resamples=2000 (memory)", lambda: _cp(big_t, n_resamples=2000, rng=0), "either",
@@ -455,6 +462,8 @@ def _pk_cases() -> None:
                                                    **base), "value", check=pk_check([10, 10], [1, 3], 2))
     case(PK, "uint64 counts", lambda: _pk(np.array([10, 10], dtype=np.uint64), np.array([1, 3], dtype=np.uint64), 2,
                                          **base), "value", check=pk_check([10, 10], [1, 3], 2))
+    case(PK, "pandas Series, k=np.int32(2)", lambda: _pk(pd.Series([10, 10]), pd.Series([1, 3]), np.int32(2), **base),
+         "value", check=pk_check([10, 10], [1, 3], 2))
     case(PK, "uint64 beyond int64", lambda: _pk(np.array([2**63 + 5, 10], dtype=np.uint64), [1, 3], 2, **base),
          names="`n_samples`")
     case(PK, "one question", lambda: _pk([10], [3], 2, **base), names=("`n_samples`",))
@@ -559,6 +568,8 @@ def _sm_cases() -> None:
                       ("offset 1e9 + spread of 1 (relative 1e-9)", [[1e9, 1e9 + 1], [1e9 + 2, 1e9], [1e9, 1e9 + 0.5]])]:
         case(SM, lab, lambda rows=rows: _sm(rows), "either", ("`scores`",),
              check=lambda r, rows=rows: sampled_mean_check(rows)(r))
+    frame = pd.DataFrame(padded)
+    case(SM, "a DataFrame with NaN padding", lambda: _sm(frame), "value", check=sampled_mean_check(padded))
     big = np.random.default_rng(0).integers(0, 2, size=(2000, 2000)).astype(float)
     case(SM, "2000 x 2000 (memory)", lambda: _sm(big), "value",
          check=lambda r: close(r.estimate, float(big.mean()), rel=1e-12))
@@ -942,6 +953,21 @@ def _report_cases() -> None:
     big_score = runs_table().assign(score=lambda d: d.score * 1e299)
     case(RK, "scores ~7e298", lambda: R(big_score).rank_stability(n_resamples=50, rng=0), "value",
          check=rank_check(big_score))
+    failed = runs_table().astype({"score": float})
+    failed.loc[4, "score"] = NAN
+    case(RK, "a failed run, failed='drop-pairs'", lambda: R(failed, failed="drop-pairs").rank_stability(
+        n_resamples=50, rng=0), "value", check=lambda r: all_finite(r.jackknife))
+    case(RK, "a failed run, failed='raise'", lambda: R(failed).rank_stability(n_resamples=50, rng=0),
+         names=("NaN",))
+    all_failed = runs_table().astype({"score": float})
+    all_failed.loc[(all_failed.task == 0) & (all_failed.model == "B"), "score"] = NAN
+    case(RK, "a model failing every seed of a task, drop-pairs", lambda: R(all_failed, failed="drop-pairs")
+         .rank_stability(n_resamples=50, rng=0), "either", ("task", "model", "NaN"),
+         check=lambda r: all_finite(r.jackknife))
+    case(RK, "higher_is_better='yes'", lambda: R(t, higher_is_better="yes").rank_stability(n_resamples=50, rng=0),
+         names=("`higher_is_better`",))
+    case(RK, "rng=Generator", lambda: R(t).rank_stability(n_resamples=50, rng=np.random.default_rng(1)), "value",
+         check=rank_check(t))
     many = runs_table(n_tasks=3000, n_seeds=2)
     case(RK, "3000 tasks, default n_resamples (memory)", lambda: R(many).rank_stability(rng=0), "either",
          ("`n_resamples`",), check=lambda r: all_finite(r.jackknife))

@@ -238,7 +238,7 @@ def _compare_auc(table, label, models, groups, level: float, n_resamples: int, g
 
     def auc(resampled_labels: np.ndarray, resampled_scores: np.ndarray, axis: int) -> np.ndarray:
         # roc_auc's NaN for a resample of one class would reach the user as an error about `statistic`.
-        values = roc_auc(resampled_labels, resampled_scores, axis=axis)
+        values = np.asarray(roc_auc(resampled_labels, resampled_scores, axis=axis))
         if not np.all(np.isfinite(values)):
             raise TableError(
                 None,
