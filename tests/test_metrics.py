@@ -113,7 +113,7 @@ def test_metrics_of_one_test_set_are_the_batch_of_one():
     ("call", "why"),
     [
         (lambda: roc_auc([1, 1, 1], [0.2, 0.4, 0.1]), r"all of one class"),
-        (lambda: ratio_of_sums([0.0, 1.0], [0.0, 0.0]), r"the denominator sums to zero"),
+        (lambda: ratio_of_sums([0.0, 1.0], [0.0, 0.0]), r"`denominator` sums to zero"),
         (lambda: average_precision([[0.9, np.nan]], [[0, 0]], [0]), r"no ground-truth object"),
     ],
 )
@@ -159,3 +159,47 @@ def test_roc_auc_errors_name_the_argument_and_the_expectation():
                r"item, which is never dropped silently\.$")
     with pytest.raises(ValueError, match=message):
         roc_auc(np.array([[1.0, 0.0]]), np.array([[np.nan, 0.1]]), axis=1)
+
+
+# --------------------------------------------------------------------------- hostile inputs (tools/hostile_check.py)
+
+@pytest.mark.parametrize(
+    ("call", "error", "message"),
+    [
+        # NaN in one test set is a failed item, not padding: never dropped silently.
+        (lambda: roc_auc([np.nan, 0, 1, 0], [np.nan, 0.2, 0.3, 0.1]), ValueError, r"^`labels` holds NaN at position\(s\) 0"),
+        (lambda: ratio_of_sums([1.0, np.nan], [2.0, 4.0]), ValueError, r"^`numerator` holds NaN at position\(s\) 1"),
+        (lambda: ratio_of_sums([1.0, 3.0], [2.0, np.nan]), ValueError, r"^`denominator` holds NaN"),
+        (lambda: average_precision([[0.9, 0.3], [0.8, np.nan]], [[1, 0], [1, 0]], [np.nan, 2]), ValueError,
+         r"^`n_positives` holds NaN at position\(s\) 0"),
+        # An infinite term made an infinite ratio (blamed on the denominator) or a ratio of 0.
+        (lambda: ratio_of_sums([np.inf, 1.0], [1.0, 1.0]), ValueError, r"^`numerator` must be finite; got inf\.$"),
+        (lambda: ratio_of_sums([1.0, 1.0], [np.inf, 1.0]), ValueError, r"^`denominator` must be finite; got inf\.$"),
+        (lambda: ratio_of_sums([1e308, 1e308], [1.0, 1.0]), ValueError, r"^`numerator` sums beyond float64"),
+        (lambda: ratio_of_sums([1.0, 2.0], [1.0, -1.0]), ValueError, r"`denominator` sums to zero\.$"),
+        (lambda: ratio_of_sums(1.0, 4.0), ValueError, r"^`numerator` must hold one value per item, shape \(n_items, \.\.\.\)"),
+        (lambda: average_precision(0.9, 1, 1), ValueError, r"^`scores` must hold one value per item"),
+        # Object counts that are not counts gave an AP.
+        (lambda: average_precision([[0.9, 0.3], [0.8, np.nan]], [[1, 0], [1, 0]], [np.inf, 2]), ValueError,
+         r"^`n_positives` must hold counts of ground-truth objects, whole numbers >= 0; got inf\.$"),
+        (lambda: average_precision([[0.9, 0.3], [0.8, np.nan]], [[1, 0], [1, 0]], [-1, 4]), ValueError,
+         r"whole numbers >= 0; got -1\.0\.$"),
+        (lambda: average_precision([[0.9, 0.3], [0.8, np.nan]], [[1, 0], [1, 0]], [1.5, 2]), ValueError,
+         r"whole numbers >= 0; got 1\.5\.$"),
+        (lambda: roc_auc([1, 1, 1], [0.1, 0.2, 0.3]), ValueError, r"`labels` are all of one class"),
+        (lambda: roc_auc([], []), ValueError, r"^`labels` and `scores` must hold at least one item each; got none\.$"),
+    ],
+)
+def test_metrics_of_one_test_set_refuse_hostile_inputs_naming_the_argument(call, error, message):
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # no RuntimeWarning on the way to the error
+        with pytest.raises(error, match=message):
+            call()
+
+
+def test_nan_still_pads_the_resamples_of_axis_one():
+    # Grouped resamples pad with NaN: in both AUC arrays, in AP's object counts, in the sums of a ratio.
+    assert roc_auc([[np.nan, 0, 1, 0]], [[np.nan, 0.2, 0.3, 0.1]], axis=1)[0] == 1.0
+    ap = average_precision([[[0.9, 0.3], [np.nan, np.nan]]], [[[1, 0], [0, 0]]], [[1, np.nan]], axis=1)
+    assert ap[0] == 1.0
+    assert ratio_of_sums([[1.0, np.nan]], [[2.0, np.nan]], axis=1)[0] == 0.5

@@ -435,3 +435,44 @@ def test_cd_diagram_bad_result():
     with pytest.raises(ValueError, match="`alpha`"):
         plots.cd_diagram(ax, friedman(np.ones((4, 3))), alpha=1.5)
     plt.close(fig)
+
+
+# --------------------------------------------------------------------------- hostile inputs (tools/hostile_check.py)
+
+
+def _runs(models=("A", "B", "C")):
+    rng = np.random.default_rng(0)
+    rows = [(t, m, s, 0.7 + 0.02 * i + 0.01 * rng.standard_normal())
+            for t in range(5) for i, m in enumerate(models) for s in range(3)]
+    return pd.DataFrame(rows, columns=["task", "model", "seed", "score"])
+
+
+def test_cd_diagram_draws_model_names_with_dollar_signs_as_text():
+    # Mathtext raised a ParseSyntaxException from inside Matplotlib when the figure was drawn.
+    from sigeval import Report
+
+    fig, ax = plt.subplots()
+    plots.cd_diagram(ax, Report(_runs(("$x", "a$b$c", r"$\frac$"))).friedman())
+    fig.canvas.draw()
+    assert sorted(t.get_text().split(" (")[0] for t in ax.texts if " (" in t.get_text()) == ["$\\frac$", "$x", "a$b$c"]
+    plt.close(fig)
+
+
+@pytest.mark.parametrize(
+    ("call", "error", "match"),
+    [
+        # AttributeError: 'NoneType' object has no attribute 'get_window_extent'.
+        (lambda ax: plots.cd_diagram(None, friedman(np.eye(3) + 1)), TypeError,
+         r"^`ax` must be a Matplotlib Axes to draw on \(e\.g\. from plt\.subplots\(\)\); got NoneType\.$"),
+        (lambda ax: plots.cd_diagram(ax.figure, friedman(np.eye(3) + 1)), TypeError, r"^`ax` must be a Matplotlib Axes"),
+        # "`critical_difference` must be finite; got inf": the level at fault went unnamed.
+        (lambda ax: plots.cd_diagram(ax, friedman(np.eye(3) + 1), alpha=1e-300), ValueError,
+         r"^`alpha` = 1e-300 is too small"),
+        # Drawn, with a mean rank that no ranking of 2 models can have.
+        (lambda ax: plots.cd_diagram(ax, SimpleNamespace(mean_ranks=[1.0, 1e308], models=["a", "b"], n_tasks=3)),
+         ValueError, r"^`result\.mean_ranks` must lie between 1 and the number of models \(2\); got 1e\+308\.$"),
+    ],
+)
+def test_cd_diagram_refuses_hostile_inputs(call, error, match, ax):
+    with pytest.raises(error, match=match):
+        call(ax)

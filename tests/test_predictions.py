@@ -3,6 +3,7 @@
 import json
 import subprocess
 import sys
+import warnings
 
 import numpy as np
 import pandas as pd
@@ -135,3 +136,68 @@ def test_table_errors_name_the_rows_and_the_column(table, kwargs, rows, match):
 def test_bad_arguments(kwargs, error, match):
     with pytest.raises(error, match=match):
         compare_predictions(**kwargs)
+
+
+# --------------------------------------------------------------------------- hostile inputs (tools/hostile_check.py)
+
+_SMALL = pd.DataFrame({"label": [0, 1, 1, 0, 1, 1], "A": [0, 1, 1, 0, 1, 0], "B": [1, 1, 0, 0, 1, 0]})
+
+
+def _renamed(table, columns):
+    table = table.copy()
+    table.columns = columns
+    return table
+
+
+@pytest.mark.parametrize(
+    ("table", "kwargs", "error", "match"),
+    [
+        # A deep pandas TypeError ("arg must be a list, tuple, 1-d array, or Series").
+        (_renamed(_SMALL, ["label", "A", "A"]), {}, TableError, r"^the table has more than one column named 'A'"),
+        # "at least 2 model columns; found ['B']": the duplicated label went unnamed.
+        (_renamed(_SMALL, ["label", "label", "B"]), {}, TableError, r"more than one column named 'label'"),
+        # AttributeError: 'DataFrame' object has no attribute 'pvalue'.
+        (_SMALL, dict(models=["A", "A"]), ValueError, r"^`models` must name each column once; got 'A' more than once\.$"),
+        # Read as the columns 'A' and 'B', one character each.
+        (_SMALL, dict(models="AB"), TypeError, r"^`models` must be a list of column names; got 'AB'\.$"),
+        (_SMALL, dict(models=5), TypeError, r"^`models` must be a list of column names; got 5\.$"),
+        # The label compared with itself: an accuracy of 1.
+        (_SMALL, dict(models=["label", "A"]), ValueError, r"^`models` must not name the label or the groups column"),
+        (_SMALL, dict(label=["label"]), TypeError, r"^`label` must be a column name; got \['label'\]\.$"),
+        (_SMALL, dict(groups="label"), ValueError, r"^`groups` and `label` must be different columns; both are 'label'"),
+    ],
+)
+def test_column_arguments_are_checked(table, kwargs, error, match):
+    with pytest.raises(error, match=match):
+        compare_predictions(table, n_resamples=50, rng=0, **kwargs)
+
+
+def test_labels_compared_as_text_cell_by_cell():
+    # 1e19 and 2e19 wrapped around to the same int64 (accuracy 1); inf raised deep inside pandas;
+    # 1.0 beside text in a column stayed "1.0" and missed the prediction "1".
+    cases = [
+        (pd.DataFrame({"label": [1e19, 0, 1, 0], "A": [2e19, 0, 1, 0], "B": [1e19, 0, 1, 1]}), [0.75, 0.75]),
+        (pd.DataFrame({"label": [np.inf, 0, 1, 0], "A": [-np.inf, 0, 1, 0], "B": [np.inf, 0, 1, 1]}), [0.75, 0.75]),
+        (pd.DataFrame({"label": [1, "1", 1.0, "a"], "A": ["1", 1, "1", "a"], "B": [0, "0", 1, "b"]}), [1.0, 0.25]),
+        (pd.DataFrame({"label": [True, False, True, False], "A": [1, 0, 1, 1], "B": [True, True, True, False]}),
+         [0.75, 0.75]),
+    ]
+    for table, accuracies in cases:
+        with warnings.catch_warnings():
+            warnings.simplefilter("error", RuntimeWarning)
+            res = compare_predictions(table, n_resamples=50, rng=0)
+        assert res.models.accuracy.tolist() == accuracies
+
+
+def test_auc_errors_name_the_column_not_the_bootstrap():
+    table = pd.DataFrame({"label": [0, 1, 1, 0, 1, 0] * 4, "A": np.linspace(0, 1, 24), "B": np.linspace(1, 0, 24)})
+    inf = table.assign(A=table.A.where(table.index != 3, np.inf))
+    # Was "`data[1]` holds 1 NaN or infinite value(s)".
+    with pytest.raises(TableError, match=r"^row 3: model column 'A' holds an infinite score$"):
+        compare_predictions(inf, metric="auc", n_resamples=50, rng=0)
+    # Was "`statistic` returned 2 non-finite value(s) out of 100": resamples of 6 items with one class only.
+    with pytest.raises(TableError, match=r"^the label column 'label' holds 3 positive\(s\) and 3 negative\(s\) among "
+                                         r"its items, too few for a bootstrap of the AUC"):
+        compare_predictions(table.head(6), metric="auc", n_resamples=100, rng=0, auc_method="bootstrap")
+    # DeLong's intervals (the default) need no resample.
+    assert len(compare_predictions(table.head(6), metric="auc").models) == 2

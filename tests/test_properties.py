@@ -538,6 +538,32 @@ def test_compare_predictions_tables_are_consistent(data, n, level):
     np.testing.assert_allclose(pairs.estimate, [accuracy[a] - accuracy[b] for a, b in zip(pairs.model_a, pairs.model_b)])
 
 
+@given(data=st.data(), n=st.integers(1, 30), k=st.integers(1, 30))
+def test_pass_at_k_is_a_probability_growing_with_k(data, n, k):
+    size = data.draw(st.integers(2, 6))
+    n_samples = data.draw(arrays(np.int64, size, elements=st.integers(n, n + 40)))
+    n_correct = data.draw(arrays(np.int64, size, elements=st.integers(0, n)))
+    res = outcome(lambda: sg.pass_at_k(n_samples, n_correct, min(k, n), n_resamples=20, rng=0))
+    if res is not None:
+        pvalue(res.per_question)
+        more = sg.pass_at_k(n_samples, n_correct, min(k, n) + 1, n_resamples=20, rng=0) if k < n else res
+        assert np.all(more.per_question >= res.per_question - 1e-12)
+
+
+@given(data=st.data(), n=st.integers(2, 12), k=st.integers(1, 5), level=levels)
+def test_sampled_means_and_the_design_are_consistent(data, n, k, level):
+    a = data.draw(arrays(np.float64, (n, k), elements=st.sampled_from([0.0, 1.0])))
+    b = data.draw(arrays(np.float64, (n, k), elements=st.sampled_from([0.0, 1.0])))
+    for res in (outcome(lambda: sg.sampled_mean(a, confidence_level=level)),
+                outcome(lambda: sg.sampled_paired_difference(a, b, confidence_level=level))):
+        if res is not None:
+            finite(res.estimate, res.standard_error, res.standard_error_naive)
+            interval(res.confidence_interval, res.estimate)
+            assert res.standard_error > 0 and res.n_clusters == n
+    sizes = outcome(lambda: sg.questions_needed(0.1, 0.2, target_standard_error=0.05, n_samples=[1, 2, 4, 8]))
+    assert np.all(np.diff(sizes) <= 0)
+
+
 def test_the_suite_checks_every_public_statistics_function():
     source = Path(__file__).read_text()
     functions = {n for n in sg.__all__ if inspect.isfunction(getattr(sg, n))}

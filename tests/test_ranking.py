@@ -483,3 +483,12 @@ def test_nan_scores_are_located_in_the_message():
     x[5, 1:] = 0.5
     with pytest.raises(ValueError, match=r"holds 4 NaN .*\(task 4, model 0\), \.\.\. \(4 cells\); a rank"):
         friedman(x)
+
+
+def test_nemenyi_q_refuses_a_level_whose_quantile_is_infinite():
+    # 1 - 1e-300 rounds to 1: nemenyi_q and nemenyi_cd returned inf without a word.
+    assert math.isfinite(nemenyi_q(3, alpha=1e-12))
+    with pytest.raises(ValueError, match=r"^`alpha` = 1e-300 is too small: the studentized range quantile"):
+        nemenyi_q(3, alpha=1e-300)
+    with pytest.raises(ValueError, match=r"^`alpha` = 1e-17 is too small"):
+        nemenyi_cd(4, 14, alpha=1e-17)

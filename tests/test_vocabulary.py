@@ -111,6 +111,7 @@ def _result_classes():
             if inspect.isclass(obj) and dataclasses.is_dataclass(obj):
                 yield name, obj
     yield "ConfidenceInterval", sigeval.ConfidenceInterval
+    yield "BootstrapResult", sigeval.BootstrapResult
 
 
 RESULTS = dict(_result_classes())

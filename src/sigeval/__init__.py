@@ -22,6 +22,7 @@ idea of the course, and its chapter explains it:
 ``rank_uncertainty``  how sure a ranking is: rank stability over datasets, bootstrap rank intervals
 ``report``            a table of runs, view by view: pairwise, power, equivalence, ranking (``Report``)
 ``predictions``       a table of predictions, every model and every pair (what ``sigeval compare`` prints)
+``generative``        sampled answers: pass@k, means over samples, clustered errors, questions vs samples
 ``plots``             figures any user may want (needs the ``plots`` extra: matplotlib)
 ``course``            the course's own apparatus: shape benchmark, MLP, the article's reproduction
 ====================  =============================================================================
@@ -37,6 +38,7 @@ from . import (
     counts,
     crossval,
     equivalence,
+    generative,
     intervals,
     metrics,
     multiple,
@@ -53,10 +55,11 @@ from . import (
     roc,
     seeds,
 )
-from ._results import ConfidenceInterval
+from ._results import BootstrapResult, ConfidenceInterval
 from .counts import *  # noqa: F403
 from .crossval import *  # noqa: F403
 from .equivalence import *  # noqa: F403
+from .generative import *  # noqa: F403
 from .intervals import *  # noqa: F403
 from .metrics import *  # noqa: F403
 from .multiple import *  # noqa: F403
@@ -89,6 +92,7 @@ def __getattr__(name: str):
 
 __all__ = [
     "ConfidenceInterval",
+    "BootstrapResult",
     *intervals.__all__,
     *resampling.__all__,
     *metrics.__all__,
@@ -107,5 +111,6 @@ __all__ = [
     *rank_uncertainty.__all__,
     *report.__all__,
     *predictions.__all__,
+    *generative.__all__,
     "__version__",
 ]

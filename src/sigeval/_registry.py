@@ -28,6 +28,7 @@ STATISTICS: dict[str, tuple[str, ...]] = {
     "rank_uncertainty": ("tests/test_rank_uncertainty.py", "tests/test_ranking.py"),
     "report": ("tests/test_report.py",),
     "predictions": ("tests/test_predictions.py", "tests/test_cli.py"),
+    "generative": ("tests/test_generative.py",),
 }
 
 #: The private engines the statistics modules share, with the test files that reach them.

@@ -331,6 +331,43 @@ def check_batched(x: np.ndarray, name: str) -> None:
         )
 
 
+def check_items(x: np.ndarray, name: str) -> None:
+    """An array of one test set (``axis=0``): at least one dimension, the items on the first."""
+    if x.ndim == 0:
+        raise ValueError(
+            f"`{name}` must hold one value per item, shape (n_items, ...) with axis=0; got a scalar, "
+            f"{_show(x)}."
+        )
+
+
+def check_no_padding(x: np.ndarray, name: str) -> None:
+    """NaN of one test set (``axis=0``): a failed item, refused; it pads only the resamples of ``axis=1``."""
+    missing = np.isnan(x)
+    if np.any(missing):
+        raise ValueError(
+            f"`{name}` holds NaN at position(s) {_show(np.argwhere(missing)[:, 0])} (a failed item?); with "
+            "axis=0 (one test set) NaN is never dropped silently: it pads only the resamples of axis=1."
+        )
+
+
+def missing_labels(labels: np.ndarray) -> np.ndarray:
+    """Where an array of labels is missing: NaN, or in an object array None, NaN, NaT or ``pandas.NA``."""
+    if labels.dtype.kind in "fc":
+        return np.isnan(labels)
+    if labels.dtype == object:
+        return np.frompyfunc(_is_missing, 1, 1)(labels).astype(bool)
+    return np.zeros(labels.shape, dtype=bool)
+
+
+def _is_missing(value: object) -> bool:
+    if value is None:
+        return True
+    try:
+        return bool(value != value)  # NaN and NaT differ from themselves
+    except (TypeError, ValueError):  # pandas.NA: "boolean value of NA is ambiguous"
+        return True
+
+
 def check_item_axis(axis: int) -> int:
     """The item axis of a metric: 0 for one test set ``(n_items, ...)``, 1 for ``(batch, n_items, ...)``."""
     if isinstance(axis, bool) or not isinstance(axis, numbers.Integral):
@@ -548,6 +585,14 @@ def check_given_together(**arguments: object) -> None:
         raise ValueError(
             f"{', '.join(f'`{n}`' for n in arguments)} must be given together; "
             f"got {', '.join(f'`{n}`' for n in given)} without {', '.join(f'`{n}`' for n in missing)}."
+        )
+
+
+def check_axes(ax: object, name: str = "ax") -> None:
+    """A Matplotlib Axes to draw on (checked by what a plot calls, so the core needs no Matplotlib)."""
+    if not all(callable(getattr(ax, method, None)) for method in ("plot", "text", "get_window_extent")):
+        raise TypeError(
+            f"`{name}` must be a Matplotlib Axes to draw on (e.g. from plt.subplots()); got {type(ax).__name__}."
         )
 
 

@@ -17,7 +17,7 @@ import numpy as np
 from numpy.typing import ArrayLike
 from scipy import stats
 
-from ._validation import _show, check_batched, check_item_axis, real_array
+from ._validation import _show, check_batched, check_item_axis, check_items, check_no_padding, real_array
 
 __all__ = ["ratio_of_sums", "average_precision", "roc_auc"]
 
@@ -29,7 +29,8 @@ def ratio_of_sums(numerator: ArrayLike, denominator: ArrayLike, *, axis: int = 0
 
     over the images ``i`` of a test set or of a resample: the benchmark's IoU,
     which is not the mean of the per-image IoUs. Sums run over every axis but
-    the batch axis and ignore NaN (the padding of grouped resamples). For a mean over classes of
+    the batch axis and ignore NaN (the padding of grouped resamples); with
+    ``axis=0`` (one test set, no padding) NaN and infinities are refused. For a mean over classes of
     per-class IoUs, pass ``(n_items, C)`` arrays to a callable such as
     ``lambda i, u, axis: (np.nansum(i, axis) / np.nansum(u, axis)).mean(1)``. A zero
     denominator gives NaN or infinity, which :func:`~sigeval.resampling.bootstrap_ci` refuses.
@@ -64,6 +65,11 @@ def ratio_of_sums(numerator: ArrayLike, denominator: ArrayLike, *, axis: int = 0
     den = real_array(denominator, "denominator", allow_bool=True)
     one = check_item_axis(axis) == 0
     if one:
+        for arr, name in ((num, "numerator"), (den, "denominator")):
+            check_items(arr, name)
+            check_no_padding(arr, name)
+            if np.any(np.isinf(arr)):
+                raise ValueError(f"`{name}` must be finite; got {_show(arr[np.isinf(arr)])}.")
         num, den = num[None], den[None]
     check_batched(num, "numerator")
     if den.shape != num.shape:
@@ -71,9 +77,17 @@ def ratio_of_sums(numerator: ArrayLike, denominator: ArrayLike, *, axis: int = 0
             f"`numerator` and `denominator` must have the same shape; got {num.shape} and {den.shape}."
         )
     axes = tuple(range(1, num.ndim))
-    with np.errstate(divide="ignore", invalid="ignore"):
-        ratio = np.nansum(num, axis=axes) / np.nansum(den, axis=axes)
-    return _one_value(ratio, "the denominator sums to zero") if one else ratio
+    with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
+        top, bottom = np.nansum(num, axis=axes), np.nansum(den, axis=axes)
+        ratio = top / bottom
+    if one:
+        for total, name in ((top, "numerator"), (bottom, "denominator")):
+            if not np.isfinite(total[0]):
+                raise ValueError(
+                    f"`{name}` sums beyond float64 (1.8e308); divide `numerator` and `denominator` by "
+                    "the same factor."
+                )
+    return _one_value(ratio, "`denominator` sums to zero") if one else ratio
 
 
 def average_precision(
@@ -124,8 +138,9 @@ def average_precision(
     Raises
     ------
     ValueError
-        If the shapes disagree, or a resample holds more true positives than
-        ground-truth objects.
+        If the shapes disagree, ``n_positives`` holds something other than
+        whole numbers >= 0 (NaN only as the padding of ``axis=1``), or a
+        resample holds more true positives than ground-truth objects.
 
     Examples
     --------
@@ -141,6 +156,8 @@ def average_precision(
     positives = real_array(n_positives, "n_positives")
     one = check_item_axis(axis) == 0
     if one:
+        check_items(s, "scores")
+        check_no_padding(positives, "n_positives")
         s, hits, positives = s[None], hits[None], positives[None]
     check_batched(s, "scores")
     if hits.shape != s.shape:
@@ -150,6 +167,12 @@ def average_precision(
     if positives.shape != s.shape[:2]:
         raise ValueError(
             f"`n_positives` must have shape (batch, n_images) = {s.shape[:2]}; got {positives.shape}."
+        )
+    counts = positives[~np.isnan(positives)]  # NaN pads the resamples of axis=1
+    wrong = ~np.isfinite(counts) | (counts < 0) | (counts != np.round(counts))
+    if np.any(wrong):
+        raise ValueError(
+            f"`n_positives` must hold counts of ground-truth objects, whole numbers >= 0; got {_show(counts[wrong])}."
         )
     detection = ~np.isnan(s)
     bad = detection & (hits != 0) & (hits != 1)
@@ -226,7 +249,8 @@ def roc_auc(labels: ArrayLike, scores: ArrayLike, *, axis: int = 0) -> float | n
     ValueError
         If the shapes differ or are not ``(n_items,)`` (``(batch, n_items)``),
         a label is not 0 or 1, a score is infinite, NaN appears in only one of
-        the arrays, or (``axis=0``) the items are all of one class.
+        the arrays, or (``axis=0``) NaN appears at all or the items are all of
+        one class.
 
     Examples
     --------
@@ -260,6 +284,10 @@ def roc_auc(labels: ArrayLike, scores: ArrayLike, *, axis: int = 0) -> float | n
                 "`labels` and `scores` must both have shape (n_items,) with axis=0; got "
                 f"{y.shape} and {s.shape}. For a batch of resamples pass axis=1."
             )
+        if y.size == 0:
+            raise ValueError("`labels` and `scores` must hold at least one item each; got none.")
+        check_no_padding(y, "labels")
+        check_no_padding(s, "scores")
         y, s = y[None], s[None]
     check_batched(y, "labels")
     if y.ndim != 2 or s.shape != y.shape:
@@ -287,7 +315,7 @@ def roc_auc(labels: ArrayLike, scores: ArrayLike, *, axis: int = 0) -> float | n
     rank_sum = np.where(positive, ranks, 0.0).sum(axis=1)
     with np.errstate(divide="ignore", invalid="ignore"):
         auc = (rank_sum - m * (m + 1) / 2) / (m * n)
-    return _one_value(auc, "the items are all of one class (an AUC needs positives and negatives)") if one else auc
+    return _one_value(auc, "`labels` are all of one class (an AUC needs positives and negatives)") if one else auc
 
 
 def _one_value(values: np.ndarray, why: str) -> float:

@@ -13,6 +13,7 @@ Explained in :ref:`ch-own-results`.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 from itertools import combinations
 from typing import Any, Literal
@@ -73,6 +74,45 @@ class PredictionsComparison:
     n_resamples: int
 
 
+def _column_name(value: Any, name: str) -> Any:
+    """A column name given as an argument: hashable (a list is not one column)."""
+    try:
+        hash(value)
+    except TypeError:
+        raise TypeError(f"`{name}` must be a column name; got {value!r}.") from None
+    return value
+
+
+def _model_columns(table: pd.DataFrame, models: Any, used: set) -> list:
+    """The model columns named by ``models``: a list of distinct columns, none of them the label or the groups."""
+    if isinstance(models, str | bytes) or not isinstance(models, Iterable):
+        raise TypeError(f"`models` must be a list of column names; got {models!r}.")
+    models = [_column_name(m, "models") for m in models]
+    for m in models:
+        _require(table, m, "models")
+    repeated = [m for m in dict.fromkeys(models) if models.count(m) > 1]
+    if repeated:
+        raise ValueError(f"`models` must name each column once; got {', '.join(map(repr, repeated))} more than once.")
+    taken = [m for m in models if m in used]
+    if taken:
+        raise ValueError(
+            f"`models` must not name the label or the groups column; got {', '.join(map(repr, taken))}."
+        )
+    return models
+
+
+def _check_unique_columns(table: pd.DataFrame, columns: list) -> None:
+    """Each column the comparison reads must be one column: a name the table holds twice is ambiguous."""
+    repeated = set(table.columns[table.columns.duplicated(keep=False)])
+    twice = [c for c in dict.fromkeys(columns) if c in repeated]
+    if twice:
+        raise TableError(
+            None,
+            f"the table has more than one column named {', '.join(map(repr, twice))}; rename them so that "
+            "each name is one column",
+        )
+
+
 def _require(table: pd.DataFrame, column: Any, what: str) -> None:
     if column not in table.columns:
         raise TableError(None, f"no column {column!r} for the {what} (the columns are {', '.join(map(repr, table.columns))})")
@@ -111,12 +151,18 @@ def _correctness(table: pd.DataFrame, label: Any, models: list) -> dict[Any, np.
     if missing.any():
         raise TableError(np.flatnonzero(missing), f"the label column {label!r} is empty")
 
-    # Compared as text, so that 1, 1.0 and "1" from different columns agree.
+    # Compared as text, so that 1, 1.0 and "1" from different columns agree: a cell holding a whole
+    # number exactly representable in float64 (|x| <= 2**53) is written as that integer, any other
+    # cell as its text (1e19 and 2e19 must not both wrap around to the same int64).
     def as_text(column: pd.Series) -> pd.Series:
-        numeric = pd.to_numeric(column, errors="coerce")
-        if numeric.notna().all() and (numeric == numeric.round()).all():
-            return numeric.astype(np.int64).astype(str)
-        return column.astype(str)
+        text = column.astype(str).to_numpy(dtype=object)
+        numeric = pd.to_numeric(column.astype(np.int64) if column.dtype == bool else column, errors="coerce")
+        if numeric.dtype.kind in "iuf":  # complex numbers stay text
+            values = numeric.to_numpy(dtype=float, na_value=np.nan)
+            with np.errstate(invalid="ignore"):
+                whole = np.isfinite(values) & (values == np.round(values)) & (np.abs(values) <= 2**53)
+            text[whole] = values[whole].astype(np.int64).astype(str)
+        return pd.Series(text, index=column.index)
 
     truth_text = as_text(truth)
     predicted = {m: as_text(table[m]) for m in models}
@@ -192,14 +238,28 @@ def _compare_auc(table, label, models, groups, level: float, n_resamples: int, g
         s = check_numeric_column(table, m)
         if np.isnan(s).any():
             raise TableError(np.flatnonzero(np.isnan(s)), f"model column {m!r} is empty")
+        if np.isinf(s).any():
+            raise TableError(np.flatnonzero(np.isinf(s)), f"model column {m!r} holds an infinite score")
         scores[m] = s
+    n_positive = int(y.sum())
     bootstrap = auc_method == "bootstrap"
     rows = []
     for m, s in scores.items():
         interval: BootstrapResult | AUCInterval
         if bootstrap:
-            interval = bootstrap_ci((y, s), statistic=roc_auc, n_resamples=n_resamples, confidence_level=level,
-                                    rng=gen, progress=False)
+            try:  # roc_auc itself: the bootstrap then takes O(n) per resample
+                interval = bootstrap_ci((y, s), statistic=roc_auc, n_resamples=n_resamples, confidence_level=level,
+                                        rng=gen, progress=False)
+            except ValueError as err:
+                if not str(err).startswith("`statistic` returned"):
+                    raise
+                # A resample of one class has no AUC; the user should hear about the labels, not `statistic`.
+                raise TableError(
+                    None,
+                    f"the label column {label!r} holds {n_positive} positive(s) and {y.size - n_positive} negative(s) "
+                    "among its items, too few for a bootstrap of the AUC: some resamples of the items drew one class "
+                    "only, and an AUC needs both",
+                ) from None
         else:
             interval = delong_ci(y, s, confidence_level=level)
         rows.append({"model": m, "n_items": y.size, "auc": interval.estimate,
@@ -286,9 +346,14 @@ def compare_predictions(
     Raises
     ------
     ValueError
-        A missing column, an empty cell, text in a numeric column, labels that
-        no model predicts, or fewer than 2 models; the message names the
-        column and the rows (0-based positions of ``table``).
+        A missing column, a column name the table holds twice, an empty cell,
+        text in a numeric column (an infinite score with the AUC), labels
+        that no model predicts, fewer than 2 models, or too few items of a
+        class for a bootstrap of the AUC; the message names the column and the
+        rows (0-based positions of ``table``). Also ``models`` naming a column
+        twice or the label or groups column, and ``groups`` equal to ``label``.
+    TypeError
+        ``label`` or ``groups`` not a column name, ``models`` not a list of them.
 
     Notes
     -----
@@ -316,14 +381,18 @@ def compare_predictions(
     seed = _seed_text(rng)
     gen = check_rng(rng)
     if label is not None:
-        _require(table, label, "labels")
+        _require(table, _column_name(label, "label"), "labels")
+    if groups is not None:
+        _require(table, _column_name(groups, "groups"), "groups")
+        if label is not None and groups == label:
+            raise ValueError(f"`groups` and `label` must be different columns; both are {label!r}.")
     used = {label, groups} - {None}
+    _check_unique_columns(table, [c for c in (label, groups) if c is not None])
     if models is not None:
-        for m in models:
-            _require(table, m, "models")
-        models = list(models)
+        models = _model_columns(table, models, used)
     else:
-        models = [c for c in table.columns if c not in used]
+        models = [c for c in dict.fromkeys(table.columns) if c not in used]
+    _check_unique_columns(table, models)
     if len(models) < 2:
         raise TableError(None, f"a comparison needs at least 2 model columns; found {models!r}")
     codes = _group_codes(table, groups)

@@ -231,7 +231,14 @@ def nemenyi_q(n_models: int, *, alpha: float = 0.05) -> float:
     >>> round(nemenyi_q(4), 3), round(nemenyi_q(4, alpha=0.10), 3)
     (2.569, 2.291)
     """
-    return _q(_check_n_models(n_models), check_unit_interval(alpha, "alpha"))
+    alpha = check_unit_interval(alpha, "alpha")
+    q = _q(_check_n_models(n_models), alpha)
+    if not math.isfinite(q):  # 1 - alpha rounds to 1 below about 1e-16: the quantile is infinite
+        raise ValueError(
+            f"`alpha` = {alpha!r} is too small: the studentized range quantile at 1 - alpha is not finite in "
+            "float64 (alpha must be above about 1e-16)."
+        )
+    return q
 
 
 @functools.lru_cache(maxsize=256)
@@ -266,7 +273,8 @@ def nemenyi_cd(n_models: int, n_tasks: int, *, alpha: float = 0.05) -> float:
     Raises
     ------
     ValueError
-        For ``n_models < 2``, ``n_tasks < 2`` or ``alpha`` outside (0, 1).
+        For ``n_models < 2``, ``n_tasks < 2``, or ``alpha`` outside (0, 1) or
+        below about 1e-16 (where the quantile is infinite in float64).
 
     Notes
     -----

@@ -22,9 +22,9 @@ computed for every comparison at once with the same arithmetic, so that the
 views equal a loop over those functions bit for bit (a test compares them)
 while a leaderboard of 100 models on 50 tasks takes seconds. A comparison
 those functions would refuse (too few pairs, zero spread) goes through them,
-and their error names it. :func:`sigeval.run_benchmark` (in
-:mod:`sigeval.course.benchmark`, with the ``course`` extra) runs the course's
-shape classifiers into a report.
+and their error names it. :func:`~sigeval.course.benchmark.run_benchmark`
+(also ``sigeval.run_benchmark``; it needs the ``course`` extra) runs the
+course's shape classifiers into a report.
 
 Explained in :ref:`ch-reporting`.
 """

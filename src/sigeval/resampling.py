@@ -69,7 +69,6 @@ from .metrics import roc_auc
 
 __all__ = [
     "BOOTSTRAP_METHODS",
-    "BootstrapResult",
     "bootstrap_ci",
     "paired_bootstrap_ci",
 ]

@@ -8,6 +8,8 @@ from matplotlib.ticker import MaxNLocator
 from numpy.typing import ArrayLike
 
 from .._validation import (
+    _show,
+    check_axes,
     check_paired,
     check_probability,
     check_result,
@@ -77,6 +79,7 @@ def cd_diagram(ax: Axes, result, *, alpha: float | None = None) -> Axes:
     >>> _ = cd_diagram(ax, res)
     >>> plt.close(fig)
     """
+    check_axes(ax)
     if alpha is None:
         alpha = getattr(result, "alpha", 0.05)
     alpha = check_unit_interval(alpha, "alpha")
@@ -85,6 +88,11 @@ def cd_diagram(ax: Axes, result, *, alpha: float | None = None) -> Axes:
     ranks, models, n_tasks = check_result(result, "result", "FriedmanResult", ("mean_ranks", "models", "n_tasks"))
     ranks = check_scores(ranks, "result.mean_ranks", min_size=2)
     k = ranks.size
+    outside = (ranks < 1 - 1e-9) | (ranks > k + 1e-9)
+    if np.any(outside):
+        raise ValueError(
+            f"`result.mean_ranks` must lie between 1 and the number of models ({k}); got {_show(ranks[outside])}."
+        )
     models = check_sequence(models, "result.models", k, "mean rank")
     cd = nemenyi_cd(k, n_tasks, alpha=alpha)
     groups = cd_groups(ranks, cd)
@@ -126,8 +134,9 @@ def cd_diagram(ax: Axes, result, *, alpha: float | None = None) -> Axes:
             ax.plot([ranks[j], ranks[j], x_end], [0, y, y], color="0.35", lw=0.9)
             ax.plot(ranks[j], 0, "o", color="black", ms=3.5, zorder=3)
             pad = -0.08 if side == "left" else 0.08
+            # parse_math=False: a "$" in a model's name is text, not the start of a formula.
             ax.text(x_end + pad, y, f"{models[j]} ({ranks[j]:.2f})", ha=ha, va="center",
-                    fontsize=fontsize, clip_on=False)
+                    fontsize=fontsize, clip_on=False, parse_math=False)
     for group, y in zip(groups, bar_y):
         low, high = ranks[list(group)].min(), ranks[list(group)].max()
         ax.plot([low - 0.03, high + 0.03], [y, y], color="black", lw=4, solid_capstyle="butt",
