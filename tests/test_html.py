@@ -79,6 +79,7 @@ def test_the_check_reports_each_kind_of_breakage(tmp_path):
     (tmp_path / "chapter.html").write_text(
         "<html><head><script defer src='https://cdn.invalid/mathjax/tex-chtml.js'></script></head><body>"
         "<p>Inline <span class='math'>\\(\\sigma = 0.5\\)</span> and raw $$x^2$$.</p>"
+        "<p>On <code>{glue:text}</code>name`` the settings differ.</p>"
         f"<img src='{pixel}' alt='../_images/plot.png'>"
         f"<figure><img src='{pixel}' alt='Something else entirely'>"
         "<figcaption><span class='caption-text'>Coverage of the Wald interval against the accuracy</span>"
@@ -94,6 +95,7 @@ def test_the_check_reports_each_kind_of_breakage(tmp_path):
         "image did not load",
         "JavaScript error",
         "image without alt text (or its path as alt text)",
+        "MyST markup left raw in the page",
     }, report.problems
     assert any("figure 1's alt text is not its caption" in p for p in report.problems), report.problems
     assert (tmp_path / "shots" / "chapter.png").exists()

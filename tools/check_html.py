@@ -6,13 +6,15 @@ Each page is opened from the file system with the network disabled (Chromium's
 offline emulation, and every request that is not to a local file is recorded
 and refused). The check fails a page when a formula was not typeset by MathJax
 (a ``.math`` element without MathJax output, a MathJax error, or raw ``\\(``,
-``\\[`` or ``$$`` left in the text outside code), when an image did not load,
+``\\[`` or ``$$`` left in the text outside code), when a MyST role was left unparsed
+(``{glue:text}`` in the text or in inline code), when an image did not load,
 when the page raised a JavaScript error or logged a console error, when it
 requested anything outside the book, or when an image has no alt text of its
 own (none, or its file's path) or a figure's image is not described by its
-caption. A screenshot of each whole page (``<page>.png``) and one of each
-figure (``<page>.figure-<n>.png``) are saved in ``_build/screenshots/``
-beside the HTML folder, for review.
+caption. A screenshot of each whole page (``<page>.png``, the first
+``MAX_SHOT_HEIGHT`` pixels of a longer one) and one of each figure
+(``<page>.figure-<n>.png``) are saved in ``_build/screenshots/`` beside the
+HTML folder, for review.
 
 Then the notebook a reader downloads from the first chapter's page
 (``_sources/notebooks/<chapter>.ipynb``) is run top to bottom, as in plain
@@ -55,6 +57,9 @@ LOCAL_SCHEMES = ("file:", "data:", "blob:", "about:")
 # logs this one on a reader's first visit, when no light/dark preference is
 # stored yet, and then follows the system setting.
 KNOWN_CONSOLE_ERRORS = {"Got invalid theme mode: . Resetting to auto."}
+# Whole-page screenshots stop here (pixels): the chapters are 10,000 to 25,000 tall,
+# the API reference over 150,000, which would take a minute and a gigabyte of pixels.
+MAX_SHOT_HEIGHT = 32000
 
 # Runs in the page once it has loaded: waits for MathJax's first typesetting
 # and the web fonts, then reports what a reader would see as broken.
@@ -95,7 +100,31 @@ async () => {
     const caption = figure.querySelector('figcaption .caption-text') || figure.querySelector('figcaption');
     return {alt: img ? (img.getAttribute('alt') || '') : null, caption: caption ? caption.textContent : ''};
   });
-  return {formulas: formulas.length, untypeset, texErrors, images: images.length, broken, raw, noAlt, figures};
+  // MyST roles that reached the page unparsed (in the text, or in inline code as in `{glue:text}`x``).
+  const myst = [];
+  const inline = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT, {
+    acceptNode(node) {
+      for (let el = node.parentElement; el; el = el.parentElement) {
+        if (['PRE', 'SCRIPT', 'STYLE', 'TEXTAREA'].includes(el.tagName)) return NodeFilter.FILTER_REJECT;
+      }
+      return NodeFilter.FILTER_ACCEPT;
+    }
+  });
+  for (let node = inline.nextNode(); node; node = inline.nextNode()) {
+    const found = node.textContent.match(/\{(glue|ref|numref|cite|doc|eq|term|math)(:[a-z]+)?\}/);
+    if (found) myst.push(node.textContent.trim().slice(0, 80));
+  }
+  return {formulas: formulas.length, untypeset, texErrors, images: images.length, broken, raw, noAlt, figures, myst};
+}
+"""
+
+
+# Opens what a reader can open: <details> (dropdowns) and sphinx-togglebutton's toggles.
+_OPEN_COLLAPSED = """
+() => {
+  document.querySelectorAll('details').forEach(d => { d.open = true; });
+  document.querySelectorAll('.toggle-hidden').forEach(el => el.classList.remove('toggle-hidden'));
+  document.querySelectorAll('.toggle-details__container').forEach(el => { el.style.display = 'block'; });
 }
 """
 
@@ -192,13 +221,23 @@ def _check_page(browser, html: Path, path: Path, screenshots: Path) -> PageRepor
         report.problems += [f"MathJax error: {text!r}" for text in found["texErrors"]]
         report.problems += [f"image did not load: {src}" for src in found["broken"]]
         report.problems += [f"raw TeX in the page text: {text!r}" for text in found["raw"]]
+        report.problems += [f"MyST markup left raw in the page: {text!r}" for text in found["myst"]]
         report.problems += [f"image without alt text (or its path as alt text): {src}" for src in found["noAlt"]]
         report.problems += caption_problems(found["figures"])
         stem = name.replace("/", "__").removesuffix(".html")
-        page.screenshot(path=str(screenshots / f"{stem}.png"), full_page=True)
+        height = page.evaluate("document.documentElement.scrollHeight")
+        # The whole page; a very long one (the API reference) down to MAX_SHOT_HEIGHT.
+        clip = {"x": 0, "y": 0, "width": 1280, "height": MAX_SHOT_HEIGHT} if height > MAX_SHOT_HEIGHT else None
+        page.screenshot(path=str(screenshots / f"{stem}.png"), full_page=True, clip=clip)
+        # Figures in collapsed blocks (solutions, dropdowns) are shown opened, as a reader who opens them sees them.
+        page.evaluate(_OPEN_COLLAPSED)
         figures = page.locator("figure")
         for i in range(figures.count()):
-            figures.nth(i).screenshot(path=str(screenshots / f"{stem}.figure-{i + 1}.png"))
+            figure = figures.nth(i)
+            if figure.is_visible():
+                figure.screenshot(path=str(screenshots / f"{stem}.figure-{i + 1}.png"), timeout=10_000)
+            else:
+                report.problems.append(f"figure {i + 1} cannot be shown, even with every collapsed block opened")
     finally:
         context.close()
     return report

@@ -1,8 +1,9 @@
 """Offer each chapter as a notebook that stands on its own (.ipynb) in the page's download menu.
 
 The chapters are MyST markdown. myst-nb executes each one at build time (or
-finds its stored execution) and writes the executed notebook to
-``_build/jupyter_execute/<page>.ipynb``; its prose is still MyST, which plain
+finds its stored execution) and writes the notebook to
+``_build/jupyter_execute/<page>.ipynb`` (without the outputs when they came
+from the store: they are merged in from there); its prose is still MyST, which plain
 Jupyter shows raw. This extension converts it (``standalone.py``: glued values
 written into the prose, references and citations as the book prints them,
 figures captioned, the glue import made optional) and puts the result next to
@@ -19,6 +20,7 @@ that path. The image takes the caption's text instead.
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import nbformat
@@ -47,6 +49,25 @@ def _references(app) -> BookReferences:
     return app._sigeval_references
 
 
+def _executed(app, path: Path) -> nbformat.NotebookNode:
+    """The executed notebook of a page, with its outputs.
+
+    myst-nb writes ``jupyter_execute/<page>.ipynb`` from the notebook it read;
+    when it took the outputs from its cache (``execute_notebooks: cache``)
+    that file has none, so they are merged in from the same store.
+    """
+    notebook = nbformat.read(path, as_version=4)
+    config = getattr(app.env, "mystnb_config", None)
+    if config is not None and config.execution_mode == "cache" and config.execution_cache_path:
+        from jupyter_cache import get_cache
+
+        try:
+            return get_cache(config.execution_cache_path).merge_match_into_notebook(notebook)[1]
+        except KeyError:  # executed in this build, in place: the file has the outputs
+            pass
+    return notebook
+
+
 def _add_notebook(app, pagename, templatename, context, doctree):
     if doctree is None or not str(context.get("sourcename", "")).endswith(".md"):
         return
@@ -55,8 +76,11 @@ def _add_notebook(app, pagename, templatename, context, doctree):
         return
     target = Path(app.outdir) / "_sources" / f"{pagename}.ipynb"
     target.parent.mkdir(parents=True, exist_ok=True)
+    # myst-nb moves the glue outputs of the executed notebook into <page>.glue.json.
+    glue_file = executed.with_name(f"{executed.stem}.glue.json")
+    glued = {name: entry.get("data", {}) for name, entry in json.loads(glue_file.read_text()).items()} if glue_file.is_file() else {}
     try:
-        notebook = standalone(nbformat.read(executed, as_version=4), pagename, _references(app))
+        notebook = standalone(_executed(app, executed), pagename, _references(app), glued)
     except ConversionError as exc:
         logger.warning(f"[notebook_download] {pagename}.ipynb: {exc}", location=pagename)
         return

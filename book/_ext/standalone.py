@@ -409,9 +409,16 @@ def glued_values(notebook: nbformat.NotebookNode) -> dict[str, dict[str, str]]:
     return glued
 
 
-def standalone(notebook: nbformat.NotebookNode, page: str, refs: BookReferences) -> nbformat.NotebookNode:
-    """The executed chapter ``notebook`` (at ``page``, e.g. ``notebooks/03_intervals``) for plain Jupyter."""
-    context = _Context(refs=refs, page=page, glued=glued_values(notebook))
+def standalone(
+    notebook: nbformat.NotebookNode, page: str, refs: BookReferences, glued: dict[str, dict[str, str]] | None = None
+) -> nbformat.NotebookNode:
+    """The executed chapter ``notebook`` (at ``page``, e.g. ``notebooks/03_intervals``) for plain Jupyter.
+
+    The glued values are read from the notebook's glue outputs and from
+    ``glued`` (name -> mime bundle), for a notebook whose glue outputs myst-nb
+    has moved to its ``<page>.glue.json``.
+    """
+    context = _Context(refs=refs, page=page, glued={**(glued or {}), **glued_values(notebook)})
     result = copy.deepcopy(notebook)
     result.metadata.pop("jupytext", None)
     result.metadata.pop("mystnb", None)
