@@ -111,7 +111,7 @@ async () => {
     }
   });
   for (let node = inline.nextNode(); node; node = inline.nextNode()) {
-    const found = node.textContent.match(/\{(glue|ref|numref|cite|doc|eq|term|math)(:[a-z]+)?\}/);
+    const found = node.textContent.match(/\\{(glue|ref|numref|cite|doc|eq|term|math)(:[a-z]+)?\\}/);
     if (found) myst.push(node.textContent.trim().slice(0, 80));
   }
   return {formulas: formulas.length, untypeset, texErrors, images: images.length, broken, raw, noAlt, figures, myst};
