@@ -324,8 +324,9 @@ def test_the_conversion_writes_myst_as_markdown():
     refs = standalone.BookReferences(
         titles={"ch-x": "Intervals for one score"},
         documents={"book/api": "The API"},
-        figures={"fig-a": ("notebooks/01_x", 1), "fig-b": ("notebooks/02_y", 3)},
-        exercises={"ex-one": ("notebooks/01_x", 1)},
+        figures={"fig-a": ("notebooks/01_x", "2.1"), "fig-b": ("notebooks/02_y", "3.3")},
+        exercises={"ex-one": ("notebooks/01_x", "2.1")},
+        chapters={"notebooks/01_x": 2, "notebooks/02_y": 3},
         citations={"dietterich1998": ("Dietterich", "1998"), "efron1993": ("Efron and Tibshirani", "1993")},
         entries={"dietterich1998": "Thomas G\\. Dietterich\\. Tests\\.", "efron1993": "Bradley Efron\\. Bootstrap\\."},
     )
@@ -358,7 +359,7 @@ def test_the_conversion_writes_myst_as_markdown():
     out = standalone.standalone(notebook, "notebooks/01_x", refs)
     assert out.cells[0].source == (
         "# Intervals\n\nSee *Intervals for one score*, the API and *The API*.\n"
-        "An accuracy of 0.845 (84.5%), as Figure 1 and Figure 3 of *notebooks/02_y*"
+        "An accuracy of 0.845 (84.5%), as Figure 2.1 and Figure 3.3 of *notebooks/02_y*"
         " show; Dietterich [1998] and [Dietterich, 1998, Efron and Tibshirani, 1993]. Code: `{ref}` stays.\n\n"
         "- **Wilson**: an interval\n  over two lines.\n\n"
         "> **A note**\n>\n> It says 0.85.\n>\n> ```python\n> x = 1\n> ```"
@@ -366,8 +367,8 @@ def test_the_conversion_writes_myst_as_markdown():
     code = out.cells[1]
     assert code.outputs == [] and code.metadata["jupyter"] == {"source_hidden": True}
     assert "except ImportError:" in code.source and "def glue(name, variable, display=True):" in code.source
-    assert out.cells[2].source == "**Figure 1.** Coverage at 0.85."
-    assert out.cells[3].source == "**Exercise 1**\n\nDo it.\n\n**Solution to Exercise 1**\n\nDone."
+    assert out.cells[2].source == "**Figure 2.1.** Coverage at 0.85."
+    assert out.cells[3].source == "**Exercise 2.1**\n\nDo it.\n\n**Solution to Exercise 2.1**\n\nDone."
     assert out.cells[4].source == "## Works cited\n\n- Thomas G\\. Dietterich\\. Tests\\.\n- Bradley Efron\\. Bootstrap\\."
     assert "jupytext" not in out.metadata
     with pytest.raises(standalone.ConversionError, match="no page, section, figure or exercise is labelled 'nowhere'"):

@@ -15,7 +15,11 @@ exits with status 1 on any difference; ``record`` rewrites the record and is
 run only on purpose, when a change of the printed results is intended.
 
 The functions are used by ``tests/test_notebooks.py`` too, so that the test
-suite checks the same thing with one execution per chapter.
+suite checks the same thing with one execution per chapter. That execution
+also checks that the visible cells need no hidden cell
+(``tools/visible_cells_guard.py``, in the same kernel) and is stored where the
+book build finds it (``book/_ext/chapter_cache.py``), so that ``make book``
+after ``make test`` or ``make verify`` executes nothing.
 
 Platform. No chapter is compared at a tolerance, because none was found to
 depend on the BLAS kernel: recorded with OpenBLAS's SkylakeX kernels, chapters

@@ -45,7 +45,13 @@ def _alt_from_captions(app, doctree, docname) -> None:
 
 def _references(app) -> BookReferences:
     if not hasattr(app, "_sigeval_references"):
-        app._sigeval_references = BookReferences.from_sources()
+        refs = BookReferences.from_sources()
+        # The numbers Sphinx gave the figures and exercises, where it gave them.
+        for doc, kinds in getattr(app.env, "toc_fignumbers", {}).items():
+            for kind, target in (("figure", refs.figures), ("exercise", refs.exercises)):
+                for name, numbers in kinds.get(kind, {}).items():
+                    target[name] = (doc, ".".join(map(str, numbers)))
+        app._sigeval_references = refs
     return app._sigeval_references
 
 

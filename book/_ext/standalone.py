@@ -10,11 +10,11 @@ JupyterLab or Jupyter Notebook with only ``sigeval[course,plots]`` installed:
 - every glued value is written into the prose as the book prints it (from the
   glue outputs of the executed notebook, formatted by myst-nb's own rule);
 - references read as the book's link text (a chapter's or section's title, in
-  italics, "Figure 3", "Exercise 2"), citations as the book prints them
+  italics, "Figure 3.4", "Exercise 3.2"), citations as the book prints them
   ("Dietterich [1998]", "[Efron, 1987]"), with a list of the works cited at the end;
 - targets and comments are gone, admonitions become block quotes,
   exercises and solutions numbered paragraphs, definition lists lists;
-- each captioned figure is followed by its caption ("**Figure 2.** ...");
+- each captioned figure is followed by its caption ("**Figure 3.2.** ...");
 - the hidden cells stay (they hold the assertions that guard the prose), with
   their input collapsed as on the page, and their ``from myst_nb import glue``
   falls back to a function that only displays, so the notebook runs top to
@@ -70,8 +70,9 @@ class BookReferences:
 
     titles: dict[str, str] = field(default_factory=dict)  # target label -> the heading after it
     documents: dict[str, str] = field(default_factory=dict)  # page path without suffix, from ROOT -> title
-    figures: dict[str, tuple[str, int]] = field(default_factory=dict)  # figure name -> (page, number in it)
-    exercises: dict[str, tuple[str, int]] = field(default_factory=dict)  # exercise label -> (page, number)
+    figures: dict[str, tuple[str, str]] = field(default_factory=dict)  # figure name -> (page, "3.4")
+    exercises: dict[str, tuple[str, str]] = field(default_factory=dict)  # exercise label -> (page, "3.1")
+    chapters: dict[str, int] = field(default_factory=dict)  # page -> its chapter number (numbered parts)
     citations: dict[str, tuple[str, str]] = field(default_factory=dict)  # key -> (authors, year)
     entries: dict[str, str] = field(default_factory=dict)  # key -> the formatted entry (Markdown)
 
@@ -79,12 +80,30 @@ class BookReferences:
     def from_sources(cls, root: Path = ROOT, bibliography: Path | None = BIBLIOGRAPHY) -> BookReferences:
         """Read the book's pages (``notebooks/*.md``, ``book/*.md``) and its bibliography."""
         refs = cls()
+        toc = root / "book" / "_toc.yml"
+        if toc.exists():
+            refs._read_toc(toc)
         for folder in PAGE_FOLDERS:
             for path in sorted((root / folder).glob("*.md")):
                 refs._read_page(path, path.relative_to(root).with_suffix("").as_posix())
         if bibliography is not None and bibliography.exists():
             refs._read_bibliography(bibliography)
         return refs
+
+    def _read_toc(self, path: Path) -> None:
+        """Chapter numbers as the book gives them: consecutive over the parts marked ``numbered``."""
+        import yaml
+
+        number = 0
+        for part in yaml.safe_load(path.read_text(encoding="utf-8")).get("parts", []):
+            for chapter in part.get("chapters", []):
+                if part.get("numbered"):
+                    number += 1
+                    self.chapters[chapter["file"]] = number
+
+    def number(self, page: str, position: int) -> str:
+        """The number the book gives the ``position``-th figure or exercise of a page ("3.4")."""
+        return f"{self.chapters[page]}.{position}" if page in self.chapters else str(position)
 
     def _read_page(self, path: Path, page: str) -> None:
         lines = path.read_text(encoding="utf-8").splitlines()
@@ -111,7 +130,7 @@ class BookReferences:
                     if not found:
                         break
                     if found.group("key") == "label":
-                        self.exercises[found.group("value")] = (page, n_exercises)
+                        self.exercises[found.group("value")] = (page, self.number(page, n_exercises))
         # Figures are named in the cells' metadata (mystnb: figure: name:), read as a notebook.
         if path.parent.name == "notebooks":
             import jupytext
@@ -121,7 +140,7 @@ class BookReferences:
                 if cell.cell_type == "code" and "figure" in cell.metadata.get("mystnb", {}):
                     n_figures += 1
                     if name:
-                        self.figures[name] = (page, n_figures)
+                        self.figures[name] = (page, self.number(page, n_figures))
 
     def _read_bibliography(self, path: Path) -> None:
         from pybtex.database import parse_file
@@ -177,7 +196,7 @@ class _Context:
     page: str
     glued: dict[str, dict[str, str]]
     exercise: int = 0
-    exercise_numbers: dict[str, int] = field(default_factory=dict)
+    exercise_numbers: dict[str, str] = field(default_factory=dict)
     cited: list[str] = field(default_factory=list)
 
 
@@ -281,10 +300,11 @@ def _directive(context: _Context, name: str, argument: str, options: dict[str, s
         return _quote([f"**{title}**", "", *converted])
     if name in {"exercise-start", "exercise"}:
         context.exercise += 1
-        if "label" in options:
-            context.exercise_numbers[options["label"]] = context.exercise
+        label = options.get("label", "")
+        number = context.refs.exercises.get(label, ("", context.refs.number(context.page, context.exercise)))[1]
+        context.exercise_numbers[label] = number
         title = f" ({_inline(context, argument)})" if argument else ""
-        return [f"**Exercise {context.exercise}**{title}", "", *converted]
+        return [f"**Exercise {number}**{title}", "", *converted]
     if name in {"solution-start", "solution"}:
         number = context.exercise_numbers.get(argument.strip())
         heading = f"**Solution to Exercise {number}**" if number else "**Solution**"
@@ -445,8 +465,9 @@ def standalone(
         figure = cell.metadata.get("mystnb", {}).get("figure")
         if figure is not None:
             n_figures += 1
+            number = refs.figures.get(figure.get("name", ""), ("", refs.number(page, n_figures)))[1]
             caption = _inline(context, " ".join(str(figure.get("caption", "")).split()))
-            cells.append(nbformat.v4.new_markdown_cell(f"**Figure {n_figures}.** {caption}".strip()))
+            cells.append(nbformat.v4.new_markdown_cell(f"**Figure {number}.** {caption}".strip()))
     if context.cited:
         listed = "\n".join(f"- {refs.entries.get(key, key)}" for key in sorted(context.cited))
         cells.append(nbformat.v4.new_markdown_cell(f"## Works cited\n\n{listed}"))
