@@ -16,27 +16,13 @@ import numbers
 import warnings
 
 import numpy as np
+import pandas as pd
 import pytest
 
 import sigeval
+from sigeval._registry import STATISTICS
 
-STATISTICS_MODULES = (
-    "intervals",
-    "resampling",
-    "metrics",
-    "permutation",
-    "paired",
-    "roc",
-    "seeds",
-    "procedures",
-    "crossval",
-    "power",
-    "power_mcnemar",
-    "equivalence",
-    "multiple",
-    "ranking",
-    "rank_uncertainty",
-)
+STATISTICS_MODULES = tuple(STATISTICS)
 
 
 def _public_functions() -> dict[str, object]:
@@ -73,6 +59,20 @@ VALID: dict[str, dict] = {
     "paired_permutation_test": dict(scores_a=_A, scores_b=_B, n_resamples=50, rng=0),
     "mcnemar": dict(scores_a=_CORRECT_A, scores_b=_CORRECT_B),
     "mcnemar_counts": dict(n01=44, n10=28),
+    "pass_at_k": dict(n_samples=[10, 10, 10], n_correct=[0, 3, 10], k=2, n_resamples=50, confidence_level=0.9, rng=0),
+    "sampled_mean": dict(scores=[[1, 1, 0], [0, 1, 0], [1, 1, 1]], confidence_level=0.9),
+    "sampled_paired_difference": dict(scores_a=[[1, 1, 0], [0, 1, 0], [1, 1, 1]],
+                                      scores_b=[[1, 0, 0], [0, 0, 0], [1, 0, 1]], confidence_level=0.9),
+    "questions_needed": dict(variance_between=0.15, variance_within=0.1, target_standard_error=0.01, n_samples=4),
+    "paired_bootstrap_ci_counts": dict(table=sigeval.PairedCounts(801, 44, 28, 127), n_resamples=50,
+                                       confidence_level=0.9, rng=0),
+    "paired_permutation_test_counts": dict(table=sigeval.PairedCounts(801, 44, 28, 127)),
+    "difference_se_counts": dict(table=sigeval.PairedCounts(801, 44, 28, 127)),
+    "bootstrap_ci_counts": dict(k=[9, 7, 10, 4], n=[10, 10, 10, 10], n_resamples=50, confidence_level=0.9, rng=0),
+    "compare_predictions": dict(
+        table=pd.DataFrame({"label": [0, 1, 1, 0, 1, 1], "A": [0, 1, 1, 0, 1, 0], "B": [1, 1, 0, 0, 1, 0]}),
+        n_resamples=50, confidence_level=0.9, rng=0,
+    ),
     "difference_se": dict(scores_a=_CORRECT_A, scores_b=_CORRECT_B),
     "wilcoxon_signed_rank": dict(scores_a=_A, scores_b=_B),
     "delong_test": dict(
@@ -82,9 +82,9 @@ VALID: dict[str, dict] = {
     "seed_summary": dict(scores=_A),
     "welch_test": dict(scores_a=_A, scores_b=_B, confidence_level=0.9),
     "variance_split": dict(test_scores=_A, n_test=1000, true_scores=_B, n_true=500),
-    "paired_difference": dict(scores_a=_A, scores_b=_B, threshold=0.01, confidence_level=0.9),
+    "paired_difference": dict(scores_a=_A, scores_b=_B, threshold=0.01, alpha=0.1),
     "prob_improvement": dict(
-        scores_a=_A, scores_b=_B, n_resamples=50, confidence_level=0.9, gamma=0.75, rng=0
+        scores_a=_A, scores_b=_B, n_resamples=50, alpha=0.1, gamma=0.75, rng=0
     ),
     "difference_of_proportions_test": dict(k_a=845, k_b=829, n=1000),
     "resampled_paired_t": dict(differences=[0.02, 0.01, 0.03, 0.0]),
@@ -98,17 +98,17 @@ VALID: dict[str, dict] = {
     "mcnemar_sample_size": dict(p01=0.3, p10=0.1, alpha=0.05, target_power=0.8),
     "tost_paired": dict(scores_a=_A, scores_b=_B, margin=0.05, alpha=0.05),
     "verdict": dict(scores_a=_A, scores_b=_B, margin=0.05, alpha=0.05),
-    "verdict_from_pvalues": dict(difference_pvalue=0.01, equivalence_pvalue=0.3, alpha=0.05),
+    "verdict_from_pvalues": dict(pvalue_difference=0.01, pvalue_equivalence=0.3, alpha=0.05),
     "adjust_pvalues": dict(pvalues=[0.01, 0.04, 0.03]),
     "expected_best_of_k": dict(scores=[0.60, 0.62, 0.61, 0.65], k=2, values=[0.6, 0.6, 0.62, 0.61]),
     "friedman": dict(scores=_TABLE),
-    "nemenyi_q": dict(k=4, alpha=0.05),
-    "nemenyi_cd": dict(k=4, n_datasets=14, alpha=0.05),
-    "tasks_for_gap": dict(gap=0.8, k=4, alpha=0.05),
+    "nemenyi_q": dict(n_models=4, alpha=0.05),
+    "nemenyi_cd": dict(n_models=4, n_tasks=14, alpha=0.05),
+    "tasks_for_gap": dict(gap=0.8, n_models=4, alpha=0.05),
     "cd_groups": dict(mean_ranks=[3.1, 2.0, 2.9, 1.9], critical_difference=1.25),
     "holm_vs_control": dict(scores=_TABLE, control=0, alpha=0.05),
     "rank_stability": dict(scores=_TABLE, n_resamples=50, alpha=0.05, rng=0),
-    "bootstrap_ranks": dict(scores=np.array(_TABLE).T, n_resamples=50, confidence_level=0.9, rng=0),
+    "bootstrap_ranks": dict(scores=np.array(_TABLE).T, n_resamples=50, alpha=0.1, rng=0),
 }
 
 #: Arguments that hold numbers but are not numeric inputs of the statistic.
@@ -120,6 +120,9 @@ NAN_IS_VALID = {
     ("ratio_of_sums", "denominator"): "NaN pads grouped resamples; the sums ignore it",
     ("average_precision", "scores"): "a NaN score marks an empty detection slot",
     ("average_precision", "n_positives"): "NaN pads grouped resamples; the sum ignores it",
+    ("sampled_mean", "scores"): "NaN pads a question with fewer samples (a question without any is refused)",
+    ("sampled_paired_difference", "scores_a"): "NaN pads a question with fewer samples",
+    ("sampled_paired_difference", "scores_b"): "NaN pads a question with fewer samples",
 }
 
 

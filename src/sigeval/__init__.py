@@ -21,6 +21,8 @@ idea of the course, and its chapter explains it:
 ``ranking``           many models over many datasets: Friedman, Nemenyi, Holm vs control
 ``rank_uncertainty``  how sure a ranking is: rank stability over datasets, bootstrap rank intervals
 ``report``            a table of runs, view by view: pairwise, power, equivalence, ranking (``Report``)
+``predictions``       a table of predictions, every model and every pair (what ``sigeval compare`` prints)
+``generative``        sampled answers: pass@k, means over samples, clustered errors, questions vs samples
 ``plots``             figures any user may want (needs the ``plots`` extra: matplotlib)
 ``course``            the course's own apparatus: shape benchmark, MLP, the article's reproduction
 ====================  =============================================================================
@@ -36,6 +38,7 @@ from . import (
     counts,
     crossval,
     equivalence,
+    generative,
     intervals,
     metrics,
     multiple,
@@ -43,6 +46,7 @@ from . import (
     permutation,
     power,
     power_mcnemar,
+    predictions,
     procedures,
     rank_uncertainty,
     ranking,
@@ -51,10 +55,11 @@ from . import (
     roc,
     seeds,
 )
-from ._results import ConfidenceInterval
+from ._results import BootstrapResult, ConfidenceInterval
 from .counts import *  # noqa: F403
 from .crossval import *  # noqa: F403
 from .equivalence import *  # noqa: F403
+from .generative import *  # noqa: F403
 from .intervals import *  # noqa: F403
 from .metrics import *  # noqa: F403
 from .multiple import *  # noqa: F403
@@ -62,6 +67,7 @@ from .paired import *  # noqa: F403
 from .permutation import *  # noqa: F403
 from .power import *  # noqa: F403
 from .power_mcnemar import *  # noqa: F403
+from .predictions import *  # noqa: F403
 from .procedures import *  # noqa: F403
 from .rank_uncertainty import *  # noqa: F403
 from .ranking import *  # noqa: F403
@@ -70,7 +76,8 @@ from .resampling import *  # noqa: F403
 from .roc import *  # noqa: F403
 from .seeds import *  # noqa: F403
 
-__version__ = "0.2.0"
+# The one version number of the package (pyproject.toml reads it); CHANGELOG.md says what changed.
+__version__ = "0.3.0"
 
 
 def __getattr__(name: str):
@@ -85,6 +92,7 @@ def __getattr__(name: str):
 
 __all__ = [
     "ConfidenceInterval",
+    "BootstrapResult",
     *intervals.__all__,
     *resampling.__all__,
     *metrics.__all__,
@@ -102,5 +110,7 @@ __all__ = [
     *ranking.__all__,
     *rank_uncertainty.__all__,
     *report.__all__,
+    *predictions.__all__,
+    *generative.__all__,
     "__version__",
 ]

@@ -19,15 +19,19 @@ from dataclasses import dataclass
 import numpy as np
 from numpy.typing import ArrayLike
 
+from ._bootstrap_engine import MeanStatistic, check_bootstrap_options, run_bootstrap
+from ._options import ALTERNATIVES, Alternative, BootstrapMethod
+from ._results import BootstrapResult
+from ._signflip import binomial_tails, pvalue_from_tails
 from ._validation import (
     RngLike,
     _integer_array,
     check_binary,
     check_choice,
+    check_same_length,
 )
 from .paired import DifferenceSE
-from .permutation import ALTERNATIVES, PermutationResult, _binomial_tails, _pvalue_from_tails
-from .resampling import BootstrapResult, _bootstrap, _check_bootstrap_options, _MeanStatistic
+from .permutation import PermutationResult
 
 __all__ = [
     "PairedCounts",
@@ -91,12 +95,10 @@ class PairedCounts:
     @classmethod
     def from_correctness(cls, scores_a: ArrayLike, scores_b: ArrayLike) -> PairedCounts:
         """The table of two 0/1 correctness vectors over the same items."""
-        a = check_binary(scores_a, "scores_a").astype(bool)
-        b = check_binary(scores_b, "scores_b").astype(bool)
-        if a.shape != b.shape:
-            raise ValueError(
-                f"`scores_a` and `scores_b` must be paired, with the same length; got {a.size} and {b.size}."
-            )
+        a, b = check_same_length(
+            check_binary(scores_a, "scores_a").astype(bool), check_binary(scores_b, "scores_b").astype(bool),
+            ("scores_a", "scores_b"),
+        )
         return cls(int(np.sum(a & b)), int(np.sum(a & ~b)), int(np.sum(~a & b)), int(np.sum(~a & ~b)))
 
     @property
@@ -132,7 +134,7 @@ def paired_bootstrap_ci_counts(
     table: PairedCounts,
     *,
     n_resamples: int = 10_000,
-    method: str = "percentile",
+    method: BootstrapMethod = "percentile",
     confidence_level: float = 0.95,
     rng: RngLike = None,
 ) -> BootstrapResult:
@@ -170,14 +172,14 @@ def paired_bootstrap_ci_counts(
     (0.016, [-0.001, 0.033])
     """
     table = _table(table)
-    _, n_resamples, method, confidence_level, rng = _check_bootstrap_options(
+    _, n_resamples, method, confidence_level, rng = check_bootstrap_options(
         "mean", n_resamples, method, confidence_level, rng
     )
-    engine = _MeanStatistic.of_counts(*table.differences())
-    return _bootstrap(engine, n_resamples, method, confidence_level, rng, "`table`")
+    engine = MeanStatistic.of_counts(*table.differences())
+    return run_bootstrap(engine, n_resamples, method, confidence_level, rng, "`table`")
 
 
-def paired_permutation_test_counts(table: PairedCounts, *, alternative: str = "two-sided") -> PermutationResult:
+def paired_permutation_test_counts(table: PairedCounts, *, alternative: Alternative = "two-sided") -> PermutationResult:
     """Exact paired permutation (sign-flip) test of two accuracies, from the 2x2 table.
 
     Flipping the signs of the per-item differences changes only the items on
@@ -212,9 +214,9 @@ def paired_permutation_test_counts(table: PairedCounts, *, alternative: str = "t
     table = _table(table)
     alternative = check_choice(alternative, "alternative", ALTERNATIVES)
     m = table.only_a_correct + table.only_b_correct
-    tails = _binomial_tails(table.only_a_correct, m)
+    tails = binomial_tails(table.only_a_correct, m)
     observed = (table.only_a_correct - table.only_b_correct) / table.n
-    return PermutationResult(observed, float(_pvalue_from_tails(tails, alternative)), "exact", alternative, None, None)
+    return PermutationResult(observed, float(pvalue_from_tails(tails, alternative)), "exact", alternative, None, None)
 
 
 def difference_se_counts(table: PairedCounts) -> DifferenceSE:
@@ -263,30 +265,30 @@ def difference_se_counts(table: PairedCounts) -> DifferenceSE:
 
 
 def bootstrap_ci_counts(
-    correct: ArrayLike,
-    total: ArrayLike,
+    k: ArrayLike,
+    n: ArrayLike,
     *,
     n_resamples: int = 10_000,
-    method: str = "percentile",
+    method: BootstrapMethod = "percentile",
     confidence_level: float = 0.95,
     rng: RngLike = None,
 ) -> BootstrapResult:
-    r"""Cluster bootstrap interval of an accuracy, from each group's correct and total items.
+    r"""Cluster bootstrap interval of an accuracy, from each group's count of correct items ``k`` of ``n``.
 
     Correlated test items (frames of one clip, crops of one picture) are
     resampled by group: each resample draws the :math:`G` groups with
-    replacement and its accuracy is :math:`\sum_g m_g c_g / \sum_g m_g t_g`
-    (:math:`m_g` draws of group :math:`g`, with :math:`c_g` correct of
-    :math:`t_g`). This is :func:`~sigeval.resampling.bootstrap_ci` with
+    replacement and its accuracy is :math:`\sum_g m_g k_g / \sum_g m_g n_g`
+    (:math:`m_g` draws of group :math:`g`, with :math:`k_g` correct of
+    :math:`n_g`). This is :func:`~sigeval.resampling.bootstrap_ci` with
     ``groups=``, from the counts alone: with the same ``rng`` it gives the
     same result as the per-item call whose groups, sorted by label, come in
     the order given here.
 
     Parameters
     ----------
-    correct, total : array_like of int
+    k, n : array_like of int
         Per group, the items the model got right and the items in the group
-        (``0 <= correct <= total``, ``total >= 1``), at least 2 groups.
+        (``0 <= k <= n``, ``n >= 1``), at least 2 groups.
     n_resamples, method, confidence_level, rng
         As in :func:`~sigeval.resampling.bootstrap_ci`.
 
@@ -305,26 +307,26 @@ def bootstrap_ci_counts(
     >>> round(res.estimate, 2), [round(float(b), 2) for b in res.confidence_interval]
     (0.76, [0.6, 0.9])
     """
-    correct_arr = _integer_array(correct, "correct")
-    total_arr = _integer_array(total, "total")
+    correct_arr = _integer_array(k, "k")
+    total_arr = _integer_array(n, "n")
     if correct_arr.ndim != 1 or total_arr.shape != correct_arr.shape:
         raise ValueError(
-            "`correct` and `total` must be 1-D, one count per group, of the same length; "
+            "`k` and `n` must be 1-D, one count per group, of the same length; "
             f"got shapes {correct_arr.shape} and {total_arr.shape}."
         )
     if correct_arr.size < 2:
-        raise ValueError(f"`correct` and `total` must describe at least 2 groups; got {correct_arr.size}.")
+        raise ValueError(f"`k` and `n` must describe at least 2 groups; got {correct_arr.size}.")
     if np.any(total_arr < 1):
-        raise ValueError(f"`total` must be at least 1 in every group; got {total_arr[total_arr < 1][:3].tolist()}.")
+        raise ValueError(f"`n` must be at least 1 in every group; got {total_arr[total_arr < 1][:3].tolist()}.")
     bad = (correct_arr < 0) | (correct_arr > total_arr)
     if np.any(bad):
         i = int(np.argmax(bad))
-        raise ValueError(f"`correct` must lie in [0, total] in every group; group {i} has {correct_arr[i]} of {total_arr[i]}.")
-    _, n_resamples, method, confidence_level, rng = _check_bootstrap_options(
+        raise ValueError(f"`k` must lie in [0, n] in every group; group {i} has {correct_arr[i]} of {total_arr[i]}.")
+    _, n_resamples, method, confidence_level, rng = check_bootstrap_options(
         "mean", n_resamples, method, confidence_level, rng
     )
     # Sums of whole numbers keep every resampled accuracy in [0, 1] (exactly 1
     # when every group is perfect, 0 when every group is wrong): no clipping is needed.
-    engine = _MeanStatistic.of_groups(correct_arr.astype(float), total_arr, (0.0, 1.0))
-    return _bootstrap(engine, n_resamples, method, confidence_level, rng, "`correct` and `total`")
+    engine = MeanStatistic.of_groups(correct_arr.astype(float), total_arr, (0.0, 1.0))
+    return run_bootstrap(engine, n_resamples, method, confidence_level, rng, "`k` and `n`")
 

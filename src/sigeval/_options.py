@@ -1,0 +1,13 @@
+"""Option sets that several modules share, as tuples (for the checks) and ``Literal`` types."""
+
+from __future__ import annotations
+
+from typing import Literal
+
+#: The alternatives of a test of a difference A minus B.
+ALTERNATIVES = ("two-sided", "greater", "less")
+Alternative = Literal["two-sided", "greater", "less"]
+
+#: The bootstrap interval methods of :func:`sigeval.resampling.bootstrap_ci`.
+BOOTSTRAP_METHODS = ("percentile", "basic", "bca")
+BootstrapMethod = Literal["percentile", "basic", "bca"]
