@@ -25,7 +25,7 @@ lint: $(STAMP)  ## ruff (lint) and mypy (types), configured in pyproject.toml
 	$(BIN)/ruff check .
 	$(BIN)/mypy
 
-unit: $(STAMP)  ## the library's tests and doctests only: no chapter, no reproduction of the article (about a minute)
+unit: $(STAMP)  ## the library's tests and doctests only: no chapter, no reproduction of the article (a minute or two)
 	$(BIN)/python -m pytest -q --ignore=tests/test_notebooks.py --ignore=tests/test_html.py --ignore=tests/test_reproduce.py
 
 test: lint  ## lint and type check, then unit tests, doctests, reproduction, every chapter executed once and compared with its record
