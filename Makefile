@@ -9,7 +9,7 @@ STAMP  := $(VENV)/.installed
 BOOK_FLAGS := --config book/_config.yml --toc book/_toc.yml -W -n --keep-going
 
 .DEFAULT_GOAL := help
-.PHONY: help env lint test book verify record check-html reproduce bench mutation lab lock clean
+.PHONY: help env lint unit test book verify record check-html reproduce bench mutation lab lock clean
 
 help:  ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-10s %s\n", $$1, $$2}'
@@ -25,10 +25,13 @@ lint: $(STAMP)  ## ruff (lint) and mypy (types), configured in pyproject.toml
 	$(BIN)/ruff check .
 	$(BIN)/mypy
 
-test: lint  ## lint and type check, then unit tests, doctests, reproduction, every chapter compared with its record
+unit: $(STAMP)  ## the library's tests and doctests only: no chapter, no reproduction of the article (a minute or two)
+	$(BIN)/python -m pytest -q --ignore=tests/test_notebooks.py --ignore=tests/test_html.py --ignore=tests/test_reproduce.py
+
+test: lint  ## lint and type check, then unit tests, doctests, reproduction, every chapter executed once and compared with its record
 	$(BIN)/python -m pytest
 
-book: $(STAMP)  ## execute every chapter and build the HTML book in _build/html
+book: $(STAMP)  ## build the HTML book in _build/html; a chapter is executed only if no execution of its code against this sigeval is stored (make test stores them)
 	$(BIN)/jupyter-book build . $(BOOK_FLAGS)
 
 verify: $(STAMP)  ## rerun the chapters and compare with the outputs recorded in book/outputs (CHAPTER=05 for one)
@@ -37,7 +40,7 @@ verify: $(STAMP)  ## rerun the chapters and compare with the outputs recorded in
 record: $(STAMP)  ## rerun the chapters and rewrite book/outputs, only when a change of results is intended (CHAPTER=05)
 	$(BIN)/python tools/verify.py record $(CHAPTER)
 
-check-html: book  ## open every page of the built book in headless Chromium, offline; screenshots in _build/screenshots
+check-html: book  ## every page of the built book in headless Chromium, offline (screenshots in _build/screenshots), and a downloaded notebook run without myst-nb
 	$(BIN)/python tools/check_html.py _build/html
 
 reproduce: $(STAMP)  ## print the seed article's example output
@@ -50,11 +53,14 @@ bench: $(STAMP)  ## one table of speed ratios against scipy, statsmodels, autora
 mutation: $(STAMP)  ## mutation score of each statistics module (minutes per module; MODULES="power paired" for some)
 	$(BIN)/python tools/mutation.py $(MODULES)
 
-lab: $(STAMP)  ## open the chapters as notebooks in JupyterLab (installs it on first use)
-	test -x $(BIN)/jupyter-lab || $(BIN)/python -m pip install --quiet jupyterlab
+$(VENV)/.lab: $(STAMP)
+	$(BIN)/python -m pip install --quiet --constraint constraints.txt --editable ".[book,test,lab]"
+	touch $@
+
+lab: $(VENV)/.lab  ## open the chapters as notebooks in JupyterLab (the pinned `lab` extra, installed on first use)
 	$(BIN)/jupyter lab notebooks/
 
-lock: $(STAMP)  ## rewrite constraints.txt from the current .venv
+lock: $(VENV)/.lab  ## rewrite constraints.txt from the current .venv (every extra installed)
 	echo "# Exact versions that produced the recorded outputs (make lock rewrites this file)." > constraints.txt
 	$(BIN)/python -m pip freeze --exclude-editable | grep -v '^sigeval' >> constraints.txt
 

@@ -1,10 +1,12 @@
 """The course's on-disk result cache: same results and generator states with or without it, never stale."""
 
 import importlib.util
+import os
 import sys
 from pathlib import Path
 from types import SimpleNamespace
 
+import nbformat
 import numpy as np
 import pytest
 
@@ -145,6 +147,44 @@ def test_seed_sweep_cached_equals_computed(cache_dir, monkeypatch):
         np.testing.assert_array_equal(result.test_correct, plain.test_correct)
 
 
+def test_the_fingerprint_ignores_comments_docstrings_and_layout_and_a_revert_restores_it(tmp_path, monkeypatch):
+    module = tmp_path / "m.py"
+    original = 'def f(x):\n    """Twice x."""\n    return 2 * x\n'
+    module.write_text(original)
+    monkeypatch.setattr(cache, "_PACKAGE_ROOT", tmp_path)
+    fingerprint = cache.library_fingerprint.__wrapped__
+    before = fingerprint()
+    module.write_text('"""A module."""\n\n\ndef f(x):  # doubled\n    """Two times x, documented at length."""\n\n    return 2*x\n')
+    assert fingerprint() == before
+    module.write_text(original.replace("2 * x", "3 * x"))
+    assert fingerprint() != before
+    module.write_text(original)
+    assert fingerprint() == before
+
+
+def test_a_module_that_reads_docstrings_keeps_them_in_the_fingerprint():
+    reads = 'def f():\n    """Help."""\n    return f.__doc__\n'
+    assert cache.code_digest(reads) != cache.code_digest(reads.replace("Help.", "Other help."))
+    assert cache.code_digest("x = 1  # one") == cache.code_digest("x = 1")
+    assert cache.code_digest("x = (") == b"x = ("  # does not parse: the text itself
+
+
+def test_the_fingerprint_follows_the_data_files(tmp_path, monkeypatch):
+    (tmp_path / "data").mkdir()
+    (tmp_path / "data" / "runs.csv").write_text("a,b\n1,2\n")
+    monkeypatch.setattr(cache, "_PACKAGE_ROOT", tmp_path)
+    fingerprint = cache.library_fingerprint.__wrapped__
+    before = fingerprint()
+    (tmp_path / "data" / "runs.csv").write_text("a,b\n1,3\n")
+    assert fingerprint() != before
+
+
+# --------------------------------------------------------------------------- the book's chapter cache
+
+sys.path.insert(0, str(ROOT / "book" / "_ext"))  # as Sphinx's local_extensions does
+import chapter_cache  # noqa: E402
+
+
 def _fresh_execution():
     spec = importlib.util.spec_from_file_location("fresh_execution", ROOT / "book" / "_ext" / "fresh_execution.py")
     module = sys.modules.setdefault("fresh_execution", importlib.util.module_from_spec(spec))
@@ -152,19 +192,72 @@ def _fresh_execution():
     return module
 
 
-def test_the_book_reexecutes_every_chapter_when_the_library_changes(monkeypatch):
+def test_the_book_reads_every_chapter_again_when_the_library_changes(monkeypatch):
     ext = _fresh_execution()
     metadata = {
         "notebooks/02_b": {"exec_data": {"runtime": 1.0}},
         "notebooks/01_a": {"exec_data": {"runtime": 2.0}},
         "book/api": {},
     }
-    env = SimpleNamespace(nb_metadata=metadata, sigeval_fingerprint=ext.build_fingerprint())
+    env = SimpleNamespace(nb_metadata=metadata, sigeval_fingerprint=chapter_cache.fingerprint())
     assert ext._outdated_chapters(None, env, set(), set(), set()) == []
-    monkeypatch.setattr(ext, "build_fingerprint", lambda: "after an edit of src/")
+    monkeypatch.setattr(ext, "fingerprint", lambda: "after an edit of src/")
     assert ext._outdated_chapters(None, env, set(), set(), set()) == ["notebooks/01_a", "notebooks/02_b"]
     assert env.sigeval_fingerprint == "after an edit of src/"
     assert ext._outdated_chapters(None, env, set(), set(), set()) == []
+
+
+def test_the_book_looks_chapters_up_in_the_store_of_the_current_fingerprint(tmp_path, monkeypatch):
+    from myst_nb.core.config import NbParserConfig
+
+    ext = _fresh_execution()
+    monkeypatch.delenv(CACHE_ENV, raising=False)
+    app = SimpleNamespace(outdir=str(tmp_path / "_build" / "html"), env=SimpleNamespace(mystnb_config=NbParserConfig()))
+    ext._point_caches_at_build_dir(app)
+    assert app.env.mystnb_config.execution_cache_path == str(chapter_cache.folder(tmp_path / "_build"))
+    assert Path(app.env.mystnb_config.execution_cache_path).name == chapter_cache.fingerprint()[:16]
+
+
+def test_the_chapters_packages_are_those_the_chapters_can_import():
+    packages = chapter_cache.chapter_packages()
+    assert {"sigeval", "numpy", "scipy", "pandas", "matplotlib", "scikit-learn", "myst-nb", "ipykernel"} <= set(packages)
+    # Tools beside them (the test extra, JupyterLab of the lab extra) are not.
+    assert not {"hypothesis", "mutmut", "ruff", "mypy", "playwright", "jupyterlab"} & set(packages)
+
+
+def _executed_notebook(source, output):
+    notebook = nbformat.v4.new_notebook(
+        metadata={"kernelspec": {"name": "python3", "display_name": "Python 3", "language": "python"}}
+    )
+    cell = nbformat.v4.new_code_cell(source, outputs=[nbformat.v4.new_output("stream", name="stdout", text=output)])
+    notebook.cells = [nbformat.v4.new_markdown_cell("# A chapter"), cell]
+    return notebook
+
+
+def test_a_stored_execution_is_found_for_the_same_code_and_library_only(tmp_path, monkeypatch):
+    build = tmp_path / "_build"
+    monkeypatch.setattr(chapter_cache, "fingerprint", lambda: "a" * 64)
+    chapter_cache.store(tmp_path / "01_a.md", _executed_notebook("print(1)", "1\n"), 1.5, build)
+
+    read = _executed_notebook("print(1)", "")  # as the book reads it: no outputs
+    read.cells[0].source = "# A chapter whose prose changed"
+    found = chapter_cache.lookup(read, build)
+    assert found.cells[1].outputs[0].text == "1\n" and found.cells[0].source.endswith("changed")
+    assert chapter_cache.lookup(_executed_notebook("print(2)", ""), build) is None  # other code: never its outputs
+    monkeypatch.setattr(chapter_cache, "fingerprint", lambda: "b" * 64)  # an edit of sigeval's code
+    assert chapter_cache.lookup(read, build) is None
+    monkeypatch.setattr(chapter_cache, "fingerprint", lambda: "a" * 64)  # and its revert
+    assert chapter_cache.lookup(read, build).cells[1].outputs[0].text == "1\n"
+
+
+def test_only_the_latest_stores_are_kept(tmp_path):
+    stores = tmp_path / ".jupyter_cache"
+    for i in range(5):
+        (stores / f"{i:016d}").mkdir(parents=True)
+        os.utime(stores / f"{i:016d}", (i, i))
+    removed = chapter_cache.prune(tmp_path, keep=3)
+    assert sorted(p.name for p in removed) == [f"{i:016d}" for i in (0, 1)]
+    assert sorted(p.name for p in stores.iterdir()) == [f"{i:016d}" for i in (2, 3, 4)]
 
 
 def test_an_argument_the_key_cannot_hold_is_named(cache_dir):

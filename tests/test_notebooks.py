@@ -1,15 +1,17 @@
-"""Every chapter executes and reproduces the outputs recorded in book/outputs/.
+"""Every chapter executes, reproduces the outputs recorded in book/outputs/, and its visible cells run alone.
 
-CI does not build the HTML book, so this is what catches a broken chapter
-there, and a change that alters a printed number: the test fails until the
-record is deliberately regenerated with ``make record``. The comparison is the
-one ``make verify`` makes (``tools/verify.py``). Each chapter is executed once
-per test run, in a fresh kernel with the chapter folder as working directory
-as in the book build, and never from the course's result cache; the tests of
-the comparison itself reuse those executions.
+Each chapter is executed once per test run (``tools/verify.py``), in a fresh
+kernel with the chapter folder as working directory as in the book build, and
+never from the course's result cache. That one execution answers three
+questions: does the chapter reproduce its record (the comparison ``make
+verify`` makes: the test fails until the record is deliberately regenerated
+with ``make record``), do its visible cells run without the hidden ones (a
+guard installed in the same kernel, ``tools/visible_cells_guard.py``), and what
+does the book show: the executed notebook is stored where ``make book`` looks
+it up (``book/_ext/chapter_cache.py``), so a book built after the tests
+executes nothing. The tests of the comparison itself reuse these executions.
 """
 
-import functools
 import importlib.util
 import re
 import shutil
@@ -19,7 +21,7 @@ from pathlib import Path
 import jupytext
 import nbformat
 import pytest
-from nbclient import NotebookClient
+from nbclient.exceptions import CellExecutionError
 
 ROOT = Path(__file__).parents[1]
 # tools/ is not a package: load tools/verify.py by path (registered first, as
@@ -27,15 +29,24 @@ ROOT = Path(__file__).parents[1]
 _spec = importlib.util.spec_from_file_location("tools_verify", ROOT / "tools" / "verify.py")
 verify = sys.modules.setdefault("tools_verify", importlib.util.module_from_spec(_spec))
 _spec.loader.exec_module(verify)
+chapter_cache = verify.chapter_cache
 
 NOTEBOOKS = verify.chapters()
+_EXECUTIONS: dict[Path, nbformat.NotebookNode | Exception] = {}
+GUARD_MESSAGE = "is defined only by a hidden cell"
 
 
-@functools.cache
 def executed(path: Path):
-    """The chapter executed once for the whole test run."""
-    notebook, _seconds = verify.execute(path)
-    return notebook
+    """The chapter executed once for the whole test run (a failure too is kept, not repeated)."""
+    if path not in _EXECUTIONS:
+        try:
+            _EXECUTIONS[path] = verify.execute(path)[0]
+        except Exception as exc:  # noqa: BLE001  (reported by each test that needs the execution)
+            _EXECUTIONS[path] = exc
+    outcome = _EXECUTIONS[path]
+    if isinstance(outcome, Exception):
+        raise outcome
+    return outcome
 
 
 def test_there_are_chapters():
@@ -51,16 +62,12 @@ def test_chapter_reproduces_its_record(path):
     )
 
 
-HIDDEN_CODE = {"remove-cell", "remove-input"}
+HIDDEN_CODE = verify.HIDDEN_CODE
 
 
 def visible_cells(notebook):
     """The code cells a reader sees on the page (and can copy), in order."""
-    return [
-        cell
-        for cell in notebook.cells
-        if cell.cell_type == "code" and not HIDDEN_CODE & set(cell.metadata.get("tags", []))
-    ]
+    return [cell for cell in notebook.cells if cell.cell_type == "code" and not verify.is_hidden(cell)]
 
 
 @pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.stem)
@@ -70,20 +77,19 @@ def test_visible_cells_run_alone(path):
     Hidden cells (``remove-cell``, ``remove-input``) hold only glue for the
     prose and the assertions that guard it; every name a visible cell uses,
     imports included, is defined in a visible cell above it. Exercise
-    solutions are visible cells too.
+    solutions are visible cells too. Checked during the chapter's one
+    execution: while a visible cell runs, the names that only hidden cells
+    bound are out of the namespace (tools/visible_cells_guard.py).
     """
-    notebook = jupytext.read(path)
-    notebook.cells = visible_cells(notebook)
-    assert notebook.cells, f"{path.name} shows no code"
-    first = notebook.cells[0].source
-    assert "import" in first, f"{path.name} does not start with a visible imports cell"
-    client = NotebookClient(
-        notebook,
-        timeout=300,
-        kernel_name="python3",
-        resources={"metadata": {"path": str(path.parent)}},
-    )
-    client.execute()
+    cells = visible_cells(jupytext.read(path))
+    assert cells, f"{path.name} shows no code"
+    assert "import" in cells[0].source, f"{path.name} does not start with a visible imports cell"
+    try:
+        executed(path)
+    except CellExecutionError as exc:
+        if GUARD_MESSAGE in str(exc):
+            pytest.fail(f"{path.name}: a visible cell uses a name that only a hidden cell defines:\n{exc}")
+        pytest.fail(f"{path.name} failed before its visible cells could all be checked:\n{exc}")
 
 
 GUARDED = [p for p in NOTEBOOKS if p.stem[:2] in {f"{k:02d}" for k in range(1, 9)}]
@@ -220,3 +226,150 @@ def test_records_hold_no_memory_addresses():
     for record in sorted(verify.RECORDS.glob("*.txt")):
         found = re.search(r"<[^>\n]* at 0x[0-9a-f]{6,}>", record.read_text(encoding="utf-8"))
         assert not found, f"{record.name} records {found.group()}"
+
+
+def test_the_book_build_finds_each_execution_of_this_run():
+    """What `make book` reads (myst-nb's reading of the chapter) matches the stored execution, outputs included."""
+    from myst_nb.core.read import read_myst_markdown_notebook
+
+    for path in NOTEBOOKS:
+        notebook = executed(path)
+        as_the_book_reads_it = read_myst_markdown_notebook(path.read_text(encoding="utf-8"), path=str(path))
+        found = chapter_cache.lookup(as_the_book_reads_it)
+        assert found is not None, f"{path.name}: the book build would not find this run's execution"
+        ran = [cell.outputs for cell in notebook.cells if cell.cell_type == "code"]
+        assert [cell.outputs for cell in found.cells if cell.cell_type == "code"] == ran
+
+
+CHAPTER_HEADER = """---
+jupytext:
+  text_representation:
+    extension: .md
+    format_name: myst
+kernelspec:
+  display_name: Python 3 (ipykernel)
+  language: python
+  name: python3
+---
+
+"""
+
+
+def _chapter(tmp_path, *cells):
+    """A chapter file of code cells: each (source, hidden)."""
+    text = CHAPTER_HEADER + "\n".join(
+        "```{code-cell} ipython3\n" + (":tags: [remove-cell]\n\n" if hidden else "") + source + "\n```\n"
+        for source, hidden in cells
+    )
+    path = tmp_path / "01_example.md"
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+def test_the_guard_leaves_a_chapter_that_follows_the_rule_as_a_plain_run(tmp_path):
+    path = _chapter(
+        tmp_path,
+        ("import math\nx = 1\nscratch = 0", False),
+        ("helper = 2\nx = 5  # a hidden cell may change a visible name\nscratch = 7", True),
+        ("print(x, scratch)", False),
+        ("helper = 3  # bound by a visible cell, it is a visible name from now on\nprint(helper)", False),
+        ("print(sorted(n for n in dir() if not n.startswith('_')))", False),
+    )
+    notebook, _ = verify.execute(path, store=False)
+    code = [cell for cell in notebook.cells if cell.cell_type == "code"]
+    assert [cell.execution_count for cell in code] == [1, 2, 3, 4, 5]
+    printed = [cell.outputs[0].text if cell.outputs else "" for cell in code]
+    assert printed[2:] == ["5 7\n", "3\n", "['In', 'Out', 'exit', 'get_ipython', 'helper', 'math', 'open', 'quit', 'scratch', 'x']\n"]
+
+
+def test_the_guard_names_a_visible_use_of_a_hidden_name(tmp_path):
+    path = _chapter(
+        tmp_path,
+        ("def total():\n    return base + 1", False),
+        ("base = 41", True),
+        ("print(total())", False),
+    )
+    with pytest.raises(CellExecutionError, match=f"'base' {GUARD_MESSAGE} \\('base = 41'\\)"):
+        verify.execute(path, store=False)
+
+
+# --------------------------------------------------------------------------- the downloadable notebook
+
+import standalone  # noqa: E402  (book/_ext, on the path through tools/verify.py)
+
+
+@pytest.fixture(scope="module")
+def book_references():
+    return standalone.BookReferences.from_sources()
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.stem)
+def test_the_download_reads_with_its_numbers(path, book_references):
+    """The notebook a reader downloads holds the prose as the book prints it: numbers in, no MyST left."""
+    notebook = executed(path)
+    download = standalone.standalone(notebook, f"notebooks/{path.stem}", book_references)
+    markdown = "\n".join(cell.source for cell in download.cells if cell.cell_type == "markdown")
+    raw = [m.group() for m in standalone.RAW_MYST.finditer(markdown)]
+    assert not raw, f"{path.name}: the download keeps MyST markup {raw[:5]}"
+    printed = {key: text for key, text in verify.extract(path, notebook).glue.items() if ":" in key}
+    missing = {key: text for key, text in printed.items() if text not in markdown}
+    assert not missing, f"{path.name}: glued values not written into the download's prose: {missing}"
+    code = [cell.source for cell in download.cells if cell.cell_type == "code"]
+    unguarded = [s for s in code if re.search(r"^from myst_nb import", s, re.M) and "except ImportError" not in s]
+    assert not unguarded, f"{path.name}: the download imports myst_nb without a fallback"
+    assert not any("scrapbook" in o.get("metadata", {}) for cell in download.cells for o in cell.get("outputs", []))
+
+
+def test_the_conversion_writes_myst_as_markdown():
+    refs = standalone.BookReferences(
+        titles={"ch-x": "Intervals for one score"},
+        documents={"book/api": "The API"},
+        figures={"fig-a": ("notebooks/01_x", "2.1"), "fig-b": ("notebooks/02_y", "3.3")},
+        exercises={"ex-one": ("notebooks/01_x", "2.1")},
+        chapters={"notebooks/01_x": 2, "notebooks/02_y": 3},
+        citations={"dietterich1998": ("Dietterich", "1998"), "efron1993": ("Efron and Tibshirani", "1993")},
+        entries={"dietterich1998": "Thomas G\\. Dietterich\\. Tests\\.", "efron1993": "Bradley Efron\\. Bootstrap\\."},
+    )
+    glue = nbformat.v4.new_output(
+        "display_data",
+        data={"application/papermill.record/text/plain": "0.84512"},
+        metadata={"scrapbook": {"name": "acc", "mime_prefix": "application/papermill.record/"}},
+    )
+    notebook = nbformat.v4.new_notebook(
+        metadata={"jupytext": {}, "kernelspec": {"name": "python3", "display_name": "Python 3"}},
+        cells=[
+            nbformat.v4.new_markdown_cell(
+                "(ch-x)=\n# Intervals\n\n% a comment\nSee {ref}`ch-x`, {ref}`the API <ch-x>` and {doc}`../book/api`.\n"
+                "An accuracy of {glue:text}`acc:.3f` ({glue:text}`acc:.1%`), as {numref}`fig-a` and {numref}`fig-b`"
+                " show; {cite:t}`dietterich1998` and {cite}`dietterich1998,efron1993`. Code: `{ref}` stays.\n\n"
+                "Wilson\n: an interval\n  over two lines.\n\n"
+                "````{admonition} A note\n:class: dropdown\n\nIt says {glue:text}`acc:.2f`.\n\n```python\nx = 1\n```\n````"
+            ),
+            nbformat.v4.new_code_cell(
+                "from myst_nb import glue\nglue('acc', 0.84512, display=False)",
+                metadata={"tags": ["remove-cell"], "mystnb": {"figure": {"caption": "Coverage at {glue:text}`acc:.2f`."}}},
+                outputs=[glue],
+            ),
+            nbformat.v4.new_markdown_cell(
+                "```{exercise-start}\n:label: ex-one\n```\n\nDo it.\n\n```{exercise-end}\n```\n\n"
+                "```{solution-start} ex-one\n:class: dropdown\n```\nDone.\n```{solution-end}\n```"
+            ),
+        ],
+    )
+    out = standalone.standalone(notebook, "notebooks/01_x", refs)
+    assert out.cells[0].source == (
+        "# Intervals\n\nSee *Intervals for one score*, the API and *The API*.\n"
+        "An accuracy of 0.845 (84.5%), as Figure 2.1 and Figure 3.3 of *notebooks/02_y*"
+        " show; Dietterich [1998] and [Dietterich, 1998, Efron and Tibshirani, 1993]. Code: `{ref}` stays.\n\n"
+        "- **Wilson**: an interval\n  over two lines.\n\n"
+        "> **A note**\n>\n> It says 0.85.\n>\n> ```python\n> x = 1\n> ```"
+    )
+    code = out.cells[1]
+    assert code.outputs == [] and code.metadata["jupyter"] == {"source_hidden": True}
+    assert "except ImportError:" in code.source and "def glue(name, variable, display=True):" in code.source
+    assert out.cells[2].source == "**Figure 2.1.** Coverage at 0.85."
+    assert out.cells[3].source == "**Exercise 2.1**\n\nDo it.\n\n**Solution to Exercise 2.1**\n\nDone."
+    assert out.cells[4].source == "## Works cited\n\n- Thomas G\\. Dietterich\\. Tests\\.\n- Bradley Efron\\. Bootstrap\\."
+    assert "jupytext" not in out.metadata
+    with pytest.raises(standalone.ConversionError, match="no page, section, figure or exercise is labelled 'nowhere'"):
+        standalone.standalone(nbformat.v4.new_notebook(cells=[nbformat.v4.new_markdown_cell("{ref}`nowhere`")]), "x", refs)

@@ -15,7 +15,11 @@ exits with status 1 on any difference; ``record`` rewrites the record and is
 run only on purpose, when a change of the printed results is intended.
 
 The functions are used by ``tests/test_notebooks.py`` too, so that the test
-suite checks the same thing with one execution per chapter.
+suite checks the same thing with one execution per chapter. That execution
+also checks that the visible cells need no hidden cell
+(``tools/visible_cells_guard.py``, in the same kernel) and is stored where the
+book build finds it (``book/_ext/chapter_cache.py``), so that ``make book``
+after ``make test`` or ``make verify`` executes nothing.
 
 Platform. No chapter is compared at a tolerance, because none was found to
 depend on the BLAS kernel: recorded with OpenBLAS's SkylakeX kernels, chapters
@@ -49,6 +53,12 @@ from nbclient import NotebookClient
 from sigeval.course.cache import CACHE_ENV
 
 ROOT = Path(__file__).resolve().parents[1]
+TOOLS = ROOT / "tools"
+sys.path.insert(0, str(ROOT / "book" / "_ext"))
+import chapter_cache  # noqa: E402  (book/_ext: the executions the book build reuses)
+
+chapter_cache.encrypt_kernels()  # no "Kernel is running over TCP without encryption" warnings
+
 NOTEBOOKS = ROOT / "notebooks"
 RECORDS = ROOT / "book" / "outputs"
 TIMEOUT = 300  # seconds per cell, as in the book's execute.timeout, with room for a slow CI machine
@@ -73,21 +83,62 @@ def chapters(selection: str | None = None, notebooks: Path = NOTEBOOKS) -> list[
     return paths
 
 
-def execute(path: Path) -> tuple[nbformat.NotebookNode, float]:
-    """Execute a chapter in a fresh kernel; returns the notebook and the seconds it took."""
+HIDDEN_CODE = {"remove-cell", "remove-input"}  # tags of the code cells a reader never sees
+
+
+def is_hidden(cell: nbformat.NotebookNode) -> bool:
+    """A code cell the page does not show (its output may show, with ``remove-input``)."""
+    return bool(HIDDEN_CODE & set(cell.metadata.get("tags", [])))
+
+
+def _guard_visible_cells(client: NotebookClient, notebook: nbformat.NotebookNode):
+    """A hook that installs tools/visible_cells_guard.py in the kernel before the first cell."""
+    plan = [(cell.source, is_hidden(cell)) for cell in notebook.cells if cell.cell_type == "code"]
+    source = (TOOLS / "visible_cells_guard.py").read_text(encoding="utf-8")
+    # One expression, run silently: no output, no execution count, no name left behind.
+    code = f"exec(compile({source!r} + '\\ninstall(PLAN)', 'visible_cells_guard', 'exec'), {{'PLAN': {plan!r}}})"
+
+    async def hook(**_):
+        reply = await client.async_wait_for_reply(client.kc.execute(code, silent=True, store_history=False))
+        if reply is None or reply["content"]["status"] != "ok":
+            content = reply["content"] if reply else {}
+            raise RuntimeError(f"could not install the visible-cells guard: {content.get('evalue', 'no reply')}")
+
+    return hook
+
+
+def execute(path: Path, *, store: bool = True) -> tuple[nbformat.NotebookNode, float]:
+    """Execute a chapter in a fresh kernel; returns the notebook and the seconds it took.
+
+    One execution answers three questions: what the chapter prints (its
+    record), whether its visible cells run without the hidden ones
+    (tools/visible_cells_guard.py, installed in the same kernel), and what the
+    book shows: the executed notebook is stored where the book build finds
+    it (book/_ext/chapter_cache.py), unless ``store`` is False.
+    """
     notebook = jupytext.read(path)
     kernel = notebook.metadata.get("kernelspec", {}).get("name")
     if kernel != "python3":
         raise ValueError(f"{path.name}: the kernelspec name must be 'python3'; got {kernel!r}")
     client = NotebookClient(
-        notebook, timeout=TIMEOUT, kernel_name="python3", resources={"metadata": {"path": str(path.parent)}}
+        notebook,
+        timeout=TIMEOUT,
+        kernel_name="python3",
+        resources={"metadata": {"path": str(path.parent)}},
+        # No timestamps in the cells' metadata: the book build finds a stored
+        # execution by its code cells, metadata included.
+        record_timing=False,
     )
+    client.on_notebook_start = _guard_visible_cells(client, notebook)
     # Never from the course's result cache (sigeval.course.cache): a
     # verification computes everything the chapter computes.
     env = {k: v for k, v in os.environ.items() if k != CACHE_ENV}
     start = time.perf_counter()
     client.execute(env=env)
-    return notebook, time.perf_counter() - start
+    seconds = time.perf_counter() - start
+    if store:
+        chapter_cache.store(path, notebook, seconds)
+    return notebook, seconds
 
 
 def platform_line() -> str:

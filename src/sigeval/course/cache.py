@@ -5,9 +5,11 @@ with the same arguments; during a book build the first call computes and the
 others read the stored result. A stored result is found again only for the
 same function, the same arguments (the random generator's *state* included,
 so ``rng=0`` and ``rng=np.random.default_rng(0)`` are the same call) and the
-same library: the key contains a hash of every source file of ``sigeval`` and
-the versions of NumPy, SciPy and pandas, so a change to the library or an
-upgrade recomputes instead of serving a stale result.
+same library: the key contains a hash of the code of ``sigeval`` (its syntax
+trees, without comments and docstrings, and its data files) and the versions
+of NumPy, SciPy and pandas, so a change to the library's code or an upgrade
+recomputes instead of serving a stale result, while an edit of a comment or a
+docstring, or undoing an edit, finds the stored results again.
 
 A function that draws from a Generator passed by the caller leaves it
 advanced; a cache hit sets the caller's Generator to the state the original
@@ -24,6 +26,7 @@ Used by :ref:`ch-benchmark` and :ref:`ch-training-randomness`.
 
 from __future__ import annotations
 
+import ast
 import functools
 import hashlib
 import inspect
@@ -39,7 +42,7 @@ from typing import Any, TypeVar
 
 import numpy as np
 
-__all__ = ["CACHE_ENV", "disk_cached", "library_fingerprint"]
+__all__ = ["CACHE_ENV", "code_digest", "disk_cached", "library_fingerprint"]
 
 #: The environment variable that names the cache folder (the cache is off if unset).
 CACHE_ENV = "SIGEVAL_CACHE_DIR"
@@ -52,7 +55,14 @@ F = TypeVar("F", bound=Callable[..., Any])
 
 @functools.cache
 def library_fingerprint() -> str:
-    """SHA-256 of every ``.py`` file of ``sigeval`` (path and content) and of the dependencies' versions.
+    """SHA-256 of the code of ``sigeval`` (every module's syntax tree), its data files and the dependencies' versions.
+
+    A module enters by its syntax tree without docstrings (``ast.dump``), so
+    that an edit of a comment, a docstring or the layout leaves the
+    fingerprint, and the results keyed on it, unchanged, and undoing an edit
+    restores it; any change of the code changes it. A module that reads
+    docstrings at run time (its source names ``__doc__``) keeps them in its
+    tree. Other files of the package (``data/*.csv``) enter byte for byte.
 
     Computed once per process: a running kernel keeps using the modules it
     imported, so a later edit of the files does not change what it computes.
@@ -64,14 +74,51 @@ def library_fingerprint() -> str:
     64
     """
     digest = hashlib.sha256()
-    for path in sorted(_PACKAGE_ROOT.rglob("*.py")):
+    for path in sorted(_PACKAGE_ROOT.rglob("*")):
+        if not path.is_file() or "__pycache__" in path.parts or path.suffix == ".pyc":
+            continue
         digest.update(path.relative_to(_PACKAGE_ROOT).as_posix().encode())
         digest.update(b"\0")
-        digest.update(path.read_bytes())
+        digest.update(code_digest(path.read_bytes()) if path.suffix == ".py" else path.read_bytes())
         digest.update(b"\0")
     for name in _DEPENDENCIES:
         digest.update(f"{name}=={metadata.version(name)}\0".encode())
     return digest.hexdigest()
+
+
+def code_digest(source: bytes | str) -> bytes:
+    """The Python code of a module's source, without its comments, docstrings and layout.
+
+    The dump of its syntax tree (no line numbers) with the docstrings of the
+    module, its classes and functions removed, unless the source names
+    ``__doc__``. Source that does not parse enters as it is.
+
+    Examples
+    --------
+    >>> from sigeval.course.cache import code_digest
+    >>> documented = "def f():\\n    'The number one.'\\n    return 1  # one\\n"
+    >>> code_digest(documented) == code_digest("def f(): return 1")
+    True
+    >>> code_digest("def f(): return 1") == code_digest("def f(): return 2")
+    False
+    """
+    text = source.decode("utf-8") if isinstance(source, bytes) else source
+    try:
+        tree = ast.parse(text)
+    except SyntaxError:
+        return text.encode()
+    if "__doc__" not in text:
+        for node in ast.walk(tree):
+            body = getattr(node, "body", None)
+            if (
+                isinstance(node, ast.Module | ast.ClassDef | ast.FunctionDef | ast.AsyncFunctionDef)
+                and body
+                and isinstance(body[0], ast.Expr)
+                and isinstance(body[0].value, ast.Constant)
+                and isinstance(body[0].value.value, str)
+            ):
+                node.body = body[1:]
+    return ast.dump(tree, include_attributes=False).encode()
 
 
 def _canonical(value: Any, name: str) -> Any:

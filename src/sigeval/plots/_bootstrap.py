@@ -93,7 +93,7 @@ def bootstrap_distribution(
     """Histogram of a bootstrap distribution, with the estimate and intervals marked.
 
     Draws the ``bootstrap_distribution`` of a
-    :class:`~sigeval.resampling.BootstrapResult` as a density histogram. When
+    :class:`~sigeval.BootstrapResult` as a density histogram. When
     the values lie on a lattice, as the accuracies ``k/n`` of resamples do
     (even with the float rounding of a callable statistic, which puts 0.016
     next to 0.016000000000000014), every bin holds the same number of lattice
