@@ -77,10 +77,14 @@ def _sort_unit(p: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     n = p.size
     index_bits = max(1, (n - 1).bit_length())
     dropped = max(0, index_bits - 2)
-    keys = ((p + 0.0).view(np.uint64) >> np.uint64(dropped)) << np.uint64(index_bits)  # + 0.0: -0.0 is 0.0
+    # In place, one array: few temporaries of n elements (each costs a pass, and cold pages).
+    keys = (p + 0.0).view(np.uint64)  # + 0.0: -0.0 becomes 0.0, whose bits sort first
+    keys >>= np.uint64(dropped)
+    keys <<= np.uint64(index_bits)
     keys |= np.arange(n, dtype=np.uint64)
     keys.sort()
-    order = (keys & np.uint64((1 << index_bits) - 1)).astype(np.intp)
+    keys &= np.uint64((1 << index_bits) - 1)
+    order = keys.view(np.intp)  # positions below 2**62: the same numbers as signed integers
     ordered = p[order]
     descents = np.flatnonzero(ordered[1:] < ordered[:-1])
     if not descents.size:
@@ -89,7 +93,7 @@ def _sort_unit(p: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         order = np.argsort(p)
         return order, p[order]
     # The groups of equal leading bits that hold a descent, sorted again by the full value.
-    keys >>= np.uint64(index_bits)
+    keys = (ordered + 0.0).view(np.uint64) >> np.uint64(dropped)
     starts = np.flatnonzero(np.r_[True, keys[1:] != keys[:-1]])
     groups = np.unique(np.searchsorted(starts, descents, side="right") - 1)
     first, sizes = starts[groups], np.r_[starts, n][groups + 1] - starts[groups]
@@ -111,7 +115,6 @@ def _adjust_sorted(p: np.ndarray, method: str) -> np.ndarray:
     so that both give the same numbers, not just the same numbers up to rounding.
     """
     m = p.shape[-1]
-    i = np.arange(1, m + 1)
     if method == "holm":
         # Step-down: the running maximum of (m - i + 1) p_(i).
         np.multiply(p, np.arange(m, 0, -1, dtype=float), out=p)
@@ -120,9 +123,15 @@ def _adjust_sorted(p: np.ndarray, method: str) -> np.ndarray:
     if method == "hochberg":
         np.multiply(p, np.arange(m, 0, -1, dtype=float), out=p)
     elif method == "bh":
-        np.divide(p, i / m, out=p)
-    else:  # "by"
-        np.divide(p, i / m / np.sum(1.0 / i), out=p)
+        factor = np.arange(1.0, m + 1)
+        factor /= m
+        np.divide(p, factor, out=p)
+    else:  # "by": m / i times the harmonic sum, as (i / m) / sum(1 / i)
+        factor = np.arange(1.0, m + 1)
+        harmonic = np.sum(np.divide(1.0, factor))
+        factor /= m
+        factor /= harmonic
+        np.divide(p, factor, out=p)
     # Step-up: the running minimum of factor * p_(i), taken from the largest p down.
     backwards = p[..., ::-1]
     np.minimum.accumulate(backwards, axis=-1, out=backwards)
