@@ -408,3 +408,34 @@ def test_difference_ci_counts_refuses():
         difference_ci_counts(PairedCounts(36, 12, 2, 0), method="wald")
     with pytest.raises(ValueError, match="`confidence_level`"):
         difference_ci_counts(PairedCounts(36, 12, 2, 0), confidence_level=0.0)
+
+
+def test_difference_ci_counts_at_other_levels_edges_and_limits():
+    # Newcombe at 90%: the by-hand formula with 90% Wilson intervals.
+    a, b, c, d = 36, 12, 2, 0
+    n = 50
+    w = proportion_ci(np.array([a + b, a + c]), n, confidence_level=0.9)
+    p1, p2 = (a + b) / n, (a + c) / n
+    phi = (a * d - b * c) / np.sqrt((a + b) * (c + d) * (a + c) * (b + d))
+    low = 0.2 - np.sqrt((p1 - w.low[0]) ** 2 - 2 * phi * (p1 - w.low[0]) * (w.high[1] - p2) + (w.high[1] - p2) ** 2)
+    high = 0.2 + np.sqrt((w.high[0] - p1) ** 2 - 2 * phi * (w.high[0] - p1) * (p2 - w.low[1]) + (p2 - w.low[1]) ** 2)
+    res = difference_ci_counts(PairedCounts(a, b, c, d), confidence_level=0.9)
+    assert tuple(res.confidence_interval) == pytest.approx((low, high), rel=1e-12) and res.confidence_level == 0.9
+    # ad - bc = 1 <= n/2: Newcombe's corrected phi is 0, not 1/sqrt(margins) = 1.
+    w = proportion_ci(np.array([1, 1]), 2)
+    half = np.hypot(0.5 - w.low[0], w.high[1] - 0.5)
+    assert tuple(difference_ci_counts(PairedCounts(1, 0, 0, 1)).confidence_interval) == pytest.approx((-half, half))
+    # Bonett-Price is clipped to [-1, 1] where its normal interval would leave it.
+    one = difference_ci_counts(PairedCounts(0, 1, 0, 0), method="bonett-price").confidence_interval
+    assert one.high == 1.0 and -1 < one.low < 0
+    other = difference_ci_counts(PairedCounts(0, 0, 1, 0), method="bonett-price").confidence_interval
+    assert other.low == -1.0 and other.high == pytest.approx(-one.low)
+    # 2**53 items are still exact counts; one more is refused with the reason.
+    assert difference_ci_counts(PairedCounts(2**53 - 2, 1, 1, 0)).n == 2**53
+    with pytest.raises(ValueError, match=r"`table` counts .* items, more than 2\*\*53 = .*counts are not exact\."):
+        difference_ci_counts(PairedCounts(2**53 - 1, 1, 1, 0))
+
+
+def test_paired_counts_from_unequal_vectors_names_both():
+    with pytest.raises(ValueError, match=r"`scores_a` and `scores_b` must be paired"):
+        PairedCounts.from_correctness([1, 0, 1], [1, 0])
