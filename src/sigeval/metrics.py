@@ -405,9 +405,10 @@ def ratio_of_sums_ci(
     ratio_scaled = ys.mean() / mean_x
     residual = ys - ratio_scaled * xs
     se_scaled = np.sqrt(np.sum(residual**2) / (n * (n - 1))) / abs(mean_x)
-    ratio = ratio_scaled * scale_y / scale_x
-    se = se_scaled * scale_y / scale_x
-    half = float(stats.norm.isf((1 - confidence_level) / 2)) * se
+    with np.errstate(over="ignore", invalid="ignore"):   # refused below
+        ratio = ratio_scaled * scale_y / scale_x
+        se = se_scaled * scale_y / scale_x
+        half = float(stats.norm.isf((1 - confidence_level) / 2)) * se
     if not (np.isfinite(ratio) and np.isfinite(half)):
         raise ValueError(
             "The ratio or its standard error overflows float64 for these `numerator` and `denominator`."

@@ -25,6 +25,7 @@ from ._validation import (
     check_alpha_tost,
     check_broadcast,
     check_finite_array,
+    check_memory,
     check_positive_real,
     check_real,
     check_sizes,
@@ -469,7 +470,9 @@ def power_tost(
     sigma, n_arr, margin_arr, eff = check_broadcast(
         (sigma, n_arr, margin_arr, eff), ("sigma_d", "n", "margin", "delta")
     )
-    with np.errstate(over="ignore"):
+    # The quadrature holds a few arrays of the broadcast shape times its nodes.
+    check_memory(8 * sigma.size * _GL_NODES.size, "n", n, "the quadrature of each power")
+    with np.errstate(over="ignore", invalid="ignore"):   # refused just below
         root_n = np.sqrt(n_arr) / sigma
         a, e = margin_arr * root_n, eff * root_n
     check_finite_result({"margin * sqrt(n) / sigma_d": a, "delta * sqrt(n) / sigma_d": e}, "`sigma_d`")
