@@ -362,3 +362,64 @@ def test_seeds_needed_tost_refuses(kwargs, match):
 def test_power_tost_refuses(args, kwargs, match):
     with pytest.raises(ValueError, match=match):
         power_tost(*args, **kwargs)
+
+
+@pytest.mark.parametrize(
+    "sigma, margin, delta, target",
+    [(0.3, 0.5, 0.0, 0.8), (0.5, 0.5, 0.2, 0.9), (0.8, 0.5, -0.1, 0.5), (1.0, 0.5, 0.0, 0.95), (1.0, 0.12, 0.03, 0.8)],
+)
+def test_seeds_needed_tost_against_a_scan_of_every_count(sigma, margin, delta, target):
+    n = seeds_needed_tost(sigma, margin, delta=delta, target_power=target)
+    counts = np.arange(2, 2 * n + 10)
+    scan = power_tost(sigma, counts, margin, delta=delta).power
+    assert n == int(counts[np.argmax(scan >= target)])
+
+
+def test_seeds_needed_tost_at_the_edges_of_its_search():
+    # The last count of the one-shot scan, and the first one after it.
+    assert seeds_needed_tost(1.0, 0.09151069608289397) == 1024
+    assert seeds_needed_tost(1.0, 0.09151069608289396) == 1025
+    # An answer between 2**52 and 2**53: the doubling reaches exactly 2**53 and must still try it.
+    n = seeds_needed_tost(1.0, 2.4e-8)
+    assert 2**52 < n <= 2**53
+    assert power_tost(1.0, n, 2.4e-8).power >= 0.8 > power_tost(1.0, n - 1, 2.4e-8).power
+
+
+def test_power_tost_and_seeds_needed_tost_messages_name_the_argument():
+    cases = [
+        (lambda: power_tost([0.0, 0.5], 10, 0.5), "`sigma_d` must be positive; got 0.0."),
+        (lambda: power_tost(1.0, [2, 1], 0.5), "`n` must be at least 2 pairs; got 1."),
+        (lambda: power_tost(1.0, 10, [0.0, 0.5]), "`margin` must be positive; got 0.0."),
+        (lambda: power_tost([1.0, 2.0], [10, 20, 30], 0.5),
+         "`sigma_d`, `n`, `margin` and `delta` must broadcast to a common shape; got shapes (2,), (3,), () and ()."),
+        (lambda: power_tost(1.0, 10, [0.5, 0.4], delta=[0.1, 0.2, 0.3]),
+         "`sigma_d`, `n`, `margin` and `delta` must broadcast to a common shape; got shapes (), (), (2,) and (3,)."),
+        (lambda: seeds_needed_tost(1e-300, 1e300), "`margin` / `sigma_d` overflows float64: 1e+300 / 1e-300."),
+        (lambda: seeds_needed_tost(1.0, 0.5, delta=0.6),
+         "`delta` must lie strictly inside the margin (|delta| < 0.5); got 0.6: at or beyond the margin "
+         "TOST declares equivalence with probability at most alpha."),
+    ]
+    for call, message in cases:
+        with pytest.raises(ValueError) as info:
+            call()
+        assert str(info.value) == message
+    for call, name in [(lambda: power_tost("a", 10, 0.5), "`sigma_d`"), (lambda: power_tost(1.0, "a", 0.5), "`n`"),
+                       (lambda: power_tost(1.0, 10, "a"), "`margin`"), (lambda: power_tost(1.0, 10, 0.5, delta="a"), "`delta`"),
+                       (lambda: seeds_needed_tost(1.0, 0.5, delta="a"), "`delta`")]:
+        with pytest.raises(TypeError, match=name):
+            call()
+    with pytest.raises(ValueError, match=r"\(margin \* sqrt\(n\) / sigma_d, delta \* sqrt\(n\) / sigma_d not finite\).*`sigma_d`"):
+        power_tost(1e-308, 10, 1e308)
+    with pytest.raises(ValueError, match=r"\(delta \* sqrt\(n\) / sigma_d not finite\).*`sigma_d`"):
+        power_tost(1.0, 10, 0.5, delta=1e308)
+
+
+def test_power_tost_warns_nothing_at_extremes_and_keeps_its_inputs():
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        with pytest.raises(ValueError):
+            power_tost(1e-308, 10, 1e308)
+        wide = power_tost(1.0, 10, 1e307, alpha=0.4999).power     # a / t beyond float64: power 1
+        assert wide == pytest.approx(1.0)
+    res = power_tost(2.0, 30, 0.7, delta=0.1)
+    assert (res.sigma_d, res.n, res.margin, res.delta) == (2.0, 30, 0.7, 0.1)
