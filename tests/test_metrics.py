@@ -240,3 +240,25 @@ def test_ratio_of_sums_ci_refuses(numerator, denominator, match):
         ratio_of_sums_ci(numerator, denominator)
     with pytest.raises(ValueError, match="confidence_level"):
         ratio_of_sums_ci([1.0, 2.0], [2.0, 3.0], confidence_level=1.0)
+
+
+def test_ratio_of_sums_ci_messages_and_overflow():
+    cases = [
+        (([1.0, 2.0], [1.0, 2.0, 3.0]), "`numerator` and `denominator` must both have shape (n_items,); got (2,) and (3,)."),
+        (([1.0, np.nan, np.inf], [1.0, 2.0, 3.0]), "`numerator` must be finite; got nan, inf."),
+        (([1.0, 2.0, 3.0], [1.0, np.inf, 3.0]), "`denominator` must be finite; got inf."),
+        (([1.0, 2.0], [1.0, -1.0]), "`denominator` sums to zero: the ratio is undefined."),
+        (([-1e308, 1e308], [1e-308, 1e-308]),
+         "The ratio or its standard error overflows float64 for these `numerator` and `denominator`."),
+    ]
+    for args, message in cases:
+        with warnings.catch_warnings():
+            warnings.simplefilter("error")          # the overflow is refused without a RuntimeWarning first
+            with pytest.raises(ValueError) as info:
+                ratio_of_sums_ci(*args)
+        assert str(info.value) == message
+    for kwargs, name in [(dict(numerator="a", denominator=[1.0, 2.0]), "`numerator`"),
+                         (dict(numerator=[1.0, 2.0], denominator="a"), "`denominator`"),
+                         (dict(numerator=[1.0, 2.0], denominator=[1.0, 2.0], confidence_level="a"), "`confidence_level`")]:
+        with pytest.raises(TypeError, match=name):
+            ratio_of_sums_ci(**kwargs)
