@@ -423,3 +423,11 @@ def test_power_tost_warns_nothing_at_extremes_and_keeps_its_inputs():
         assert wide == pytest.approx(1.0)
     res = power_tost(2.0, 30, 0.7, delta=0.1)
     assert (res.sigma_d, res.n, res.margin, res.delta) == (2.0, 30, 0.7, 0.1)
+
+
+def test_power_tost_refuses_a_quadrature_beyond_the_memory_limit():
+    with pytest.raises(ValueError, match=r"^`n` = array\(.*would need .* of memory for the quadrature of each power; "
+                                         r"the limit is .*Choose a smaller `n`\.$"):
+        power_tost(1.0, np.arange(2, 10**7), 0.5)
+    with pytest.raises(ValueError, match=r"the values of `sigma_d` are too large"):
+        power_tost(1.0, 10, 0.5, delta=1e308)
