@@ -4,11 +4,14 @@ import warnings
 
 import numpy as np
 import pytest
+from scipy import stats
 
 from sigeval import (
+    PAIRED_DIFFERENCE_METHODS,
     PairedCounts,
     bootstrap_ci,
     bootstrap_ci_counts,
+    difference_ci_counts,
     difference_se,
     difference_se_counts,
     mcnemar,
@@ -16,6 +19,7 @@ from sigeval import (
     paired_bootstrap_ci_counts,
     paired_permutation_test,
     paired_permutation_test_counts,
+    proportion_ci,
 )
 
 
@@ -307,3 +311,131 @@ def test_messages_name_the_argument_and_what_it_must_be():
 def test_group_count_messages_name_the_argument_and_the_culprit(correct, total, error, match):
     with pytest.raises(error, match=match):
         bootstrap_ci_counts(correct, total)
+
+
+# --------------------------------------------------------------------------- difference_ci_counts
+
+
+@pytest.mark.parametrize(
+    "cells, low, high",
+    [
+        # Newcombe (1998), method 10, the examples of his Table II (a, b, c, d).
+        ((36, 12, 2, 0), 0.0569, 0.3404),
+        ((18, 12, 2, 18), 0.0562, 0.3290),
+        ((53, 0, 0, 1), -0.0729, 0.0729),
+        ((0, 30, 0, 0), 0.8395, 1.0),
+    ],
+)
+def test_newcombe_matches_the_published_examples(cells, low, high):
+    res = difference_ci_counts(PairedCounts(*cells))
+    assert res.estimate == pytest.approx((cells[1] - cells[2]) / sum(cells))
+    assert res.confidence_interval.low == pytest.approx(low, abs=5e-5)
+    assert res.confidence_interval.high == pytest.approx(high, abs=5e-5)
+    assert res.method == "newcombe" and res.n == sum(cells) and res.confidence_level == 0.95
+
+
+def test_bonett_price_matches_the_published_example_and_its_formula():
+    # Bonett and Price (2012) as computed by R's statpsych::ci.prop.ps(.05, 12, 4, 26, 6):
+    # 0.44 (adjusted), SE 0.09448809, interval [0.2548067, 0.6251933]; discordant cells 26 and 4 of 48.
+    res = difference_ci_counts(PairedCounts(6, 26, 4, 12), method="bonett-price")
+    assert res.confidence_interval.low == pytest.approx(0.2548067, abs=1e-7)
+    assert res.confidence_interval.high == pytest.approx(0.6251933, abs=1e-7)
+    assert res.estimate == pytest.approx(22 / 48)
+    # At another level, the formula by hand.
+    n, b, c = 48, 26, 4
+    pb, pc = (b + 1) / (n + 2), (c + 1) / (n + 2)
+    half = 2.5758293035489 * np.sqrt((pb + pc - (pb - pc) ** 2) / (n + 2))
+    res99 = difference_ci_counts(PairedCounts(6, 26, 4, 12), method="bonett-price", confidence_level=0.99)
+    assert tuple(res99.confidence_interval) == pytest.approx((pb - pc - half, pb - pc + half), rel=1e-12)
+
+
+def test_newcombe_by_hand_with_a_negative_correlation_and_an_empty_margin():
+    # a d < b c: no continuity correction of phi.
+    a, b, c, d = 5, 20, 15, 2
+    n = a + b + c + d
+    w = proportion_ci(np.array([a + b, a + c]), n)
+    p1, p2 = (a + b) / n, (a + c) / n
+    phi = (a * d - b * c) / np.sqrt((a + b) * (c + d) * (a + c) * (b + d))
+    low = (b - c) / n - np.sqrt((p1 - w.low[0]) ** 2 - 2 * phi * (p1 - w.low[0]) * (w.high[1] - p2)
+                                + (w.high[1] - p2) ** 2)
+    high = (b - c) / n + np.sqrt((w.high[0] - p1) ** 2 - 2 * phi * (w.high[0] - p1) * (p2 - w.low[1])
+                                 + (p2 - w.low[1]) ** 2)
+    res = difference_ci_counts(PairedCounts(a, b, c, d))
+    assert tuple(res.confidence_interval) == pytest.approx((low, high), rel=1e-12)
+    # A positive cross product under n/2 is corrected to phi = 0, as an empty margin is.
+    small = difference_ci_counts(PairedCounts(3, 1, 1, 1))       # ad - bc = 2 < n/2 = 3
+    w = proportion_ci(np.array([4, 4]), 6)
+    half = np.hypot(4 / 6 - w.low[0], w.high[1] - 4 / 6)
+    assert tuple(small.confidence_interval) == pytest.approx((-half, half), rel=1e-12)
+
+
+def test_paired_difference_intervals_cover_by_exact_enumeration():
+    # Every table of n = 25 items, weighted by its multinomial probability: over a grid of cell
+    # probabilities with few disagreements, Newcombe's mean coverage is close to 95%, Bonett-Price's
+    # above it (conservative with few disagreements), and neither falls below 92% anywhere on the grid.
+    n = 25
+    tables = [(a, b, c, n - a - b - c) for a in range(n + 1) for b in range(n + 1 - a) for c in range(n + 1 - a - b)]
+    grid = [(pa, pb, pc) for pb in (0.02, 0.05, 0.1, 0.2) for pc in (0.02, 0.05, 0.1, 0.2) for pa in (0.3, 0.55)]
+    for method in PAIRED_DIFFERENCE_METHODS:
+        bounds = np.array([tuple(difference_ci_counts(PairedCounts(*t), method=method).confidence_interval)
+                           for t in tables])
+        coverages = []
+        for pa, pb, pc in grid:
+            probs = stats.multinomial.pmf(np.array(tables), n, [pa, pb, pc, 1 - pa - pb - pc])
+            theta = pb - pc
+            coverages.append(np.sum(probs * ((bounds[:, 0] <= theta) & (theta <= bounds[:, 1]))))
+        if method == "newcombe":
+            assert abs(np.mean(coverages) - 0.95) < 0.02, (method, np.mean(coverages))
+        else:
+            assert 0.95 < np.mean(coverages) < 0.99, (method, np.mean(coverages))
+        assert min(coverages) > 0.92, (method, min(coverages))
+
+
+def test_paired_difference_against_statsmodels_when_it_has_newcombe():
+    proportion = pytest.importorskip("statsmodels.stats.proportion")
+    if not hasattr(proportion, "confint_proportions_paired"):
+        pytest.skip("this statsmodels has no confint_proportions_paired")
+    for cells in ((36, 12, 2, 0), (18, 12, 2, 18), (5, 20, 15, 2), (801, 44, 28, 127)):
+        low, high = proportion.confint_proportions_paired([[cells[0], cells[1]], [cells[2], cells[3]]])
+        res = difference_ci_counts(PairedCounts(*cells))
+        assert tuple(res.confidence_interval) == pytest.approx((low, high), abs=1e-10)
+
+
+def test_difference_ci_counts_refuses():
+    with pytest.raises(TypeError, match="`table`"):
+        difference_ci_counts((36, 12, 2, 0))
+    with pytest.raises(ValueError, match="`method`"):
+        difference_ci_counts(PairedCounts(36, 12, 2, 0), method="wald")
+    with pytest.raises(ValueError, match="`confidence_level`"):
+        difference_ci_counts(PairedCounts(36, 12, 2, 0), confidence_level=0.0)
+
+
+def test_difference_ci_counts_at_other_levels_edges_and_limits():
+    # Newcombe at 90%: the by-hand formula with 90% Wilson intervals.
+    a, b, c, d = 36, 12, 2, 0
+    n = 50
+    w = proportion_ci(np.array([a + b, a + c]), n, confidence_level=0.9)
+    p1, p2 = (a + b) / n, (a + c) / n
+    phi = (a * d - b * c) / np.sqrt((a + b) * (c + d) * (a + c) * (b + d))
+    low = 0.2 - np.sqrt((p1 - w.low[0]) ** 2 - 2 * phi * (p1 - w.low[0]) * (w.high[1] - p2) + (w.high[1] - p2) ** 2)
+    high = 0.2 + np.sqrt((w.high[0] - p1) ** 2 - 2 * phi * (w.high[0] - p1) * (p2 - w.low[1]) + (p2 - w.low[1]) ** 2)
+    res = difference_ci_counts(PairedCounts(a, b, c, d), confidence_level=0.9)
+    assert tuple(res.confidence_interval) == pytest.approx((low, high), rel=1e-12) and res.confidence_level == 0.9
+    # ad - bc = 1 <= n/2: Newcombe's corrected phi is 0, not 1/sqrt(margins) = 1.
+    w = proportion_ci(np.array([1, 1]), 2)
+    half = np.hypot(0.5 - w.low[0], w.high[1] - 0.5)
+    assert tuple(difference_ci_counts(PairedCounts(1, 0, 0, 1)).confidence_interval) == pytest.approx((-half, half))
+    # Bonett-Price is clipped to [-1, 1] where its normal interval would leave it.
+    one = difference_ci_counts(PairedCounts(0, 1, 0, 0), method="bonett-price").confidence_interval
+    assert one.high == 1.0 and -1 < one.low < 0
+    other = difference_ci_counts(PairedCounts(0, 0, 1, 0), method="bonett-price").confidence_interval
+    assert other.low == -1.0 and other.high == pytest.approx(-one.low)
+    # 2**53 items are still exact counts; one more is refused with the reason.
+    assert difference_ci_counts(PairedCounts(2**53 - 2, 1, 1, 0)).n == 2**53
+    with pytest.raises(ValueError, match=r"`table` counts .* items, more than 2\*\*53 = [0-9,]+, beyond which float64 counts are not exact\.$"):
+        difference_ci_counts(PairedCounts(2**53 - 1, 1, 1, 0))
+
+
+def test_paired_counts_from_unequal_vectors_names_both():
+    with pytest.raises(ValueError, match=r"`scores_a` and `scores_b` must be paired"):
+        PairedCounts.from_correctness([1, 0, 1], [1, 0])

@@ -9,7 +9,7 @@ import warnings
 import numpy as np
 import pytest
 
-from sigeval import average_precision, ratio_of_sums, roc_auc
+from sigeval import average_precision, bootstrap_ci, ratio_of_sums, ratio_of_sums_ci, roc_auc
 
 
 def _no_warnings(fn, *args):
@@ -203,3 +203,106 @@ def test_nan_still_pads_the_resamples_of_axis_one():
     ap = average_precision([[[0.9, 0.3], [np.nan, np.nan]]], [[[1, 0], [0, 0]]], [[1, np.nan]], axis=1)
     assert ap[0] == 1.0
     assert ratio_of_sums([[1.0, np.nan]], [[2.0, np.nan]], axis=1)[0] == 0.5
+
+
+# --------------------------------------------------------------------------- ratio_of_sums_ci
+
+
+def _delta_method_se(y, x):
+    """Delta method from the covariance matrix of the two means: an independent route."""
+    n = y.size
+    cov = np.cov(np.vstack([y, x]), ddof=1) / n
+    r = y.sum() / x.sum()
+    gradient = np.array([1 / x.mean(), -r / x.mean()])
+    return float(np.sqrt(gradient @ cov @ gradient))
+
+
+def test_ratio_of_sums_ci_matches_the_delta_method_and_the_formula():
+    gen = np.random.default_rng(3)
+    union = gen.integers(40, 400, 250).astype(float)
+    inter = union * gen.beta(6, 3, 250)
+    res = ratio_of_sums_ci(inter, union, confidence_level=0.9)
+    r = inter.sum() / union.sum()
+    assert res.estimate == pytest.approx(r, rel=1e-13)
+    assert res.standard_error == pytest.approx(_delta_method_se(inter, union), rel=1e-10)
+    # Cochran (1977), eq. 6.13 without the finite-population correction, by hand.
+    by_hand = np.sqrt(np.sum((inter - r * union) ** 2) / (250 * 249)) / union.mean()
+    assert res.standard_error == pytest.approx(by_hand, rel=1e-12)
+    z = 1.6448536269514722
+    assert res.confidence_interval.low == pytest.approx(r - z * by_hand, rel=1e-12)
+    assert res.confidence_interval.high == pytest.approx(r + z * by_hand, rel=1e-12)
+    assert res.confidence_level == 0.9 and res.n == 250 and isinstance(res.estimate, float)
+
+
+def test_ratio_of_sums_ci_agrees_with_the_bootstrap():
+    gen = np.random.default_rng(4)
+    union = gen.integers(40, 400, 400).astype(float)
+    inter = union * gen.beta(6, 3, 400)
+    linear = ratio_of_sums_ci(inter, union)
+    boot = bootstrap_ci((inter, union), statistic=ratio_of_sums, n_resamples=4000, rng=5)
+    assert linear.standard_error == pytest.approx(boot.standard_error, rel=0.05)
+
+
+def test_ratio_of_sums_ci_covers_the_population_ratio():
+    # 2,000 test sets of 200 images from one population: coverage near 95% (Monte Carlo SE 0.005).
+    gen = np.random.default_rng(6)
+    union = gen.gamma(2.0, 100.0, (2000, 200))
+    inter = union * gen.beta(6, 3, (2000, 200))
+    truth = 6 / 9          # E[inter] / E[union], the beta's mean times E[union] over E[union]
+    hits = [ratio_of_sums_ci(i, u).confidence_interval for i, u in zip(inter, union)]
+    cover = np.mean([lo <= truth <= hi for lo, hi in hits])
+    assert abs(cover - 0.95) < 0.015
+
+
+def test_ratio_of_sums_ci_is_scale_free_and_handles_extremes():
+    y, x = np.array([3.0, 1.0, 2.0, 5.0]), np.array([4.0, 2.0, 2.5, 6.0])
+    base = ratio_of_sums_ci(y, x)
+    big = ratio_of_sums_ci(y * 1e300, x * 1e300)
+    tiny = ratio_of_sums_ci(y * 1e-300, x * 1e-300)
+    for other in (big, tiny):
+        assert other.estimate == pytest.approx(base.estimate, rel=1e-12)
+        assert other.standard_error == pytest.approx(base.standard_error, rel=1e-12)
+    exact = ratio_of_sums_ci([1.0, 2.0, 3.0], [2.0, 4.0, 6.0])   # y proportional to x: no spread
+    assert exact.estimate == 0.5 and exact.standard_error == 0.0
+    assert ratio_of_sums_ci([True, False, True], [True, True, True]).estimate == pytest.approx(2 / 3)
+
+
+@pytest.mark.parametrize(
+    "numerator, denominator, match",
+    [
+        ([1.0, 2.0], [1.0, 2.0, 3.0], "same|shape"),
+        ([[1.0, 2.0]], [[1.0, 2.0]], "shape"),
+        ([1.0], [2.0], "at least 2"),
+        ([1.0, np.nan], [1.0, 2.0], "`numerator` must be finite"),
+        ([1.0, 2.0], [1.0, np.inf], "`denominator` must be finite"),
+        ([1.0, 2.0], [1.0, -1.0], "sums to zero"),
+        ([1.0, 2.0], [0.0, 0.0], "sums to zero"),
+    ],
+)
+def test_ratio_of_sums_ci_refuses(numerator, denominator, match):
+    with pytest.raises(ValueError, match=match):
+        ratio_of_sums_ci(numerator, denominator)
+    with pytest.raises(ValueError, match="confidence_level"):
+        ratio_of_sums_ci([1.0, 2.0], [2.0, 3.0], confidence_level=1.0)
+
+
+def test_ratio_of_sums_ci_messages_and_overflow():
+    cases = [
+        (([1.0, 2.0], [1.0, 2.0, 3.0]), "`numerator` and `denominator` must both have shape (n_items,); got (2,) and (3,)."),
+        (([1.0, np.nan, np.inf], [1.0, 2.0, 3.0]), "`numerator` must be finite; got nan, inf."),
+        (([1.0, 2.0, 3.0], [1.0, np.inf, 3.0]), "`denominator` must be finite; got inf."),
+        (([1.0, 2.0], [1.0, -1.0]), "`denominator` sums to zero: the ratio is undefined."),
+        (([-1e308, 1e308], [1e-308, 1e-308]),
+         "The ratio or its standard error overflows float64 for these `numerator` and `denominator`."),
+    ]
+    for args, message in cases:
+        with warnings.catch_warnings():
+            warnings.simplefilter("error")          # the overflow is refused without a RuntimeWarning first
+            with pytest.raises(ValueError) as info:
+                ratio_of_sums_ci(*args)
+        assert str(info.value) == message
+    for kwargs, name in [(dict(numerator="a", denominator=[1.0, 2.0]), "`numerator`"),
+                         (dict(numerator=[1.0, 2.0], denominator="a"), "`denominator`"),
+                         (dict(numerator=[1.0, 2.0], denominator=[1.0, 2.0], confidence_level="a"), "`confidence_level`")]:
+        with pytest.raises(TypeError, match=name):
+            ratio_of_sums_ci(**kwargs)

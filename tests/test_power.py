@@ -5,11 +5,14 @@ import warnings
 
 import numpy as np
 import pytest
-from scipy import stats
+from scipy import integrate, stats
 
 from sigeval import (
     power_paired,
+    power_tost,
     seeds_needed,
+    seeds_needed_tost,
+    tost_paired,
 )
 
 
@@ -290,3 +293,195 @@ def test_seeds_needed_many_stops_if_the_power_never_reaches_the_target(monkeypat
     monkeypatch.setattr(_noncentral, "_reached", lambda e, n, alpha, target: np.zeros(np.shape(n), dtype=bool))
     with pytest.raises(ArithmeticError, match="did not reach 0.8"):
         _noncentral._search_reached(np.array([0.5]), np.array([10]), 0.05, 0.8)
+
+
+# --------------------------------------------------------------------------- power of TOST
+
+
+def _tost_power_quad(sigma, n, margin, delta, alpha):
+    """Owen's integral for the paired TOST by adaptive quadrature over s_d (scipy's quad)."""
+    df = n - 1
+    t = stats.t.isf(alpha, df)
+    a, e = margin * np.sqrt(n) / sigma, delta * np.sqrt(n) / sigma
+    lo, hi = np.sqrt(stats.chi2.ppf(1e-15, df) / df), min(a / t, np.sqrt(stats.chi2.isf(1e-15, df) / df))
+    if hi <= lo:
+        return 0.0
+
+    def integrand(w):
+        inner = stats.norm.cdf(a - e - t * w) - stats.norm.cdf(-a - e + t * w)
+        return max(inner, 0.0) * 2 * df * w * stats.chi2.pdf(df * w * w, df)
+
+    points = [1.0] if lo < 1 < hi else None
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", integrate.IntegrationWarning)
+        return integrate.quad(integrand, lo, hi, points=points, limit=400, epsabs=1e-13, epsrel=1e-12)[0]
+
+
+@pytest.mark.parametrize("n", [2, 3, 5, 10, 30, 100, 1000, 100_000])
+@pytest.mark.parametrize("alpha", [0.05, 0.01, 0.2])
+def test_power_tost_matches_adaptive_quadrature(n, alpha):
+    deltas = np.array([0.0, 0.1, 0.3, 0.49, -0.2, 0.6])
+    res = power_tost(1.0, n, 0.5, delta=deltas, alpha=alpha)
+    expected = [_tost_power_quad(1.0, n, 0.5, d, alpha) for d in deltas]
+    np.testing.assert_allclose(res.power, expected, atol=1e-9)
+
+
+def test_power_tost_matches_simulation_of_the_test_itself():
+    # 20,000 experiments of 12 normal differences each, decided by tost_paired's own rule.
+    gen = np.random.default_rng(11)
+    for delta in (0.0, 0.3):
+        d = gen.normal(delta, 1.0, (20_000, 12))
+        mean, sd = d.mean(axis=1), d.std(axis=1, ddof=1)
+        half = stats.t.isf(0.05, 11) * sd / np.sqrt(12)
+        equivalent = (mean - half > -1.0) & (mean + half < 1.0)
+        expected = power_tost(1.0, 12, 1.0, delta=delta).power
+        assert abs(equivalent.mean() - expected) < 3 * np.sqrt(expected * (1 - expected) / 20_000)
+    # ... and the library's test on a few of the same experiments agrees with that rule.
+    for row in d[:20]:
+        r = tost_paired(row, np.zeros(12), margin=1.0)
+        assert r.equivalent == bool(abs(row.mean()) + stats.t.isf(0.05, 11) * row.std(ddof=1) / np.sqrt(12) < 1.0)
+
+
+def test_power_tost_large_sample_limit_and_shape():
+    # s_d is nearly sigma_d for many pairs: power -> Phi(a - e - z) - Phi(-a - e + z).
+    n, sigma, margin, delta = 20_000, 1.0, 0.03, 0.01
+    a, e = margin * np.sqrt(n) / sigma, delta * np.sqrt(n) / sigma
+    z = stats.t.isf(0.05, n - 1)
+    limit = stats.norm.cdf(a - e - z) - stats.norm.cdf(-a - e + z)
+    assert power_tost(sigma, n, margin, delta=delta).power == pytest.approx(limit, abs=2e-3)
+    # Increasing in n, symmetric in delta, largest at 0, at most alpha at the margin, scale-free.
+    grid = power_tost(1.0, np.arange(2, 80), 0.5).power
+    assert np.all(np.diff(grid[3:]) >= -1e-12)    # increasing from 5 pairs on ...
+    assert grid[0] > grid[1] > grid[2] and grid[0] < 0.05   # ... after a dip below alpha at 2-4 pairs
+    assert power_tost(1.0, 30, 0.5, delta=0.2).power == pytest.approx(power_tost(1.0, 30, 0.5, delta=-0.2).power)
+    assert power_tost(1.0, 30, 0.5, delta=0.0).power > power_tost(1.0, 30, 0.5, delta=0.1).power
+    assert power_tost(1.0, 500, 0.5, delta=0.5).power <= 0.05
+    assert power_tost(1e-3, 30, 5e-4).power == pytest.approx(power_tost(1.0, 30, 0.5).power, rel=1e-12)
+    res = power_tost(1.0, 30, 0.5)
+    assert isinstance(res.power, float) and isinstance(res.n, int) and res.alpha == 0.05 and res.delta == 0.0
+    shaped = power_tost([[1.0], [2.0]], [10, 20, 30], 0.5)
+    assert shaped.power.shape == (2, 3) and shaped.n.shape == (2, 3)
+
+
+def test_seeds_needed_tost_is_the_first_count_that_reaches_the_target():
+    for sigma, margin, delta, target in ((1.0, 0.5, 0.0, 0.8), (1.0, 0.5, 0.1, 0.8), (0.6, 1.0, -0.3, 0.9),
+                                         (2.0, 0.25, 0.0, 0.5)):
+        n = seeds_needed_tost(sigma, margin, delta=delta, target_power=target)
+        assert power_tost(sigma, n, margin, delta=delta).power >= target
+        if n > 2:
+            assert power_tost(sigma, n - 1, margin, delta=delta).power < target
+        # Brute force over every count up to it agrees.
+        scan = power_tost(sigma, np.arange(2, n + 1), margin, delta=delta).power
+        assert int(np.argmax(scan >= target)) + 2 == n
+    assert seeds_needed_tost(0.01, 1.0) == 2
+    # Beyond the scanned counts, by bisection: still the first count that reaches the target.
+    n = seeds_needed_tost(1.0, 0.08)
+    assert n > 1024
+    assert power_tost(1.0, n, 0.08).power >= 0.8 > power_tost(1.0, n - 1, 0.08).power
+    # The normal approximation at delta = 0, (z_{1-a} + z_{1-b/2})^2 sigma^2 / margin^2, is close for many pairs.
+    approx = (stats.norm.isf(0.05) + stats.norm.isf(0.1)) ** 2 * 4.0**2
+    assert seeds_needed_tost(4.0, 1.0) == pytest.approx(approx, rel=0.05)
+
+
+@pytest.mark.parametrize(
+    "kwargs, match",
+    [
+        (dict(sigma_d=1.0, margin=0.5, delta=0.5), "`delta` must lie strictly inside"),
+        (dict(sigma_d=1.0, margin=0.5, delta=-0.7), "`delta` must lie strictly inside"),
+        (dict(sigma_d=0.0, margin=0.5), "`sigma_d`"),
+        (dict(sigma_d=1.0, margin=-0.5), "`margin`"),
+        (dict(sigma_d=1.0, margin=0.5, alpha=0.5), "`alpha`"),
+        (dict(sigma_d=1.0, margin=0.5, target_power=0.01), "`target_power`"),
+        (dict(sigma_d=1e300, margin=1e-300), "`margin`"),
+        (dict(sigma_d=1.0, margin=1e-9), "too narrow"),
+    ],
+)
+def test_seeds_needed_tost_refuses(kwargs, match):
+    with pytest.raises(ValueError, match=match):
+        seeds_needed_tost(**kwargs)
+
+
+@pytest.mark.parametrize(
+    "args, kwargs, match",
+    [
+        ((0.0, 10, 0.5), {}, "`sigma_d`"),
+        ((1.0, 1, 0.5), {}, "`n`"),
+        ((1.0, 10, 0.0), {}, "`margin`"),
+        ((1.0, 10, 0.5), dict(alpha=0.5), "`alpha`"),
+        ((1.0, 10, 0.5), dict(delta=np.nan), "`delta`"),
+        ((1e-300, 10, 1e300), {}, "`sigma_d`"),
+        (([1.0, 2.0], [10, 20, 30], 0.5), {}, "broadcast"),
+    ],
+)
+def test_power_tost_refuses(args, kwargs, match):
+    with pytest.raises(ValueError, match=match):
+        power_tost(*args, **kwargs)
+
+
+@pytest.mark.parametrize(
+    "sigma, margin, delta, target",
+    [(0.3, 0.5, 0.0, 0.8), (0.5, 0.5, 0.2, 0.9), (0.8, 0.5, -0.1, 0.5), (1.0, 0.5, 0.0, 0.95), (1.0, 0.12, 0.03, 0.8)],
+)
+def test_seeds_needed_tost_against_a_scan_of_every_count(sigma, margin, delta, target):
+    n = seeds_needed_tost(sigma, margin, delta=delta, target_power=target)
+    counts = np.arange(2, 2 * n + 10)
+    scan = power_tost(sigma, counts, margin, delta=delta).power
+    assert n == int(counts[np.argmax(scan >= target)])
+
+
+def test_seeds_needed_tost_at_the_edges_of_its_search():
+    # The last count of the one-shot scan, and the first one after it.
+    assert seeds_needed_tost(1.0, 0.09151069608289397) == 1024
+    assert seeds_needed_tost(1.0, 0.09151069608289396) == 1025
+    # An answer between 2**52 and 2**53: the doubling reaches exactly 2**53 and must still try it.
+    n = seeds_needed_tost(1.0, 2.4e-8)
+    assert 2**52 < n <= 2**53
+    assert power_tost(1.0, n, 2.4e-8).power >= 0.8 > power_tost(1.0, n - 1, 2.4e-8).power
+
+
+def test_power_tost_and_seeds_needed_tost_messages_name_the_argument():
+    cases = [
+        (lambda: power_tost([0.0, 0.5], 10, 0.5), "`sigma_d` must be positive; got 0.0."),
+        (lambda: power_tost(1.0, [2, 1], 0.5), "`n` must be at least 2 pairs; got 1."),
+        (lambda: power_tost(1.0, 10, [0.0, 0.5]), "`margin` must be positive; got 0.0."),
+        (lambda: power_tost([1.0, 2.0], [10, 20, 30], 0.5),
+         "`sigma_d`, `n`, `margin` and `delta` must broadcast to a common shape; got shapes (2,), (3,), () and ()."),
+        (lambda: power_tost(1.0, 10, [0.5, 0.4], delta=[0.1, 0.2, 0.3]),
+         "`sigma_d`, `n`, `margin` and `delta` must broadcast to a common shape; got shapes (), (), (2,) and (3,)."),
+        (lambda: seeds_needed_tost(1e-300, 1e300), "`margin` / `sigma_d` overflows float64: 1e+300 / 1e-300."),
+        (lambda: seeds_needed_tost(1.0, 0.5, delta=0.6),
+         "`delta` must lie strictly inside the margin (|delta| < 0.5); got 0.6: at or beyond the margin "
+         "TOST declares equivalence with probability at most alpha."),
+    ]
+    for call, message in cases:
+        with pytest.raises(ValueError) as info:
+            call()
+        assert str(info.value) == message
+    for call, name in [(lambda: power_tost("a", 10, 0.5), "`sigma_d`"), (lambda: power_tost(1.0, "a", 0.5), "`n`"),
+                       (lambda: power_tost(1.0, 10, "a"), "`margin`"), (lambda: power_tost(1.0, 10, 0.5, delta="a"), "`delta`"),
+                       (lambda: seeds_needed_tost(1.0, 0.5, delta="a"), "`delta`")]:
+        with pytest.raises(TypeError, match=name):
+            call()
+    with pytest.raises(ValueError, match=r"\(margin \* sqrt\(n\) / sigma_d, delta \* sqrt\(n\) / sigma_d not finite\).*`sigma_d`"):
+        power_tost(1e-308, 10, 1e308)
+    with pytest.raises(ValueError, match=r"\(delta \* sqrt\(n\) / sigma_d not finite\).*`sigma_d`"):
+        power_tost(1.0, 10, 0.5, delta=1e308)
+
+
+def test_power_tost_warns_nothing_at_extremes_and_keeps_its_inputs():
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        with pytest.raises(ValueError):
+            power_tost(1e-308, 10, 1e308)
+        wide = power_tost(1.0, 10, 1e307, alpha=0.4999).power     # a / t beyond float64: power 1
+        assert wide == pytest.approx(1.0)
+    res = power_tost(2.0, 30, 0.7, delta=0.1)
+    assert (res.sigma_d, res.n, res.margin, res.delta) == (2.0, 30, 0.7, 0.1)
+
+
+def test_power_tost_refuses_a_quadrature_beyond_the_memory_limit():
+    with pytest.raises(ValueError, match=r"(?s)^`n` = array\(.*would need .* of memory for the quadrature of each power; "
+                                         r"the limit is .*Choose a smaller `n`\.$"):
+        power_tost(1.0, np.arange(2, 10**7), 0.5)
+    with pytest.raises(ValueError, match=r"the values of `sigma_d` are too large"):
+        power_tost(1.0, 10, 0.5, delta=1e308)

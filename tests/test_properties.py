@@ -175,6 +175,14 @@ def test_inference_from_counts_is_finite_and_in_range(cells, method, alternative
     se = outcome(lambda: sg.difference_se_counts(table))
     if se is not None:
         finite(se.estimate, se.standard_error, se.standard_error_unpaired)
+    for paired_method in sg.PAIRED_DIFFERENCE_METHODS:
+        ci = outcome(lambda m=paired_method: sg.difference_ci_counts(table, method=m))
+        if ci is None:
+            continue
+        interval(ci.confidence_interval)
+        assert -1 <= ci.confidence_interval.low <= ci.confidence_interval.high <= 1
+        if paired_method == "newcombe":   # Newcombe's interval always holds the observed difference
+            assert ci.confidence_interval.low <= ci.estimate <= ci.confidence_interval.high
 
 
 @given(data=st.data(), g=st.integers(1, 8), method=st.sampled_from(sg.BOOTSTRAP_METHODS))
@@ -369,6 +377,25 @@ def test_power_paired_is_a_probability(sigma, n, delta, alpha, target):
         pvalue(res.power)
 
 
+@given(sigma=positive | wide, n=st.integers(0, 2**53) | st.integers(2, 50), margin=positive | wide,
+       delta=wide | st.sampled_from([0.0, 0.1]), alpha=st.floats(1e-6, 0.6))
+def test_power_tost_is_a_probability(sigma, n, margin, delta, alpha):
+    res = outcome(lambda: sg.power_tost(sigma, n, margin, delta=delta, alpha=alpha))
+    if res is not None:
+        pvalue(res.power)
+        # TOST declares equivalence only when |mean| < margin, so beyond the margin at most alpha.
+        if abs(delta) >= margin:
+            assert res.power <= alpha + 1e-9
+
+
+@given(sigma=positive, margin=positive, delta=st.floats(-0.9, 0.9), alpha=st.sampled_from([0.01, 0.05, 0.2]),
+       target=st.sampled_from([0.5, 0.8, 0.95]))
+def test_seeds_needed_tost_is_a_count(sigma, margin, delta, alpha, target):
+    res = outcome(lambda: sg.seeds_needed_tost(sigma, margin, delta=delta * margin, alpha=alpha, target_power=target))
+    if res is not None:
+        assert isinstance(res, int) and 2 <= res <= 2**53
+
+
 @given(sigma=positive, delta=positive | wide, alpha=st.sampled_from([0.01, 0.05, 0.2]), target=st.sampled_from([0.5, 0.8, 0.95]))
 def test_seeds_needed_is_a_count(sigma, delta, alpha, target):
     res = outcome(lambda: sg.seeds_needed(sigma, delta, alpha=alpha, target_power=target))
@@ -509,6 +536,11 @@ def test_metrics_lie_in_the_unit_interval(data, batch, n):
     if ratio is not None:
         ok = np.isfinite(ratio)  # NaN for an empty union: refused by bootstrap_ci
         assert np.all((ratio[ok] >= 0) & (ratio[ok] <= 1 + 1e-12))
+    linear = outcome(lambda: sg.ratio_of_sums_ci(inter[0], union[0]))
+    if linear is not None:
+        finite(linear.estimate, linear.standard_error)
+        interval(linear.confidence_interval, linear.estimate)
+        assert 0 <= linear.estimate <= 1 + 1e-12 and linear.standard_error >= 0
     labels = data.draw(arrays(np.float64, (batch, n), elements=st.sampled_from([0.0, 1.0])))
     scores = data.draw(arrays(np.float64, (batch, n), elements=wide))
     auc = outcome(lambda: sg.roc_auc(labels, scores, axis=1))

@@ -15,21 +15,26 @@ Explained in :ref:`ch-own-results` and :ref:`ch-two-models`.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Literal
 
 import numpy as np
 from numpy.typing import ArrayLike
+from scipy import stats
 
 from ._bootstrap_engine import MeanStatistic, check_bootstrap_options, run_bootstrap
 from ._options import ALTERNATIVES, Alternative, BootstrapMethod
-from ._results import BootstrapResult
+from ._results import BootstrapResult, ConfidenceInterval
 from ._signflip import binomial_tails, pvalue_from_tails
 from ._validation import (
+    MAX_COUNT,
     RngLike,
     _integer_array,
     check_binary,
     check_choice,
     check_same_length,
+    check_unit_interval,
 )
+from .intervals import proportion_ci
 from .paired import DifferenceSE
 from .permutation import PermutationResult
 
@@ -39,7 +44,14 @@ __all__ = [
     "paired_permutation_test_counts",
     "difference_se_counts",
     "bootstrap_ci_counts",
+    "PAIRED_DIFFERENCE_METHODS",
+    "DifferenceCI",
+    "difference_ci_counts",
 ]
+
+#: The methods of :func:`difference_ci_counts`.
+PAIRED_DIFFERENCE_METHODS = ("newcombe", "bonett-price")
+PairedDifferenceMethod = Literal["newcombe", "bonett-price"]
 
 
 def _count(value: int, name: str) -> int:
@@ -330,3 +342,162 @@ def bootstrap_ci_counts(
     engine = MeanStatistic.of_groups(correct_arr.astype(float), total_arr, (0.0, 1.0))
     return run_bootstrap(engine, n_resamples, method, confidence_level, rng, "`k` and `n`")
 
+
+
+@dataclass(frozen=True)
+class DifferenceCI:
+    """Result of :func:`difference_ci_counts`.
+
+    Attributes
+    ----------
+    estimate : float
+        The difference of the two accuracies, ``(only_a_correct - only_b_correct) / n``.
+    confidence_interval : ConfidenceInterval
+        The interval of the chosen method, inside ``[-1, 1]``.
+    confidence_level : float
+        Its level.
+    method : str
+        ``"newcombe"`` or ``"bonett-price"``.
+    n : int
+        Number of items.
+    """
+
+    estimate: float
+    confidence_interval: ConfidenceInterval
+    confidence_level: float
+    method: str
+    n: int
+
+
+def difference_ci_counts(
+    table: PairedCounts,
+    *,
+    method: PairedDifferenceMethod = "newcombe",
+    confidence_level: float = 0.95,
+) -> DifferenceCI:
+    r"""Interval for the difference of two accuracies on the same items, good with few disagreements.
+
+    The normal interval :math:`\bar d \pm z\,\mathrm{SE}_{\text{paired}}` fails when the
+    models disagree on few items: with no disagreement it has zero width. Two
+    intervals that hold their level there, from the 2x2 table with cells
+    :math:`a` (both right), :math:`b` (only A right, ``n01``), :math:`c` (only
+    B right, ``n10``), :math:`d` (both wrong) and :math:`n` items:
+
+    ``"newcombe"``
+        Newcombe's (1998) method 10, the square-and-add interval: with
+        :math:`(l_1, u_1)` and :math:`(l_2, u_2)` the Wilson intervals of
+        :math:`\hat p_A = (a+b)/n` and :math:`\hat p_B = (a+c)/n`, and
+        :math:`\hat\phi` the correlation of the two correctness indicators
+        (with Newcombe's correction: :math:`ad - bc` is reduced by :math:`n/2`
+        towards zero when positive, and :math:`\hat\phi = 0` when a margin is
+        empty),
+
+        .. math::
+
+            L = \hat\theta - \sqrt{(\hat p_A - l_1)^2 - 2\hat\phi(\hat p_A - l_1)(u_2 - \hat p_B)
+                + (u_2 - \hat p_B)^2},
+            \qquad
+            U = \hat\theta + \sqrt{(u_1 - \hat p_A)^2 - 2\hat\phi(u_1 - \hat p_A)(\hat p_B - l_2)
+                + (\hat p_B - l_2)^2},
+
+        with :math:`\hat\theta = (b - c)/n`.
+    ``"bonett-price"``
+        Bonett and Price's (2012) adjusted Wald interval: with
+        :math:`\tilde p_b = (b + 1)/(n + 2)` and :math:`\tilde p_c = (c + 1)/(n + 2)`,
+
+        .. math::
+
+            \tilde p_b - \tilde p_c \pm z
+            \sqrt{\frac{\tilde p_b + \tilde p_c - (\tilde p_b - \tilde p_c)^2}{n + 2}},
+
+        centred on the adjusted difference, not on :math:`\hat\theta`, and clipped to [-1, 1].
+
+    Both are recommended for paired proportions by Fagerland, Lydersen and
+    Laake (2014), among others. ``estimate`` is the plain difference
+    :math:`\hat\theta` for either method.
+
+    Parameters
+    ----------
+    table : PairedCounts
+        The 2x2 table of the two models on the same items.
+    method : {"newcombe", "bonett-price"}
+        The interval.
+    confidence_level : float
+        Level of the interval, in (0, 1).
+
+    Returns
+    -------
+    DifferenceCI
+
+    Raises
+    ------
+    TypeError
+        If ``table`` is not a :class:`PairedCounts`.
+    ValueError
+        If ``method`` is unknown, ``confidence_level`` is outside (0, 1) or
+        the table counts more than 2**53 items.
+
+    Notes
+    -----
+    Explained in :ref:`ch-two-models`.
+
+    Examples
+    --------
+    Newcombe's (1998) first example, 36 pairs both right, 12 only A, 2 only B, none both wrong:
+
+    >>> from sigeval import PairedCounts, difference_ci_counts
+    >>> table = PairedCounts(both_correct=36, only_a_correct=12, only_b_correct=2, both_wrong=0)
+    >>> res = difference_ci_counts(table)
+    >>> res.estimate, round(res.confidence_interval.low, 4), round(res.confidence_interval.high, 4)
+    (0.2, 0.0569, 0.3404)
+    >>> res = difference_ci_counts(table, method="bonett-price")
+    >>> round(res.confidence_interval.low, 4), round(res.confidence_interval.high, 4)
+    (0.0509, 0.3337)
+    """
+    table = _table(table)
+    method = check_choice(method, "method", PAIRED_DIFFERENCE_METHODS)
+    confidence_level = check_unit_interval(confidence_level, "confidence_level")
+    a, b, c, d = table.both_correct, table.only_a_correct, table.only_b_correct, table.both_wrong
+    n = table.n
+    if n > MAX_COUNT:
+        raise ValueError(
+            f"`table` counts {n:,} items, more than 2**53 = {MAX_COUNT:,}, beyond which float64 "
+            "counts are not exact."
+        )
+    estimate = (b - c) / n
+    if method == "newcombe":
+        low, high = _newcombe_paired(a, b, c, d, confidence_level)
+    else:
+        z = float(stats.norm.isf((1 - confidence_level) / 2))
+        pb, pc = (b + 1) / (n + 2), (c + 1) / (n + 2)
+        centre = pb - pc
+        half = z * np.sqrt((pb + pc - centre**2) / (n + 2))
+        low, high = max(centre - half, -1.0), min(centre + half, 1.0)
+    return DifferenceCI(
+        estimate=float(estimate),
+        confidence_interval=ConfidenceInterval(float(low), float(high)),
+        confidence_level=confidence_level,
+        method=method,
+        n=int(n),
+    )
+
+
+def _newcombe_paired(a: int, b: int, c: int, d: int, level: float) -> tuple[float, float]:
+    """Newcombe's (1998) method 10 for the paired difference (b - c) / n."""
+    n = a + b + c + d
+    p_a, p_b = (a + b) / n, (a + c) / n
+    wilson = proportion_ci(np.array([a + b, a + c]), n, method="wilson", confidence_level=level)
+    l1, l2 = np.asarray(wilson.low, dtype=float).tolist()
+    u1, u2 = np.asarray(wilson.high, dtype=float).tolist()
+    # Python integers: the products of four counts up to 2**53 stay exact.
+    margins = (a + b) * (c + d) * (a + c) * (b + d)
+    cross = a * d - b * c
+    if margins == 0:
+        phi = 0.0
+    else:
+        corrected = max(cross - n / 2, 0.0) if cross > 0 else float(cross)
+        phi = corrected / np.sqrt(float(margins))
+    theta = (b - c) / n
+    below = (p_a - l1) ** 2 - 2 * phi * (p_a - l1) * (u2 - p_b) + (u2 - p_b) ** 2
+    above = (u1 - p_a) ** 2 - 2 * phi * (u1 - p_a) * (p_b - l2) + (p_b - l2) ** 2
+    return max(theta - np.sqrt(max(below, 0.0)), -1.0), min(theta + np.sqrt(max(above, 0.0)), 1.0)
