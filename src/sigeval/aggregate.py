@@ -84,7 +84,8 @@ def _aggregates(x: np.ndarray, counts: np.ndarray, aggregate: str, gamma: float)
         values = np.einsum("btr,rt->b", c, cells) / x.size
         if aggregate == "optimality_gap":
             values = gamma / s - values
-    return values * s
+    with np.errstate(over="ignore"):  # an overflow is refused by the caller, naming `scores`
+        return values * s
 
 
 def _point(scores: ArrayLike, aggregate: str, gamma: float = 1.0) -> float:
@@ -438,7 +439,7 @@ def performance_profile(
     if unsorted.size:
         i = int(unsorted[0])
         raise ValueError(
-            f"`taus` must be strictly increasing; got {t[i]!r} then {t[i + 1]!r} at positions {i} and {i + 1}."
+            f"`taus` must be strictly increasing; got {float(t[i])!r} then {float(t[i + 1])!r} at positions {i} and {i + 1}."
         )
     n_resamples = check_positive_int(n_resamples, "n_resamples")
     confidence_level = check_unit_interval(confidence_level, "confidence_level")
