@@ -317,22 +317,22 @@ def aggregate_ci(
     (1.008, [0.964, 1.05])
     """
     x = check_score_matrix(scores, min_runs=2)
-    statistic = check_choice(statistic, "statistic", AGGREGATES)
+    aggregate = check_choice(statistic, "statistic", AGGREGATES)
     n_resamples = check_positive_int(n_resamples, "n_resamples")
     confidence_level = check_unit_interval(confidence_level, "confidence_level")
     gamma = check_real(gamma, "gamma")
     rng = check_rng(rng)
     n_runs, n_tasks = x.shape
     check_memory(3.0 * n_resamples * x.size, "n_resamples", n_resamples, "the stratified resamples")
-    estimate = float(_aggregates(x, np.ones((1, n_tasks, n_runs)), statistic, gamma)[0])
-    boot = _aggregates(x, _stratified_counts(rng, n_runs, n_tasks, n_resamples), statistic, gamma)
+    estimate = float(_aggregates(x, np.ones((1, n_tasks, n_runs)), aggregate, gamma)[0])
+    boot = _aggregates(x, _stratified_counts(rng, n_runs, n_tasks, n_resamples), aggregate, gamma)
     low, high = _percentile(boot, confidence_level)
     check_finite_result({"estimate": estimate, "confidence_interval": np.array([low, high])}, "`scores`")
     return AggregateInterval(
         estimate=estimate,
         confidence_interval=ConfidenceInterval(float(low), float(high)),
         confidence_level=confidence_level,
-        aggregate=statistic,
+        aggregate=aggregate,
         n_runs=n_runs,
         n_tasks=n_tasks,
         n_resamples=n_resamples,

@@ -477,7 +477,10 @@ def bayesian_signed_rank(
         theta[start:start + step, 0] = np.sum((w @ above) * w, axis=1)
         if rope > 0:
             theta[start:start + step, 2] = np.sum((w @ below) * w, axis=1)
+    # Sums of products of weights can exceed 1 by a rounding error.
+    theta[:, 0] = np.minimum(theta[:, 0], 1.0)
     if rope > 0:
+        theta[:, 2] = np.minimum(theta[:, 2], 1.0)
         theta[:, 1] = np.clip(1 - theta[:, 0] - theta[:, 2], 0.0, 1.0)
     else:
         theta[:, 1] = 0.0

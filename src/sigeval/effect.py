@@ -206,11 +206,10 @@ def _cliff_unpaired(a: np.ndarray, b: np.ndarray) -> tuple[float, float]:
     ties = float(n_a) * n_b - wins - losses
     residual = wins * (1 - delta) ** 2 + losses * (1 + delta) ** 2 + ties * delta**2
     # Cliff's (1993) unbiased estimate, at least its smallest possible value (1 - delta^2) / (n_a n_b - 1).
-    variance = (
+    unbiased = (
         float(n_b) ** 2 * np.sum((row - delta) ** 2) + float(n_a) ** 2 * np.sum((column - delta) ** 2) - residual
     ) / (float(n_a) * n_b * (n_a - 1) * (n_b - 1))
-    variance = max(variance, (1 - delta**2) / (float(n_a) * n_b - 1))
-    return delta, float(variance)
+    return delta, max(float(unbiased), (1 - delta**2) / (float(n_a) * n_b - 1))
 
 
 def _label(kind: str, distance: float) -> tuple[str, str]:
@@ -324,7 +323,7 @@ def effect_size(
     """
     if not isinstance(paired, bool | np.bool_):
         raise TypeError(f"`paired` must be True or False; got {paired!r}.")
-    kind = check_choice(kind, "kind", EFFECT_SIZES)
+    measure = check_choice(kind, "kind", EFFECT_SIZES)
     if paired:
         a, b = check_paired(scores_a, scores_b, ("scores_a", "scores_b"), min_size=2)
     else:
@@ -333,7 +332,7 @@ def effect_size(
     confidence_level = check_unit_interval(confidence_level, "confidence_level")
     n_resamples = check_positive_int(n_resamples, "n_resamples")
     rng = check_rng(rng)
-    if kind == "cohen_d":
+    if measure == "cohen_d":
         name, method = ("cohen_dz" if paired else "hedges_g"), "noncentral t"
         estimate, low, high = (_cohen_dz if paired else _hedges_g)(a, b, confidence_level)
         distance = estimate
@@ -351,10 +350,10 @@ def effect_size(
             z = float(stats.t.isf((1 - confidence_level) / 2, a.size + b.size - 2))
             low, high = _cliff_interval(delta, variance, z)
             method = "Cliff (1993)"
-        name, estimate, distance = kind, delta, delta
-        if kind == "common_language":
+        name, estimate, distance = measure, delta, delta
+        if measure == "common_language":
             estimate, low, high, distance = (delta + 1) / 2, (low + 1) / 2, (high + 1) / 2, delta / 2
-    magnitude, convention = _label(kind, distance)
+    magnitude, convention = _label(measure, distance)
     return EffectSize(
         estimate=float(estimate),
         confidence_interval=ConfidenceInterval(float(low), float(high)),
