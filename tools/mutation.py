@@ -53,6 +53,9 @@ MODULES: dict[str, list[str]] = {
     "report": ["tests/test_report.py"],
     "counts": ["tests/test_counts.py"],
     "roc": ["tests/test_roc.py"],
+    "bayes": ["tests/test_bayes.py"],
+    "aggregate": ["tests/test_aggregate.py"],
+    "effect": ["tests/test_effect.py"],
 }
 
 
