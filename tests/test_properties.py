@@ -537,7 +537,7 @@ def test_t_posteriors_give_three_probabilities(ab, rope, fraction):
 def test_dirichlet_posteriors_give_three_probabilities(ab, rope, prior):
     a, b = ab
     for test in (sg.bayesian_signed_rank, sg.bayesian_sign_test):
-        post = outcome(lambda: test(a, b, rope=rope, prior_strength=prior, n_samples=200, rng=0))
+        post = outcome(lambda test=test: test(a, b, rope=rope, prior_strength=prior, n_samples=200, rng=0))
         if post is not None:
             p = _regions(post)
             samples = post.posterior_samples
@@ -552,7 +552,7 @@ def test_dirichlet_posteriors_give_three_probabilities(ab, rope, prior):
 @given(table=tables(), gamma=wide, level=levels, statistic=st.sampled_from(sg.AGGREGATES))
 def test_aggregates_lie_within_the_scores(table, gamma, level, statistic):
     for point in (sg.iqm, sg.aggregate_mean, sg.aggregate_median):
-        value = outcome(lambda: point(table))
+        value = outcome(lambda point=point: point(table))
         if value is not None:
             assert table.min() <= value <= table.max() or np.isclose(value, table.min()) or np.isclose(value, table.max())
     gap = outcome(lambda: sg.optimality_gap(table, gamma=gamma))
