@@ -63,8 +63,8 @@ def test_compare_matches_the_library(examples):
     pvalues = []
     for row in out["pairs"]:
         a, b = correct[row["model_a"]], correct[row["model_b"]]
-        assert row["difference"] == pytest.approx(a.mean() - b.mean())
-        assert row["ci_low"] <= row["difference"] <= row["ci_high"]
+        assert row["estimate"] == pytest.approx(a.mean() - b.mean())
+        assert row["ci_low"] <= row["estimate"] <= row["ci_high"]
         assert row["pvalue"] == pytest.approx(mcnemar(a, b).pvalue)
         pvalues.append(row["pvalue"])
     assert [r["pvalue_holm"] for r in out["pairs"]] == pytest.approx(adjust_pvalues(pvalues).tolist())
@@ -78,7 +78,7 @@ def test_compare_prints_readable_tables(examples):
 
 
 def test_compare_seed_reproducible_and_changes_the_bootstrap(examples):
-    runs = [sigeval("compare", examples / "predictions.csv", "--json", "--n-resamples", 500, "--seed", s).stdout
+    runs = [sigeval("compare", examples / "predictions.csv", "--json", "--n-resamples", 500, "--rng", s).stdout
             for s in (1, 1, 2)]
     assert runs[0] == runs[1] and runs[0] != runs[2]
 
@@ -112,7 +112,7 @@ def test_compare_auc_uses_delong(tmp_path):
     assert done.returncode == 0, done.stderr
     pair = json.loads(done.stdout)["pairs"][0]
     ref = delong_test(y, s1, s2)
-    assert (pair["difference"], pair["pvalue"]) == pytest.approx((ref.estimate, ref.pvalue))
+    assert (pair["estimate"], pair["pvalue"]) == pytest.approx((ref.estimate, ref.pvalue))
 
 
 def test_runs_views_match_report(examples, tmp_path):

@@ -185,9 +185,9 @@ def test_bootstrap_counts_options_are_checked():
         ([1, 2], [3], ValueError, "same length"),
         ([1], [3], ValueError, "at least 2 groups"),
         ([4, 2], [3, 3], ValueError, "group 0 has 4 of 3"),
-        ([-1, 2], [3, 3], ValueError, r"\[0, total\]"),
+        ([-1, 2], [3, 3], ValueError, r"`k` must lie in \[0, n\]"),
         ([1, 2], [0, 3], ValueError, "at least 1"),
-        (["1", "2"], [3, 3], TypeError, "correct"),
+        (["1", "2"], [3, 3], TypeError, "`k`"),
         ([1.5, 2], [3, 3], ValueError, "whole numbers"),
         ([[1, 2]], [[3, 3]], ValueError, "1-D"),
     ],
@@ -297,10 +297,10 @@ def test_messages_name_the_argument_and_what_it_must_be():
 @pytest.mark.parametrize(
     "correct, total, error, match",
     [
-        (["1", "2"], [3, 3], TypeError, "`correct`"),
-        ([1, 2], ["3", "3"], TypeError, "`total`"),
-        ([1, 2], [3], ValueError, r"^`correct` and `total` must be 1-D, one count per group, of the same length"),
-        ([0] * 5, [1, 0, -1, 0, -2], ValueError, r"`total` must be at least 1 in every group; got \[0, -1, 0\]\.$"),
+        (["1", "2"], [3, 3], TypeError, "`k`"),
+        ([1, 2], ["3", "3"], TypeError, "`n`"),
+        ([1, 2], [3], ValueError, r"^`k` and `n` must be 1-D, one count per group, of the same length"),
+        ([0] * 5, [1, 0, -1, 0, -2], ValueError, r"`n` must be at least 1 in every group; got \[0, -1, 0\]\.$"),
         ([1, 4], [3, 3], ValueError, r"group 1 has 4 of 3\.$"),
     ],
 )

@@ -47,14 +47,15 @@ def test_tost_equivalence_iff_interval_inside_margin():
         assert res.equivalent == inside
 
 
-def test_tost_pvalue_equal_to_alpha_is_not_equivalence():
-    # p = alpha exactly: the 1 - 2 alpha interval touches the margin, it does not lie inside it.
+def test_tost_pvalue_equal_to_alpha_is_equivalence():
+    # One rule everywhere: a test rejects when p <= alpha. At p = alpha exactly the 1 - 2 alpha
+    # interval touches the margin, inside the closed [-margin, margin].
     d = np.array([0.003, -0.001, 0.002, 0.0, 0.004, 0.001])
     p = tost_paired(d, np.zeros(6), margin=0.01).pvalue
     assert 0 < p < 0.5
     at = tost_paired(d, np.zeros(6), margin=0.01, alpha=p)
-    assert at.pvalue == p and not at.equivalent
-    assert tost_paired(d, np.zeros(6), margin=0.01, alpha=np.nextafter(p, 1)).equivalent
+    assert at.pvalue == p and at.equivalent
+    assert not tost_paired(d, np.zeros(6), margin=0.01, alpha=np.nextafter(p, 0)).equivalent
 
 
 def test_tost_size_at_the_margin():
@@ -71,7 +72,9 @@ def test_verdict_strings_and_table():
     p_diff = np.array([0.01, 0.40, 0.01, 0.40, 0.05])
     p_eq = np.array([0.30, 0.02, 0.001, 0.20, 0.05])
     labels = verdict_from_pvalues(p_diff, p_eq)
-    assert labels.tolist() == ["different", "equivalent", "trivial", "undetermined", "undetermined"]
+    # p exactly at alpha rejects (p <= alpha), for both tests.
+    assert labels.tolist() == ["different", "equivalent", "trivial", "undetermined", "trivial"]
+    assert verdict_from_pvalues(0.05, 0.5) == "different" and verdict_from_pvalues(np.nextafter(0.05, 1), 0.5) == "undetermined"
     assert verdict_from_pvalues(0.2, 0.01) == "equivalent"
     assert type(verdict_from_pvalues(0.2, 0.01)) is str  # a plain str, not numpy's np.str_
     # p-values of exactly 0 and 1 are valid.
@@ -89,16 +92,16 @@ def test_four_verdicts_from_data():
     res = verdict(noisy, np.zeros(4), margin=0.01)
     assert res.verdict == "undetermined"
     assert (res.estimate, res.margin, res.alpha) == (pytest.approx(noisy.mean(), rel=1e-12), 0.01, 0.05)
-    assert res.difference_pvalue == pytest.approx(stats.ttest_1samp(noisy, 0).pvalue, rel=1e-12)
-    assert res.equivalence_pvalue == tost_paired(noisy, np.zeros(4), margin=0.01).pvalue
+    assert res.pvalue_difference == pytest.approx(stats.ttest_1samp(noisy, 0).pvalue, rel=1e-12)
+    assert res.pvalue_equivalence == tost_paired(noisy, np.zeros(4), margin=0.01).pvalue
 
 
 def test_verdict_uses_its_alpha_for_both_tests():
     jitter = np.array([0.002, -0.002, 0.001, -0.001, 0.0015, -0.0015, 0.0005, -0.0005])
     d = 0.0015 + jitter
     res = verdict(d, np.zeros(8), margin=0.01, alpha=0.01)
-    assert 0.01 < res.difference_pvalue < 0.05  # the difference test rejects at 5%, not at 1%
-    assert res.verdict == verdict_from_pvalues(res.difference_pvalue, res.equivalence_pvalue, alpha=0.01) == "equivalent"
+    assert 0.01 < res.pvalue_difference < 0.05  # the difference test rejects at 5%, not at 1%
+    assert res.verdict == verdict_from_pvalues(res.pvalue_difference, res.pvalue_equivalence, alpha=0.01) == "equivalent"
     assert verdict(d, np.zeros(8), margin=0.01).verdict == "trivial"
 
 
@@ -162,14 +165,14 @@ def test_tost_and_verdict_refuse_nan_and_constant_differences(func):
 @pytest.mark.parametrize(
     ("args", "match"),
     [
-        (([1.2], [0.1]), r"`difference_pvalue` must lie in \[0, 1\]; got 1.2"),
-        (([0.1], [-0.1]), r"`equivalence_pvalue` must lie in \[0, 1\]"),
+        (([1.2], [0.1]), r"`pvalue_difference` must lie in \[0, 1\]; got 1.2"),
+        (([0.1], [-0.1]), r"`pvalue_equivalence` must lie in \[0, 1\]"),
         (
             ([0.1, 0.2], [0.1, 0.2, 0.3]),
-            r"^`difference_pvalue` and `equivalence_pvalue` must broadcast to a common shape; got shapes \(2,\) and \(3,\)\.$",
+            r"^`pvalue_difference` and `pvalue_equivalence` must broadcast to a common shape; got shapes \(2,\) and \(3,\)\.$",
         ),
-        (([np.nan], [0.1]), r"`difference_pvalue` must be finite"),
-        (([0.1], [np.inf]), r"`equivalence_pvalue` must be finite"),
+        (([np.nan], [0.1]), r"`pvalue_difference` must be finite"),
+        (([0.1], [np.inf]), r"`pvalue_equivalence` must be finite"),
         (([0.1], [0.1], 1.5), r"^`alpha` must be strictly between 0 and 1; got 1.5\.$"),
     ],
 )

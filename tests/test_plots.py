@@ -109,8 +109,8 @@ def _smoke_calls():
         "seed_spread": lambda ax: figures.seed_spread(ax, runs),
         "paired_scores": lambda ax: plots.paired_scores(ax, [1.0, 2.0, 3.0], [1.5, 2.0, 3.5]),
         "power_curve": lambda ax: plots.power_curve(ax, 1.0, [1.0], [2, 5, 10]),
-        "cd_diagram": lambda ax: plots.cd_diagram(friedman([[0.9, 0.8, 0.7], [0.8, 0.85, 0.6],
-                                                             [0.7, 0.6, 0.5]]), ax=ax),
+        "cd_diagram": lambda ax: plots.cd_diagram(ax, friedman([[0.9, 0.8, 0.7], [0.8, 0.85, 0.6],
+                                                                 [0.7, 0.6, 0.5]])),
         "error_rates": lambda ax: plots.error_rates(
             ax, pd.DataFrame({"FWER": [0.6, 0.05], "power": [0.9, 0.7]}, index=["none", "holm"])),
         "best_of_k": lambda ax: plots.best_of_k(ax, [0.6, 0.62, 0.61], values=[0.6, 0.6, 0.61]),
@@ -149,7 +149,7 @@ def _bad_calls():
     res = bootstrap_ci(np.r_[np.ones(17), np.zeros(3)], n_resamples=200, rng=0)
     nan_dist = dataclasses.replace(res, bootstrap_distribution=np.r_[res.bootstrap_distribution[1:], NAN])
     no_dist = dataclasses.replace(res, bootstrap_distribution=np.array([]))
-    ranks = SimpleNamespace(mean_ranks=[1.0, NAN, 2.0], models=["a", "b", "c"], n_datasets=4)
+    ranks = SimpleNamespace(mean_ranks=[1.0, NAN, 2.0], models=["a", "b", "c"], n_tasks=4)
     runs = pd.DataFrame({"hidden": [8, 8], "test_acc": [0.6, NAN], "fresh_acc": [0.61, 0.62]})
     rates = pd.DataFrame({"FWER": [0.6, NAN]}, index=["none", "holm"])
     t_post, dp, agg, profile = _posteriors()
@@ -195,10 +195,10 @@ def _bad_calls():
             (lambda ax: P.bootstrap_distribution(ax, res, bins=[0.0, NAN, 1.0]), ValueError, "`bins` must be finite"),
         ],
         "disagreement_table": [
-            (lambda ax: P.disagreement_table(ax, [1, NAN], [1, 0]), ValueError, "`correct_a` holds 1 NaN"),
-            (lambda ax: P.disagreement_table(ax, [], []), ValueError, "`correct_a` must hold at least 1 value"),
+            (lambda ax: P.disagreement_table(ax, [1, NAN], [1, 0]), ValueError, "`scores_a` holds 1 NaN"),
+            (lambda ax: P.disagreement_table(ax, [], []), ValueError, "`scores_a` must hold at least 1 value"),
             (lambda ax: P.disagreement_table(ax, [1, 0], [1]), ValueError, "must be paired, with the same length"),
-            (lambda ax: P.disagreement_table(ax, [1, 0], [1, 2]), ValueError, "`correct_b` must be binary"),
+            (lambda ax: P.disagreement_table(ax, [1, 0], [1, 2]), ValueError, "`scores_b` must be binary"),
             (lambda ax: P.disagreement_table(ax, [1, 0], [1, 0], labels=("A",)), ValueError,
              r"`labels` must have one entry per model \(2\); got 1"),
         ],
@@ -235,14 +235,14 @@ def _bad_calls():
             (lambda ax: P.paired_scores(ax, [1.0, 2.0], [1.0, 2.0, 3.0]), ValueError, "must be paired"),
         ],
         "power_curve": [
-            (lambda ax: P.power_curve(ax, 1.0, [1.0, NAN], [2, 5]), ValueError, "`effects` must be finite"),
-            (lambda ax: P.power_curve(ax, 1.0, [], [2, 5]), ValueError, "`effects` must not be empty"),
-            (lambda ax: P.power_curve(ax, 1.0, [1.0], [1, 5]), ValueError, "`seeds` must be at least 2; got 1"),
-            (lambda ax: P.power_curve(ax, 1.0, [1.0], []), ValueError, "`seeds` must not be empty"),
+            (lambda ax: P.power_curve(ax, 1.0, [1.0, NAN], [2, 5]), ValueError, "`deltas` must be finite"),
+            (lambda ax: P.power_curve(ax, 1.0, [], [2, 5]), ValueError, "`deltas` must not be empty"),
+            (lambda ax: P.power_curve(ax, 1.0, [1.0], [1, 5]), ValueError, "`n` must be at least 2; got 1"),
+            (lambda ax: P.power_curve(ax, 1.0, [1.0], []), ValueError, "`n` must not be empty"),
             (lambda ax: P.power_curve(ax, NAN, [1.0], [2, 5]), ValueError, "`sigma_d` must be finite"),
             (lambda ax: P.power_curve(ax, 0.0, [1.0], [2, 5]), ValueError, "`sigma_d` must be positive"),
             (lambda ax: P.power_curve(ax, 1.0, [1.0], [2, 5], labels=["a", "b"]), ValueError,
-             r"`labels` must have one entry per effect \(1\); got 2"),
+             r"`labels` must have one entry per delta \(1\); got 2"),
         ],
         "verdict_intervals": [
             (lambda ax: P.verdict_intervals(ax, [NAN], [[-0.2, 0.2]], [[-0.1, 0.1]], ["equivalent"], margin=0.5),
@@ -261,12 +261,12 @@ def _bad_calls():
              ValueError, "`margin` must be positive"),
         ],
         "cd_diagram": [
-            (lambda ax: P.cd_diagram(ranks, ax=ax), ValueError, "`result.mean_ranks` holds 1 NaN"),
-            (lambda ax: P.cd_diagram(SimpleNamespace(mean_ranks=[1.0], models=["a"], n_datasets=4), ax=ax),
+            (lambda ax: P.cd_diagram(ax, ranks), ValueError, "`result.mean_ranks` holds 1 NaN"),
+            (lambda ax: P.cd_diagram(ax, SimpleNamespace(mean_ranks=[1.0], models=["a"], n_tasks=4)),
              ValueError, r"`result.mean_ranks` must hold at least 2 value\(s\); got 1"),
-            (lambda ax: P.cd_diagram(SimpleNamespace(mean_ranks=[1.0, 2.0], models=["a"], n_datasets=4), ax=ax),
+            (lambda ax: P.cd_diagram(ax, SimpleNamespace(mean_ranks=[1.0, 2.0], models=["a"], n_tasks=4)),
              ValueError, r"`result.models` must have one entry per mean rank \(2\); got 1"),
-            (lambda ax: P.cd_diagram(np.ones((4, 3)), ax=ax), TypeError, "`result` must be a FriedmanResult"),
+            (lambda ax: P.cd_diagram(ax, np.ones((4, 3))), TypeError, "`result` must be a FriedmanResult"),
         ],
         "error_rates": [
             (lambda ax: P.error_rates(ax, rates), ValueError, "`rates` must be finite; got nan"),
@@ -446,7 +446,7 @@ def test_cd_diagram_many_models_long_names():
     scores = pd.DataFrame(rng.normal(size=(25, k)) + np.linspace(0, 3, k), columns=names)
     res = friedman(scores)
     fig, ax = plt.subplots(figsize=(8, 4))
-    plots.cd_diagram(res, alpha=0.10, ax=ax)
+    plots.cd_diagram(ax, res, alpha=0.10)
     boxes = _text_boxes(ax)
     labels = {t: b for t, b in boxes.items() if t.startswith("resnet50")}
     assert len(labels) == k  # every model labelled, with its mean rank
@@ -475,15 +475,28 @@ def test_cd_diagram_many_models_long_names():
     plt.close(fig)
 
 
-def test_cd_diagram_without_ax_and_bad_result():
-    fig_count = len(plt.get_fignums())
-    ax = plots.cd_diagram(friedman(np.random.default_rng(0).normal(size=(6, 3))))
-    assert len(plt.get_fignums()) == fig_count + 1
-    plt.close(ax.figure)
+def test_cd_diagram_takes_a_report_result_and_its_alpha():
+    from sigeval import Report
+
+    rng = np.random.default_rng(0)
+    runs = pd.DataFrame([(t, m, s, rng.normal() + i) for t in "abcdef" for i, m in enumerate("XYZ") for s in range(3)],
+                        columns=["task", "model", "seed", "score"])
+    f = Report(runs).friedman(alpha=0.10)
+    fig, (left, right) = plt.subplots(1, 2)
+    plots.cd_diagram(left, f)
+    plots.cd_diagram(right, f.result, alpha=0.10)
+    assert left.get_title() == right.get_title() and "0.1," in left.get_title()
+    assert [t.get_text() for t in left.texts] == [t.get_text() for t in right.texts]
+    plt.close(fig)
+
+
+def test_cd_diagram_bad_result():
+    fig, ax = plt.subplots()
     with pytest.raises(TypeError, match="FriedmanResult"):
-        plots.cd_diagram(np.ones((4, 3)))
+        plots.cd_diagram(ax, np.ones((4, 3)))
     with pytest.raises(ValueError, match="`alpha`"):
-        plots.cd_diagram(friedman(np.ones((4, 3))), alpha=1.5)
+        plots.cd_diagram(ax, friedman(np.ones((4, 3))), alpha=1.5)
+    plt.close(fig)
 
 
 # --------------------------------------------------------------------------- posteriors and aggregates

@@ -122,7 +122,7 @@ def test_power_at_equal_rates_is_the_size():
 def test_power_approaches_connors_approximation_for_large_n():
     p01, p10 = 0.0515, 0.0485  # a small difference: power is moderate only at large n
     n = np.array([20_000, 60_000])
-    normal = mcnemar_power(n, p01, p10, method="normal").power
+    normal = mcnemar_power(n, p01, p10, power_method="normal").power
     np.testing.assert_allclose(mcnemar_power(n, p01, p10, exact=False, correction=False).power, normal, atol=0.002)
     np.testing.assert_allclose(mcnemar_power(n, p01, p10).power, normal, atol=0.01)
     assert 0.2 < normal[0] < normal[1] < 0.7
@@ -133,8 +133,8 @@ def test_connors_power_by_hand():
     psi, delta = p01 + p10, p01 - p10
     z = 1.959963984540054
     hand = stats.norm.cdf((delta * np.sqrt(n) - z * np.sqrt(psi)) / np.sqrt(psi - delta**2))
-    assert mcnemar_power(n, p01, p10, method="normal").power == pytest.approx(hand, rel=1e-12)
-    assert mcnemar_power(n, p10, p01, method="normal").power == pytest.approx(hand, rel=1e-12)
+    assert mcnemar_power(n, p01, p10, power_method="normal").power == pytest.approx(hand, rel=1e-12)
+    assert mcnemar_power(n, p10, p01, power_method="normal").power == pytest.approx(hand, rel=1e-12)
 
 
 def test_power_is_vectorized_and_symmetric():
@@ -150,15 +150,15 @@ def test_power_is_vectorized_and_symmetric():
 
 
 
-@pytest.mark.parametrize("method", ["exact", "normal"])
+@pytest.mark.parametrize("method", ["enumeration", "normal"])
 def test_power_result_records_the_design(method):
-    res = mcnemar_power(1000, 0.05, 0.03, alpha=0.01, method=method.upper())
-    assert (res.n, res.p01, res.p10, res.alpha, res.method) == (1000, 0.05, 0.03, 0.01, method)
+    res = mcnemar_power(1000, 0.05, 0.03, alpha=0.01, power_method=method.upper())
+    assert (res.n, res.p01, res.p10, res.alpha, res.power_method) == (1000, 0.05, 0.03, 0.01, method)
     assert type(res.n) is int and res.delta == pytest.approx(0.02, abs=1e-15)
-    many = mcnemar_power([[200], [1000]], [0.05, 0.1], 0.03, method=method)
+    many = mcnemar_power([[200], [1000]], [0.05, 0.1], 0.03, power_method=method)
     np.testing.assert_array_equal(many.n, [[200, 200], [1000, 1000]])
     np.testing.assert_allclose(many.delta, [[0.02, 0.07], [0.02, 0.07]], atol=1e-15)
-    assert many.power.shape == (2, 2) and many.alpha == 0.05 and many.method == method
+    assert many.power.shape == (2, 2) and many.alpha == 0.05 and many.power_method == method
 
 
 def test_power_never_exceeds_one():
@@ -186,7 +186,7 @@ def test_power_refuses_a_sum_beyond_the_memory_limit(monkeypatch):
 
 def test_power_at_the_edges():
     assert mcnemar_power(100, 0.0, 0.0).power == 0.0  # the models never disagree
-    assert mcnemar_power(100, 0.0, 0.0, method="normal").power == 0.0
+    assert mcnemar_power(100, 0.0, 0.0, power_method="normal").power == 0.0
     # Always A alone right: m = n and n01 = n. The exact test needs 2 / 2**n <= alpha, n >= 6.
     assert mcnemar_power(5, 1.0, 0.0).power == 0.0 and mcnemar_power(6, 1.0, 0.0).power == 1.0
     assert mcnemar_power(1, 0.3, 0.2).power == 0.0  # one item is never significant
@@ -197,8 +197,8 @@ def test_connors_power_at_the_edges_is_silent():
     # the power is 0, or 0 then 1 once sqrt(n) > z = 1.96, without a RuntimeWarning.
     with warnings.catch_warnings():
         warnings.simplefilter("error")
-        never = mcnemar_power([1, 100], 0.0, 0.0, method="normal").power
-        always = mcnemar_power([3, 4], 1.0, 0.0, method="normal").power
+        never = mcnemar_power([1, 100], 0.0, 0.0, power_method="normal").power
+        always = mcnemar_power([3, 4], 1.0, 0.0, power_method="normal").power
     np.testing.assert_array_equal(never, [0.0, 0.0])
     np.testing.assert_array_equal(always, [0.0, 1.0])
 
@@ -213,7 +213,7 @@ def test_connors_power_at_the_edges_is_silent():
         ((100, 0.1, np.nan), {}, ValueError, r"`p10` must lie in \[0, 1\]; got nan"),
         ((100, 0.7, 0.4), {}, ValueError, r"`p01 \+ p10` is the rate of disagreement and cannot exceed 1; got p01=0.7 with p10=0.4"),
         ((100, 0.1, 0.05), dict(alpha=1.5), ValueError, r"`alpha` must be strictly between 0 and 1; got 1.5"),
-        ((100, 0.1, 0.05), dict(method="simulation"), ValueError, r"`method` must be one of 'exact', 'normal'; got 'simulation'"),
+        ((100, 0.1, 0.05), dict(power_method="simulation"), ValueError, r"`power_method` must be one of 'enumeration', 'normal'; got 'simulation'"),
         ((100, 0.1, 0.05), dict(exact="no"), TypeError, r"`exact` must be True or False"),
         (([100, 200], [0.1, 0.2, 0.3], 0.05), {}, ValueError, r"^`n`, `p01` and `p10` must broadcast to a common shape; got shapes \(2,\), \(3,\) and \(\)\.$"),
         ((100, [0.1, 0.2], [0.05, 0.1, 0.2]), {}, ValueError, r"^`p01` and `p10` must broadcast to a common shape; got shapes \(2,\) and \(3,\)\.$"),
@@ -239,14 +239,14 @@ def test_connors_sample_size_by_hand():
     # p01 = 0.05, p10 = 0.02: psi = 0.07, delta = 0.03, z_0.975 = 1.959964, z_0.8 = 0.841621.
     hand = (1.959963984540054 * np.sqrt(0.07) + 0.8416212335729143 * np.sqrt(0.07 - 0.03**2)) ** 2 / 0.03**2
     assert 608 < hand < 609
-    assert mcnemar_sample_size(0.05, 0.02, method="normal") == 609
-    assert mcnemar_sample_size(0.02, 0.05, method="normal") == 609
+    assert mcnemar_sample_size(0.05, 0.02, power_method="normal") == 609
+    assert mcnemar_sample_size(0.02, 0.05, power_method="normal") == 609
     # It is the first size at which Connor's approximate power reaches the target.
-    approx = mcnemar_power([608, 609], 0.05, 0.02, method="normal").power
+    approx = mcnemar_power([608, 609], 0.05, 0.02, power_method="normal").power
     assert approx[0] < 0.8 <= approx[1]
     # alpha = 0.01, power = 0.9: z = 2.575829, 1.281552.
     hand = (2.5758293035489004 * np.sqrt(0.07) + 1.2815515655446004 * np.sqrt(0.0691)) ** 2 / 0.0009
-    assert mcnemar_sample_size(0.05, 0.02, alpha=0.01, target_power=0.9, method="normal") == int(np.ceil(hand))
+    assert mcnemar_sample_size(0.05, 0.02, alpha=0.01, target_power=0.9, power_method="normal") == int(np.ceil(hand))
 
 
 @pytest.mark.parametrize("kwargs", FORMS)
@@ -263,7 +263,7 @@ def test_exact_sample_size_of_the_article_matchers():
     assert mcnemar_power(n - 1, p01, p10).power < 0.8 <= mcnemar_power(n, p01, p10).power
     assert mcnemar_sample_size(p01, p10, rule="stable") == n
     # Connor's approximation asks for fewer: the exact test is conservative.
-    assert mcnemar_sample_size(p01, p10, method="normal") < n < 1.1 * mcnemar_sample_size(p01, p10, method="normal")
+    assert mcnemar_sample_size(p01, p10, power_method="normal") < n < 1.1 * mcnemar_sample_size(p01, p10, power_method="normal")
 
 
 def test_stable_rule_skips_the_saw_tooth():
@@ -318,7 +318,7 @@ def test_exact_search_stops_at_its_limit(monkeypatch):
     monkeypatch.setattr(power_mcnemar, "_SEARCH_LIMIT", 420)
     assert mcnemar_sample_size(0.6, 0.4, rule="stable") == 210
     monkeypatch.setattr(power_mcnemar, "_SEARCH_LIMIT", 400)
-    with pytest.raises(ValueError, match=r"^The exact search for the test-set size passed 388 items without settling; it stops at 400\. Use `method='normal'`\.$"):
+    with pytest.raises(ValueError, match=r"^The exact search for the test-set size passed 388 items without settling; it stops at 400\. Use `power_method='normal'`\.$"):
         mcnemar_sample_size(0.6, 0.4, rule="stable")
     # The horizon is inclusive: the first size 199 is found from a horizon of 200 (start 100)
     # but needs another doubling, beyond a limit of 300, from a horizon of 198 (start 99).
@@ -344,7 +344,7 @@ def test_sample_size_at_the_edges_of_the_rates():
     assert mcnemar_sample_size(1.0, 0.0) == 6
     assert mcnemar_sample_size(0.0, 0.3) == mcnemar_sample_size(0.3, 0.0)
     # Connor's n = z**2 = 0.708 at alpha = 0.4 (power 1 once sqrt(n) > z): one item.
-    assert mcnemar_sample_size(1.0, 0.0, alpha=0.4, target_power=0.5, method="normal") == 1
+    assert mcnemar_sample_size(1.0, 0.0, alpha=0.4, target_power=0.5, power_method="normal") == 1
 
 
 @pytest.mark.parametrize(
@@ -360,10 +360,10 @@ def test_sample_size_at_the_edges_of_the_rates():
         ((0.05, 0.02), dict(target_power=0.05), ValueError, r"^`target_power` must exceed `alpha`.*got target_power=0.05 with alpha=0.05\.$"),
         ((0.05, 0.02), dict(target_power=1.0), ValueError, r"`target_power` must be strictly between 0 and 1; got 1.0"),
         ((0.05, 0.02), dict(alpha=0.0), ValueError, r"`alpha` must be strictly between 0 and 1; got 0.0"),
-        ((0.05, 0.02), dict(method="simulate"), ValueError, r"`method` must be one of 'exact', 'normal'"),
+        ((0.05, 0.02), dict(power_method="simulate"), ValueError, r"`power_method` must be one of 'enumeration', 'normal'"),
         ((0.05, 0.02), dict(rule="last"), ValueError, r"`rule` must be one of 'first', 'stable'; got 'last'"),
         ((0.05, 0.02), dict(correction="yes"), TypeError, r"`correction` must be True or False"),
-        ((0.0101, 0.01), {}, ValueError, r"The normal approximation already asks for .* items; the exact search stops at 1,000,000. Use `method='normal'`"),
+        ((0.0101, 0.01), {}, ValueError, r"The normal approximation already asks for .* items; the exact search stops at 1,000,000. Use `power_method='normal'`"),
     ],
 )
 def test_sample_size_rejects_bad_input(args, kwargs, error, match):
@@ -372,20 +372,20 @@ def test_sample_size_rejects_bad_input(args, kwargs, error, match):
 
 
 def test_sample_size_tiny_difference_still_has_a_normal_answer():
-    assert mcnemar_sample_size(0.0101, 0.01, method="normal") > 1_000_000
+    assert mcnemar_sample_size(0.0101, 0.01, power_method="normal") > 1_000_000
 
 
 
 
 @pytest.mark.parametrize("p01, p10", [(1e-320, 0.0), (5e-324, 0.0), (3e-309, 1e-309)])
-@pytest.mark.parametrize("method", ["normal", "exact"])
+@pytest.mark.parametrize("method", ["normal", "enumeration"])
 def test_sample_size_of_a_vanishing_difference_is_refused_clearly(p01, p10, method):
     # The size passes 1e308 items: a clear refusal, not inf, an OverflowError or a warning.
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         refusal = r"`p01` and `p10` differ by only .*: the normal approximation asks for more than 1e308 items, beyond"
         with pytest.raises(ValueError, match=refusal):
-            mcnemar_sample_size(p01, p10, method=method)
+            mcnemar_sample_size(p01, p10, power_method=method)
 
 
 @pytest.mark.parametrize("p01, p10", [(0.3, 0.3 - 1e-10), (1e-200, 0.0), (3e-300, 1e-300)])
@@ -399,4 +399,4 @@ def test_normal_sample_size_of_a_tiny_difference_is_the_closed_form(p01, p10):
     root_psi = Fraction(math.sqrt(psi))  # float precision is enough for rel=1e-12 below
     root_rest = Fraction(math.sqrt(psi - d * d))
     expected = (z_a * root_psi + z_b * root_rest) ** 2 / d**2
-    assert mcnemar_sample_size(p01, p10, method="normal") == pytest.approx(float(expected), rel=1e-12)
+    assert mcnemar_sample_size(p01, p10, power_method="normal") == pytest.approx(float(expected), rel=1e-12)

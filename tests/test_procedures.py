@@ -21,11 +21,11 @@ def test_seed_002_worked_example():
     res = paired_difference(CANDIDATE, REFERENCE, threshold=0.30)
     assert res.estimate == pytest.approx(0.28, abs=1e-12)
     assert res.median == pytest.approx(0.30, abs=1e-12)
-    assert f"{res.sd:.3f}" == "0.179"
+    assert f"{res.sigma_d:.3f}" == "0.179"
     assert (res.n, res.df, res.n_dropped) == (5, 4, 0)
     # 0.28 +- 2.776 x 0.080 ~ [0.058, 0.502]
     assert f"{stats.t.ppf(0.975, 4):.3f}" == "2.776"
-    assert f"{res.sd / np.sqrt(5):.3f}" == "0.080"
+    assert f"{res.sigma_d / np.sqrt(5):.3f}" == "0.080"
     ci = res.confidence_interval
     assert (f"{ci.low:.3f}", f"{ci.high:.3f}") == ("0.058", "0.502")
     assert ci.low > 0 and ci.high > 0.30 > ci.low  # above zero, overlaps the threshold
@@ -42,15 +42,15 @@ def test_decision_strings():
     )
 
 
-@pytest.mark.parametrize("level", [0.8, 0.9, 0.95, 0.99])
-def test_paired_difference_matches_scipy_ttest_rel(level):
+@pytest.mark.parametrize("alpha", [0.2, 0.1, 0.05, 0.01])
+def test_paired_difference_matches_scipy_ttest_rel(alpha):
     rng = np.random.default_rng(3)
     for n in (2, 3, 7, 30):
         ref_scores = rng.normal(0.7, 0.01, n)
         cand = ref_scores + rng.normal(0.003, 0.004, n)
-        res = paired_difference(cand, ref_scores, confidence_level=level)
+        res = paired_difference(cand, ref_scores, alpha=alpha)
         ref = stats.ttest_rel(cand, ref_scores)
-        ci = ref.confidence_interval(level)
+        ci = ref.confidence_interval(1 - alpha)
         assert res.statistic == pytest.approx(ref.statistic, rel=1e-10)
         assert res.pvalue == pytest.approx(ref.pvalue, rel=1e-10)
         assert res.df == ref.df
@@ -82,14 +82,14 @@ def test_decision_boundaries_are_strict():
 
 def test_lower_bound_exactly_zero_does_not_establish_a_gain():
     # Differences 0 and 6: mean 3, se 3, and t(1) at 75% is 1, so the 50% interval starts at 0.
-    res = paired_difference([0.0, 6.0], [0.0, 0.0], threshold=0.1, confidence_level=0.5)
+    res = paired_difference([0.0, 6.0], [0.0, 0.0], threshold=0.1, alpha=0.5)
     assert res.confidence_interval.low == 0.0
     assert res.decision == "gain not established"
 
 
 def test_paired_difference_reports_its_arguments():
-    res = paired_difference(CANDIDATE, REFERENCE, threshold=0.3, confidence_level=0.9)
-    assert (res.threshold, res.confidence_level) == (0.3, 0.9)
+    res = paired_difference(CANDIDATE, REFERENCE, threshold=0.3, alpha=0.1)
+    assert (res.threshold, res.alpha, res.confidence_level) == (0.3, 0.1, 0.9)
 
 
 def test_paired_difference_median_near_the_float64_limit():
@@ -193,7 +193,7 @@ def test_results_print_as_plain_floats():
         (dict(scores_a=[0.7, 0.8], scores_b=[0.6, 0.75], threshold=np.nan), ValueError, r"`threshold` must be finite"),
         (dict(scores_a=[0.7, 0.8], scores_b=[0.6, 0.75], threshold="0.3"), TypeError, r"`threshold` must be a real number; got '0.3'"),
         (dict(scores_a=[0.7, 0.8], scores_b=[0.6, 0.75], nan_policy="propagate"), ValueError, r"`nan_policy` must be one of 'raise', 'omit'; got 'propagate'"),
-        (dict(scores_a=[0.7, 0.8], scores_b=[0.6, 0.75], confidence_level=1.5), ValueError, r"`confidence_level` must be strictly between 0 and 1"),
+        (dict(scores_a=[0.7, 0.8], scores_b=[0.6, 0.75], alpha=1.5), ValueError, r"`alpha` must be strictly between 0 and 1"),
         (dict(scores_a=["a", "b"], scores_b=[0.6, 0.75]), TypeError, r"`scores_a` must hold numbers"),
     ],
 )
@@ -271,26 +271,26 @@ def test_bootstrap_is_reproducible_and_has_the_right_spread():
 def test_percentile_interval_and_bouthillier_reading():
     rng = np.random.default_rng(9)
     a, b = rng.normal(0.66, 0.01, 25), rng.normal(0.65, 0.01, 25)
-    res = prob_improvement(a, b, confidence_level=0.9, gamma=0.8, rng=3)
+    res = prob_improvement(a, b, alpha=0.1, gamma=0.8, rng=3)
     low, high = np.quantile(res.bootstrap_distribution, [0.05, 0.95])
     assert (res.confidence_interval.low, res.confidence_interval.high) == (low, high)
-    assert res.significant == (low > 0.5) and res.meaningful == (high > 0.8)
+    assert res.reject == (low > 0.5) and res.meaningful == (high > 0.8)
     clear = prob_improvement([0.9, 0.91, 0.92, 0.93], [0.1, 0.2, 0.3, 0.4], rng=0)
-    assert (clear.estimate, clear.confidence_interval.low, clear.significant, clear.meaningful) == (1.0, 1.0, True, True)
+    assert (clear.estimate, clear.confidence_interval.low, clear.reject, clear.meaningful) == (1.0, 1.0, True, True)
     same = prob_improvement(b, b, rng=0)
-    assert same.estimate == 0.5 and not same.significant and not same.meaningful
+    assert same.estimate == 0.5 and not same.reject and not same.meaningful
 
 
 def test_prob_improvement_reports_its_arguments():
-    res = prob_improvement([0.9, 0.8, 0.7, 0.1], [0.5] * 4, confidence_level=0.8, gamma=0.9, n_resamples=10, rng=0)
-    assert (res.confidence_level, res.gamma, res.paired) == (0.8, 0.9, True)
+    res = prob_improvement([0.9, 0.8, 0.7, 0.1], [0.5] * 4, alpha=0.2, gamma=0.9, n_resamples=10, rng=0)
+    assert (res.alpha, res.confidence_level, res.gamma, res.paired) == (0.2, 0.8, 0.9, True)
 
 
 def test_meaningful_needs_an_upper_bound_strictly_above_gamma():
     # Wins 1, 1, 1, 0: bootstrap means are k/4, and the middle 10% of them is 3/4 exactly.
-    res = prob_improvement([0.9, 0.8, 0.7, 0.1], [0.5] * 4, confidence_level=0.1, gamma=0.75, n_resamples=1000, rng=0)
+    res = prob_improvement([0.9, 0.8, 0.7, 0.1], [0.5] * 4, alpha=0.9, gamma=0.75, n_resamples=1000, rng=0)
     assert res.confidence_interval.high == 0.75
-    assert not res.meaningful and res.significant
+    assert not res.meaningful and res.reject
 
 
 @pytest.mark.parametrize(
@@ -317,7 +317,7 @@ def test_prob_improvement_false_detections_under_the_null():
     rng = np.random.default_rng(10)
     n_sims = 400
     scores = rng.normal(0.7, 0.01, (n_sims, 2, 10))
-    hits = np.mean([prob_improvement(a, b, n_resamples=2000, rng=i).significant for i, (a, b) in enumerate(scores)])
+    hits = np.mean([prob_improvement(a, b, n_resamples=2000, rng=i).reject for i, (a, b) in enumerate(scores)])
     assert hits <= 0.025 + 3 * np.sqrt(0.025 * 0.975 / n_sims)
 
 
@@ -332,7 +332,7 @@ def test_prob_improvement_false_detections_under_the_null():
         (dict(scores_a=[0.7, 0.8], scores_b=[0.6, 0.5], gamma=0.5), ValueError, r"`gamma` must lie in \(0.5, 1\); got 0.5"),
         (dict(scores_a=[0.7, 0.8], scores_b=[0.6, 0.5], gamma=1.0), ValueError, r"`gamma` must be strictly between 0 and 1"),
         (dict(scores_a=[0.7, 0.8], scores_b=[0.6, 0.5], n_resamples=0), ValueError, r"`n_resamples` must be an integer >= 1; got 0"),
-        (dict(scores_a=[0.7, 0.8], scores_b=[0.6, 0.5], confidence_level=0), ValueError, r"`confidence_level`"),
+        (dict(scores_a=[0.7, 0.8], scores_b=[0.6, 0.5], alpha=0), ValueError, r"`alpha`"),
         (dict(scores_a=[0.7, 0.8], scores_b=[0.6, 0.5], paired="yes"), TypeError, r"`paired` must be True or False; got 'yes'"),
         (dict(scores_a=[0.7, 0.8], scores_b=[0.6, 0.5], n_resamples=100.0), TypeError, r"`n_resamples` must be an integer"),
         (dict(scores_a=[0.7, 0.8], scores_b=[0.6, 0.5], rng="seed"), TypeError, r"`rng` must be a numpy.random.Generator"),

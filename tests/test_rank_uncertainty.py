@@ -76,13 +76,13 @@ def test_memory_refusal_reports_the_size_of_the_resampled_arrays():
 def test_bootstrap_ranks_leader_need_not_be_the_first_model():
     rng = np.random.default_rng(2)
     correct = (rng.random((200, 3)) < [0.6, 0.7, 0.9]).astype(float)
-    res = bootstrap_ranks(correct, n_resamples=300, confidence_level=0.9, rng=3)
+    res = bootstrap_ranks(correct, n_resamples=300, alpha=0.1, rng=3)
     assert res.leader == 2 and res.rank.tolist() == [3, 2, 1]
-    assert (res.confidence_level, res.n_resamples) == (0.9, 300)
+    assert (res.alpha, res.confidence_level, res.n_resamples) == (0.1, 0.9, 300)
     metrics = _index_bootstrap(correct, 300, 3)
     d = metrics[:, [2]] - metrics
-    np.testing.assert_allclose(res.difference_ci.low, np.percentile(d, 5, axis=0), atol=1e-15)
-    np.testing.assert_allclose(res.difference_ci.high, np.percentile(d, 95, axis=0), atol=1e-15)
+    np.testing.assert_allclose(res.difference_interval.low, np.percentile(d, 5, axis=0), atol=1e-15)
+    np.testing.assert_allclose(res.difference_interval.high, np.percentile(d, 95, axis=0), atol=1e-15)
     assert res.pvalue[2] == 1.0 and res.pvalue_holm[2] == 1.0
     assert bootstrap_ranks(correct[:20], rng=0).n_resamples == 10_000
 
@@ -93,13 +93,13 @@ def _inverted_cdf(sorted_column, q):
     return sorted_column[int(np.ceil(b * q - 1e-9)) - 1]
 
 
-@pytest.mark.parametrize(("n_resamples", "confidence_level"), [(14, 0.6), (37, 0.4), (37, 0.8), (50, 0.95)])
-def test_rank_interval_is_the_inverted_cdf_percentile_of_the_ranks(n_resamples, confidence_level):
+@pytest.mark.parametrize(("n_resamples", "alpha"), [(14, 0.4), (37, 0.6), (37, 0.2), (50, 0.05)])
+def test_rank_interval_is_the_inverted_cdf_percentile_of_the_ranks(n_resamples, alpha):
     # Three models of close skill: every rank occurs, and the interval ends are observed ranks
     # (here interpolating between two ranks and truncating would give a lower end).
     correct = (np.random.default_rng(0).random((30, 3)) < [0.75, 0.7, 0.65]).astype(float)
-    res = bootstrap_ranks(correct, n_resamples=n_resamples, confidence_level=confidence_level, rng=6)
-    tail = (1 - confidence_level) / 2
+    res = bootstrap_ranks(correct, n_resamples=n_resamples, alpha=alpha, rng=6)
+    tail = alpha / 2
     ranks = np.sort(res.rank_distribution, axis=0)
     for j in range(3):
         assert res.rank_interval.low[j] == _inverted_cdf(ranks[:, j], tail)
@@ -132,14 +132,14 @@ def test_a_copy_of_the_leader_is_indistinguishable_with_p_one():
 
 
 def test_indistinguishable_is_a_strict_comparison_with_alpha():
-    # With 64 resamples the p-values are multiples of 1/32, exact in binary, so a confidence
-    # level of 1 - p puts alpha exactly on the adjusted p-value: the leader then beats the model.
+    # With 64 resamples the p-values are multiples of 1/32, exact in binary, so alpha = p puts
+    # alpha exactly on the adjusted p-value: the leader then beats the model (p <= alpha rejects).
     correct = (np.random.default_rng(11).random((60, 2)) < [0.75, 0.6]).astype(float)
     first = bootstrap_ranks(correct, n_resamples=64, rng=12)
     p = float(first.pvalue_holm[1])
     assert 0 < p < 1 and p * 32 == round(p * 32)
-    res = bootstrap_ranks(correct, n_resamples=64, confidence_level=1 - p, rng=12)
-    assert res.pvalue_holm[1] == p == 1 - res.confidence_level
+    res = bootstrap_ranks(correct, n_resamples=64, alpha=p, rng=12)
+    assert res.pvalue_holm[1] == p == res.alpha
     assert res.indistinguishable.tolist() == [True, False]
 
 

@@ -63,10 +63,10 @@ def test_demsar_table6_ranks_and_statistics():
     assert res.statistic == pytest.approx(chi2, rel=1e-13)
     assert res.statistic == pytest.approx(69 / 7, rel=1e-12)  # 12*14/20 * (sum R^2 - 25) by hand
     f = (n - 1) * chi2 / (n * (k - 1) - chi2)
-    assert res.f_statistic == pytest.approx(f, rel=1e-12)
-    assert res.f_pvalue == pytest.approx(stats.f.sf(f, 3, 39), rel=1e-12)
+    assert res.statistic_f == pytest.approx(f, rel=1e-12)
+    assert res.pvalue_f == pytest.approx(stats.f.sf(f, 3, 39), rel=1e-12)
     assert res.pvalue == pytest.approx(stats.chi2.sf(chi2, 3), rel=1e-12)
-    assert (res.df, res.f_df, res.n_datasets, res.n_models) == (3, (3, 39), 14, 4)
+    assert (res.df, res.df_f, res.n_tasks, res.n_models) == (3, (3, 39), 14, 4)
     # Demšar's printed ranks give his chi2_F = 9.28 and F_F = 3.69 through the same formulas.
     printed = np.array([3.143, 2.000, 2.893, 1.964])
     chi2_paper = 12 * n / (k * (k + 1)) * (np.sum(printed**2) - k * (k + 1) ** 2 / 4)
@@ -100,9 +100,9 @@ def test_friedman_perfect_agreement_and_all_equal():
     x = np.tile([0.9, 0.8, 0.7], (6, 1)) + np.arange(6)[:, None] / 100
     res = friedman(x)
     assert res.statistic == pytest.approx(6 * 2)  # N(k - 1)
-    assert res.f_statistic == math.inf and res.f_pvalue == 0.0
+    assert res.statistic_f == math.inf and res.pvalue_f == 0.0
     flat = friedman(np.ones((4, 3)))
-    assert flat.statistic == 0.0 and flat.pvalue == 1.0 and flat.f_pvalue == 1.0
+    assert flat.statistic == 0.0 and flat.pvalue == 1.0 and flat.pvalue_f == 1.0
 
 
 @pytest.mark.parametrize(("n", "k"), [(200, 10), (3, 250)])
@@ -110,7 +110,7 @@ def test_friedman_perfect_agreement_is_infinite_f_despite_rounding(n, k):
     # On these sizes the computed chi2_F falls a hair (1e-13) below N(k - 1): still perfect agreement.
     res = friedman(np.tile(np.arange(k, 0, -1.0), (n, 1)))
     assert res.statistic == pytest.approx(n * (k - 1), rel=1e-14)
-    assert res.f_statistic == math.inf and res.f_pvalue == 0.0
+    assert res.statistic_f == math.inf and res.pvalue_f == 0.0
 
 
 def test_friedman_smallest_tables_and_result_fields():
@@ -118,7 +118,7 @@ def test_friedman_smallest_tables_and_result_fields():
     x = np.array([[0.9, 0.5, 0.7], [0.8, 0.6, 0.4]])
     res = friedman(x)
     np.testing.assert_array_equal(res.ranks, [[1, 3, 2], [1, 2, 3]])
-    assert res.n_datasets == 2 and res.higher_is_better is True
+    assert res.n_tasks == 2 and res.higher_is_better is True
     assert friedman(x, higher_is_better=False).higher_is_better is False
 
 
@@ -179,7 +179,7 @@ def test_tasks_for_gap_at_the_largest_count(k):
     n = tasks_for_gap(gap, k)
     assert n <= MAX_COUNT
     assert nemenyi_cd(k, n) <= gap < nemenyi_cd(k, n - 1)
-    with pytest.raises(ValueError, match=r"`gap` = .* is too small: .* beyond 9,007,199,254,740,992 datasets"):
+    with pytest.raises(ValueError, match=r"`gap` = .* is too small: .* beyond 9,007,199,254,740,992 tasks"):
         tasks_for_gap(np.nextafter(gap, 0), k)
 
 
@@ -362,7 +362,7 @@ def test_bootstrap_ranks_mean_matches_index_bootstrap():
     ranks = 1 + (metrics[:, None, :] > metrics[:, :, None]).sum(axis=2)
     np.testing.assert_array_equal(res.rank_distribution, ranks)
     d = metrics[:, [0]] - metrics
-    np.testing.assert_allclose(res.difference_ci.low, np.percentile(d, 2.5, axis=0))
+    np.testing.assert_allclose(res.difference_interval.low, np.percentile(d, 2.5, axis=0))
     p = np.minimum(1, 2 * np.minimum((d <= 0).mean(0), (d >= 0).mean(0)))
     p[0] = 1
     np.testing.assert_allclose(res.pvalue, p)
@@ -402,11 +402,11 @@ def test_bad_tables(fn):
         fn(None)
     with pytest.raises(ValueError, match="two-dimensional"):
         fn(pd.Series([0.1, 0.2, 0.3]))
-    with pytest.raises(ValueError, match="at least 2 (datasets|items)"):
+    with pytest.raises(ValueError, match="at least 2 (tasks|items)"):
         fn(np.ones((1, 4)))
     with pytest.raises(ValueError, match="two-dimensional"):
         fn(np.ones(4))
-    with pytest.raises(ValueError, match=r"NaN .*\((dataset|item) 'cmc', model 'C4\.5\+cf'\)"):
+    with pytest.raises(ValueError, match=r"NaN .*\((task|item) 'cmc', model 'C4\.5\+cf'\)"):
         bad = demsar_frame()
         bad.iloc[3, 2] = np.nan
         fn(bad)
@@ -428,9 +428,9 @@ def test_bad_arguments():
             rank_stability(DEMSAR_AUC, alpha=alpha)
         with pytest.raises(ValueError, match="`alpha`"):
             tasks_for_gap(0.5, 4, alpha=alpha)
-    with pytest.raises(ValueError, match="`k`"):
+    with pytest.raises(ValueError, match="`n_models`"):
         nemenyi_cd(1, 14)
-    with pytest.raises(ValueError, match="`n_datasets`"):
+    with pytest.raises(ValueError, match="`n_tasks`"):
         nemenyi_cd(4, 1)
     with pytest.raises(ValueError, match=r"`gap` cannot exceed k - 1 = 3, the largest difference of mean ranks "
                                           r"among 4 models; got 3\.5"):
@@ -439,8 +439,8 @@ def test_bad_arguments():
         tasks_for_gap(0.0, 4)
     with pytest.raises(TypeError, match="`higher_is_better`"):
         friedman(DEMSAR_AUC, higher_is_better="yes")
-    with pytest.raises(ValueError, match="`confidence_level`"):
-        bootstrap_ranks(DEMSAR_AUC, confidence_level=1.0)
+    with pytest.raises(ValueError, match="`alpha`"):
+        bootstrap_ranks(DEMSAR_AUC, alpha=1.0)
     with pytest.raises(ValueError, match="`statistic`"):
         bootstrap_ranks(DEMSAR_AUC, statistic="median")
     with pytest.raises(ValueError, match="share axis 0"):
@@ -462,7 +462,7 @@ def test_bootstrap_ranks_with_average_precision():
         data[name] = (scores, tp, npos)  # one object per detection slot at most
     res = bootstrap_ranks(data, statistic=average_precision, n_resamples=300, rng=0)
     for j, (scores, tp, pos) in enumerate(data.values()):
-        assert res.estimate[j] == pytest.approx(average_precision(scores[None], tp[None], pos[None])[0])
+        assert res.estimate[j] == pytest.approx(average_precision(scores, tp, pos))
     assert res.leader == "sharp" and res.rank_distribution.shape == (300, 2)
 
 
@@ -470,16 +470,16 @@ def test_nan_scores_are_located_in_the_message():
     x = np.full((6, 3), 0.5) + np.arange(3) / 10
     x[1, 2] = np.nan
     with pytest.raises(ValueError, match=r"holds 1 NaN or infinite score\(s\) \(a failed run\?\) at "
-                                          r"\(dataset 1, model 2\); a rank needs every model"):
+                                          r"\(task 1, model 2\); a rank needs every model"):
         friedman(x)
     x[[0, 4], [1, 0]] = np.inf
-    with pytest.raises(ValueError, match=r"at \(dataset 0, model 1\), \(dataset 1, model 2\), "
-                                          r"\(dataset 4, model 0\); a rank"):
+    with pytest.raises(ValueError, match=r"at \(task 0, model 1\), \(task 1, model 2\), "
+                                          r"\(task 4, model 0\); a rank"):
         friedman(x)
     x[5, :] = np.nan
     # Three cells are shown, then how many there are.
-    with pytest.raises(ValueError, match=r"holds 6 NaN .*\(dataset 4, model 0\), \.\.\. \(6 cells\); a rank"):
+    with pytest.raises(ValueError, match=r"holds 6 NaN .*\(task 4, model 0\), \.\.\. \(6 cells\); a rank"):
         friedman(x)
     x[5, 1:] = 0.5
-    with pytest.raises(ValueError, match=r"holds 4 NaN .*\(dataset 4, model 0\), \.\.\. \(4 cells\); a rank"):
+    with pytest.raises(ValueError, match=r"holds 4 NaN .*\(task 4, model 0\), \.\.\. \(4 cells\); a rank"):
         friedman(x)

@@ -61,7 +61,7 @@ def test_pairwise_by_hand(hand):
     pw = hand.pairwise(alpha=0.05)
     assert list(pw.columns) == [
         "task", "model_a", "model_b", "n_pairs", "mean_diff", "ci_low", "ci_high",
-        "pvalue", "pvalue_holm", "significant",
+        "pvalue", "pvalue_holm", "reject",
     ]
     assert list(zip(pw.task, pw.model_a, pw.model_b)) == [
         ("t1", "A", "B"), ("t1", "A", "C"), ("t1", "B", "C"),
@@ -84,21 +84,21 @@ def test_pairwise_by_hand(hand):
         holm = np.empty(3)
         holm[order] = stepped
         np.testing.assert_allclose(pw.loc[pw.task == task, "pvalue_holm"], holm, rtol=1e-12)
-    assert (pw.significant == (pw.pvalue_holm <= 0.05)).all()
+    assert (pw.reject == (pw.pvalue_holm <= 0.05)).all()
 
 
 def test_pairwise_alpha_sets_interval_and_decision(hand):
     wide, narrow = hand.pairwise(alpha=0.01), hand.pairwise(alpha=0.2)
     assert ((wide.ci_high - wide.ci_low) > (narrow.ci_high - narrow.ci_low)).all()
-    assert (wide.significant <= narrow.significant).all()
-    assert wide.significant.sum() < narrow.significant.sum()
+    assert (wide.reject <= narrow.reject).all()
+    assert wide.reject.sum() < narrow.reject.sum()
 
 
 def test_pairwise_significant_includes_p_exactly_at_alpha(hand):
-    """``significant`` is ``pvalue_holm <= alpha``: a Holm p-value equal to alpha rejects."""
+    """``reject`` is ``pvalue_holm <= alpha``: a Holm p-value equal to alpha rejects."""
     p = float(hand.pairwise().pvalue_holm.iloc[0])
     at = hand.pairwise(alpha=p)
-    assert at.pvalue_holm.iloc[0] == p and at.significant.iloc[0]
+    assert at.pvalue_holm.iloc[0] == p and at.reject.iloc[0]
 
 
 def test_the_smallest_alpha_is_accepted(hand):
@@ -110,7 +110,7 @@ def test_the_smallest_alpha_is_accepted(hand):
 def test_pairwise_agrees_with_paired_difference(hand):
     pw = hand.pairwise(alpha=0.10)
     row = pw[(pw.task == "t2") & (pw.model_a == "A") & (pw.model_b == "C")].iloc[0]
-    res = paired_difference(HAND["t2"]["A"], HAND["t2"]["C"], confidence_level=0.90)
+    res = paired_difference(HAND["t2"]["A"], HAND["t2"]["C"], alpha=0.10)
     assert row.mean_diff == res.estimate and row.pvalue == res.pvalue
     assert (row.ci_low, row.ci_high) == tuple(res.confidence_interval)
 
@@ -220,7 +220,7 @@ def test_equivalence_passes_alpha_to_both_tests_and_the_verdict(hand):
     for row in eq.itertuples(index=False):
         a, b = HAND[row.task][row.model_a], HAND[row.task][row.model_b]
         assert row.mean_diff == pytest.approx(np.mean(np.subtract(a, b)), abs=1e-15)
-        assert (row.ci_low, row.ci_high) == tuple(paired_difference(a, b, confidence_level=0.90).confidence_interval)
+        assert (row.ci_low, row.ci_high) == tuple(paired_difference(a, b, alpha=0.10).confidence_interval)
         assert (row.tost_ci_low, row.tost_ci_high) == tuple(tost_paired(a, b, margin=0.03, alpha=0.10).confidence_interval)
     holm = eq.pvalue_difference_holm.to_numpy(), eq.pvalue_equivalence_holm.to_numpy()
     assert eq.verdict.tolist() == verdict_from_pvalues(*holm, alpha=0.10).tolist()
@@ -267,7 +267,7 @@ def test_friedman_agrees_with_ranking_friedman():
     means = table.groupby(["task", "model"], sort=False).score.mean().unstack()[list("ABCD")]
     ref = friedman(means)
     assert f["statistic"] == ref.statistic and f["pvalue"] == ref.pvalue
-    assert f["f_statistic"] == ref.f_statistic and f["f_pvalue"] == ref.f_pvalue
+    assert f["statistic_f"] == ref.statistic_f and f["pvalue_f"] == ref.pvalue_f
     np.testing.assert_array_equal(f["mean_ranks"].to_numpy(), ref.mean_ranks)
     assert f["critical_difference"] == nemenyi_cd(4, 6)
     gap = ref.mean_ranks.max() - ref.mean_ranks.min()
@@ -529,7 +529,7 @@ def test_zero_spread_comparison_is_named():
 def test_summary_reports_the_numbers(hand):
     text = hand.summary(margin=0.01)
     pw, f = hand.pairwise(), hand.friedman()
-    assert f"{int(pw.significant.sum())} of 6 comparison(s) differ" in text
+    assert f"{int(pw.reject.sum())} of 6 comparison(s) differ" in text
     assert f"critical difference {f.critical_difference:.2f}" in text
     assert "margin of 0.01" in text
 
@@ -563,7 +563,7 @@ def test_summary_sentence_by_sentence():
     assert f.mean_ranks.idxmin() == "A" and f.n_for_observed_gap is not None
     expected = " ".join([
         "2 task(s), 3 models, 4 to 5 seeds per task; no failed runs.",
-        f"{pw.significant.sum()} of 6 comparison(s) differ at alpha = 0.1 (paired t, Holm within each task).",
+        f"{pw.reject.sum()} of 6 comparison(s) differ at alpha = 0.1 (paired t, Holm within each task).",
         f"Minimum detectable effects at 90% power range from {pwr.mde.min():.3g} to {pwr.mde.max():.3g}; "
         f"{(~pwr.detectable).sum()} of 6 observed difference(s) are smaller than their own MDE.",
         f"Against a margin of 0.03: {verdicts.get('different', 0)} different, {verdicts.get('equivalent', 0)} equivalent, "
@@ -594,12 +594,24 @@ def test_repr_and_summary_give_the_range_of_seeds_per_task():
     assert report.summary().startswith("3 task(s), 2 models, 2 to 4 seeds per task; no failed runs.")
 
 
-def test_run_benchmark_is_reached_through_the_report_module():
+def test_run_benchmark_is_reached_from_the_package_not_the_report_module():
+    import sigeval
     import sigeval.report
 
-    assert sigeval.report.run_benchmark is run_benchmark
-    with pytest.raises(AttributeError, match="module 'sigeval.report' has no attribute 'nope'"):
-        sigeval.report.nope  # noqa: B018
+    assert sigeval.run_benchmark is run_benchmark
+    assert not hasattr(sigeval.report, "run_benchmark")
+
+
+def test_rank_stability_takes_n_resamples_beside_the_sources_n_boot():
+    report = Report(long_table({t: {"A": [0.1, 0.2, 0.3], "B": [0.3, 0.5, 0.4], "C": [0.0, 0.1, 0.2]} for t in "abcd"}))
+    one, two = report.rank_stability(n_boot=50, rng=1), report.rank_stability(n_resamples=50, rng=1)
+    assert one.n_boot == two.n_boot == two.n_resamples == 50
+    pd.testing.assert_frame_equal(one.separation, two.separation)
+    assert report.rank_stability(rng=1).n_boot == 10_000
+    with pytest.raises(TypeError, match=r"Give the number of resamples once, as `n_boot` or as `n_resamples`"):
+        report.rank_stability(n_boot=50, n_resamples=50)
+    with pytest.raises(ValueError, match=r"`n_resamples` must be an integer >= 1"):
+        report.rank_stability(n_resamples=0)
 
 
 # --------------------------------------------------------------------------- run_benchmark
@@ -721,7 +733,7 @@ def test_equivalence_intervals_are_the_tests_intervals(hand):
     eq = hand.equivalence(margin=0.02, alpha=0.05)
     row = eq.iloc[0]
     a, b = HAND["t1"]["A"], HAND["t1"]["B"]
-    assert (row.ci_low, row.ci_high) == tuple(paired_difference(a, b, confidence_level=0.95).confidence_interval)
+    assert (row.ci_low, row.ci_high) == tuple(paired_difference(a, b, alpha=0.05).confidence_interval)
     assert (row.tost_ci_low, row.tost_ci_high) == tuple(tost_paired(a, b, margin=0.02).confidence_interval)
 
 

@@ -326,10 +326,10 @@ def test_average_precision_with_groups_of_images():
 
 
 def test_average_precision_simple_cases():
-    perfect = average_precision(np.array([[[0.9, 0.8]]]), np.array([[[1, 1]]]), np.array([[2]]))
+    perfect = average_precision(np.array([[[0.9, 0.8]]]), np.array([[[1, 1]]]), np.array([[2]]), axis=1)
     assert perfect[0] == 1.0
     # One FP ranked first: precisions 1/2 and 2/3 at the TPs; one object missed.
-    ap = average_precision(np.array([[[0.9, 0.8, 0.7]]]), np.array([[[0, 1, 1]]]), np.array([[3]]))
+    ap = average_precision(np.array([[[0.9, 0.8, 0.7]]]), np.array([[[0, 1, 1]]]), np.array([[3]]), axis=1)
     assert ap[0] == pytest.approx((1 / 2 + 2 / 3) / 3)
 
 
@@ -602,17 +602,17 @@ def test_permutation_test_rejects_bad_input(kwargs, match):
 
 
 def test_metrics_reject_bad_shapes():
-    with pytest.raises(ValueError, match=r"`numerator` must have a leading resample axis.*pass `x\[None\]`"):
-        ratio_of_sums(X, X)
+    with pytest.raises(ValueError, match=r"`numerator` must have a leading resample axis.*with axis=0"):
+        ratio_of_sums(X, X, axis=1)
     with pytest.raises(ValueError, match=r"`numerator` and `denominator` must have the same shape"):
-        ratio_of_sums(np.ones((2, 3)), np.ones((2, 4)))
+        ratio_of_sums(np.ones((2, 3)), np.ones((2, 4)), axis=1)
     scores = np.ones((1, 2, 3))
     with pytest.raises(ValueError, match=r"`is_true_positive` must have the shape of `scores`"):
-        average_precision(scores, np.ones((1, 2, 2)), np.ones((1, 2)))
+        average_precision(scores, np.ones((1, 2, 2)), np.ones((1, 2)), axis=1)
     with pytest.raises(ValueError, match=r"`n_positives` must have shape \(batch, n_images\) = \(1, 2\)"):
-        average_precision(scores, np.ones((1, 2, 3)), np.ones((1, 3)))
+        average_precision(scores, np.ones((1, 2, 3)), np.ones((1, 3)), axis=1)
     with pytest.raises(ValueError, match=r"marks 6 true positives but `n_positives` counts only 2"):
-        average_precision(scores, np.ones((1, 2, 3)), np.ones((1, 2)))
+        average_precision(scores, np.ones((1, 2, 3)), np.ones((1, 2)), axis=1)
 
 
 def test_a_statistic_written_for_scipy_works_unchanged():

@@ -230,13 +230,13 @@ TYPE_CASES = [
     (lambda: sg.adjust_pvalues([0.1, 0.2j]), r"`pvalues` must hold real numbers; got complex"),
     (lambda: sg.friedman(np.ones((3, 3)) * 1j), r"`scores` must hold numbers; got complex"),
     (lambda: sg.cd_groups(["1", "2"], 1.0), r"`mean_ranks` must hold real numbers; got text"),
-    (lambda: sg.verdict_from_pvalues("0.01", 0.3), r"`difference_pvalue` must hold real numbers"),
+    (lambda: sg.verdict_from_pvalues("0.01", 0.3), r"`pvalue_difference` must hold real numbers"),
     (lambda: sg.five_by_two_cv_t(np.ones((5, 2)) * 1j), r"`differences` must hold real numbers"),
-    (lambda: sg.ratio_of_sums([["1", "2"]], [[1.0, 2.0]]), r"`numerator` must hold real numbers"),
-    (lambda: sg.roc_auc([[1, 0]], [[0.5j, 0.1]]), r"`scores` must hold real numbers"),
+    (lambda: sg.ratio_of_sums([["1", "2"]], [[1.0, 2.0]], axis=1), r"`numerator` must hold real numbers"),
+    (lambda: sg.roc_auc([[1, 0]], [[0.5j, 0.1]], axis=1), r"`scores` must hold real numbers"),
     (lambda: sg.mcnemar_sample_size("0.3", 0.1), r"`p01` must be a real number"),
     (lambda: sg.seeds_needed(0.1, 0.05j), r"`delta` must be a real number"),
-    (lambda: sg.nemenyi_cd(4, "14"), r"`n_datasets` must be an integer"),
+    (lambda: sg.nemenyi_cd(4, "14"), r"`n_tasks` must be an integer"),
     (lambda: sg.bootstrap_ranks({"a": np.ones(4) * 1j, "b": np.ones(4)}, statistic=np.mean),
      r"`scores\['a'\]` must hold real numbers"),
 ]
@@ -368,7 +368,7 @@ def test_windowed_mcnemar_power_equals_the_full_sum(n, p01, p10, form):
 
 def test_mcnemar_power_at_a_million_items_is_close_to_the_normal_approximation():
     exact = sg.mcnemar_power(10**6, 0.0048, 0.0042).power
-    normal = sg.mcnemar_power(10**6, 0.0048, 0.0042, method="normal").power
+    normal = sg.mcnemar_power(10**6, 0.0048, 0.0042, power_method="normal").power
     assert 0.99 < exact < 1 and exact == pytest.approx(normal, abs=5e-4)
     grid = sg.mcnemar_power([500, 1000, 2000, 10**6], 0.048, 0.032).power
     assert np.all(np.diff(grid) > 0)
@@ -388,11 +388,11 @@ INTERNAL_CASES = [
     (lambda: sg.power_paired([0.1, 0.2], [5, 6, 7]), ValueError, r"`sigma_d`, `n` and `delta` must broadcast"),
     (lambda: sg.difference_of_proportions_test([1, 2], [1, 2, 3], 10), ValueError, r"`k_a`, `k_b` and `n` must broadcast"),
     (lambda: sg.mcnemar_counts([1, 2], [1, 2, 3]), ValueError, r"`n01` and `n10` must broadcast"),
-    (lambda: sg.verdict_from_pvalues([0.1, 0.2], [0.1, 0.2, 0.3]), ValueError, r"`difference_pvalue` and `equivalence_pvalue` must broadcast"),
+    (lambda: sg.verdict_from_pvalues([0.1, 0.2], [0.1, 0.2, 0.3]), ValueError, r"`pvalue_difference` and `pvalue_equivalence` must broadcast"),
     (lambda: sg.mcnemar_power([10, 20], [0.1, 0.2, 0.3], 0.01), ValueError, r"must broadcast"),
     (lambda: sg.expected_best_of_k([0.1, 0.2], []), ValueError, r"`k` must not be empty"),
     (lambda: sg.holm_vs_control(np.eye(3), np.array([0])), ValueError, r"`control` must be one of the models"),
-    (lambda: sg.average_precision([[[0.9, 0.3]]], [[[2, 0]]], [[2]]), ValueError, r"`is_true_positive` must be 0 or 1"),
+    (lambda: sg.average_precision([[[0.9, 0.3]]], [[[2, 0]]], [[2]], axis=1), ValueError, r"`is_true_positive` must be 0 or 1"),
 ]
 
 

@@ -24,6 +24,7 @@ idea of the course, and its chapter explains it:
 ``aggregate``         aggregate scores over runs x tasks: IQM, optimality gap, stratified bootstrap, profiles
 ``effect``            effect sizes with intervals: Cohen's d_z, Hedges' g, Cliff's delta, common language
 ``report``            a table of runs, view by view: pairwise, power, equivalence, ranking (``Report``)
+``predictions``       a table of predictions, every model and every pair (what ``sigeval compare`` prints)
 ``plots``             figures any user may want (needs the ``plots`` extra: matplotlib)
 ``course``            the course's own apparatus: shape benchmark, MLP, the article's reproduction
 ====================  =============================================================================
@@ -49,6 +50,7 @@ from . import (
     permutation,
     power,
     power_mcnemar,
+    predictions,
     procedures,
     rank_uncertainty,
     ranking,
@@ -71,6 +73,7 @@ from .paired import *  # noqa: F403
 from .permutation import *  # noqa: F403
 from .power import *  # noqa: F403
 from .power_mcnemar import *  # noqa: F403
+from .predictions import *  # noqa: F403
 from .procedures import *  # noqa: F403
 from .rank_uncertainty import *  # noqa: F403
 from .ranking import *  # noqa: F403
@@ -111,6 +114,7 @@ __all__ = [
     *ranking.__all__,
     *rank_uncertainty.__all__,
     *report.__all__,
+    *predictions.__all__,
     *bayes.__all__,
     *aggregate.__all__,
     *effect.__all__,

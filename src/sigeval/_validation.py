@@ -9,6 +9,7 @@ from __future__ import annotations
 import math
 import numbers
 from collections.abc import Iterable, Mapping
+from typing import Any
 
 import numpy as np
 from numpy.typing import ArrayLike
@@ -334,18 +335,20 @@ def check_batched(x: np.ndarray, name: str) -> None:
     if x.ndim < 2:
         raise ValueError(
             f"`{name}` must have a leading resample axis, shape (batch, n_items, ...); "
-            f"got shape {x.shape}. To evaluate the data itself, pass `x[None]`."
+            f"got shape {x.shape}. To evaluate one test set, call with axis=0 (the default)."
         )
 
 
-def check_item_axis(axis: int) -> None:
-    """The item axis of a batched metric: 1 (arrays are ``(batch, n_items, ...)``)."""
+def check_item_axis(axis: int) -> int:
+    """The item axis of a metric: 0 for one test set ``(n_items, ...)``, 1 for ``(batch, n_items, ...)``."""
     if isinstance(axis, bool) or not isinstance(axis, numbers.Integral):
-        raise TypeError(f"`axis` must be the integer 1, the item axis; got {axis!r}.")
-    if axis != 1:
+        raise TypeError(f"`axis` must be the integer 0 or 1, the item axis; got {axis!r}.")
+    if axis not in (0, 1):
         raise ValueError(
-            f"`axis` must be 1, the item axis of arrays of shape (batch, n_items, ...); got {axis!r}."
+            "`axis` must be 0 (one test set, items on the first axis) or 1 (a batch of "
+            f"resamples, arrays of shape (batch, n_items, ...)); got {axis!r}."
         )
+    return int(axis)
 
 
 def check_broadcast(arrays: tuple[np.ndarray, ...], names: tuple[str, ...]) -> tuple[np.ndarray, ...]:
@@ -467,6 +470,44 @@ def check_finite_result(fields: dict[str, float | np.ndarray], names: str) -> No
             "are too large, or too far apart in scale, for float64 arithmetic; rescale them "
             "(e.g. divide by a power of ten)."
         )
+
+
+# --------------------------------------------------------------------------- tables
+
+
+class TableError(ValueError):
+    """A problem in some rows of a table, or in the table as a whole.
+
+    ``rows`` are the 0-based positions at fault (None for the whole table)
+    and ``detail`` says what is wrong; the message joins them. The command
+    line turns the positions into the line numbers of the user's file.
+    """
+
+    def __init__(self, rows: np.ndarray | None, detail: str) -> None:
+        self.rows = None if rows is None else np.asarray(rows, dtype=np.int64)
+        self.detail = detail
+        super().__init__(detail if self.rows is None else f"{row_list(self.rows)}: {detail}")
+
+
+def row_list(rows: np.ndarray, offset: int = 0, word: str = "row", limit: int = 5) -> str:
+    """``row 3`` or ``rows 3, 7, 9 and 2 more``: positions shifted by ``offset``."""
+    shown = ", ".join(str(int(r) + offset) for r in rows[:limit])
+    more = f" and {rows.size - limit} more" if rows.size > limit else ""
+    return f"{word}{'s' if rows.size > 1 else ''} {shown}{more}"
+
+
+def check_numeric_column(table: Any, column: Any) -> np.ndarray:
+    """A DataFrame column as floats (empty cells NaN), or a :class:`TableError` naming the first text cell."""
+    import pandas as pd
+
+    raw = table[column]
+    values = pd.to_numeric(raw, errors="coerce")
+    text = values.isna().to_numpy() & ~raw.isna().to_numpy()
+    if text.any():
+        first = raw[text].iloc[0]
+        shown = repr(first) if isinstance(first, str) else str(first)
+        raise TableError(np.flatnonzero(text)[:1], f"column {column!r} holds {shown}, not a number")
+    return values.to_numpy(dtype=float)
 
 
 # --------------------------------------------------------------------------- figures and the course apparatus

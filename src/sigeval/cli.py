@@ -22,7 +22,6 @@ import json
 import sys
 from collections.abc import Sequence
 from importlib import resources
-from itertools import combinations
 from pathlib import Path
 from typing import Any
 
@@ -30,14 +29,9 @@ import numpy as np
 import pandas as pd
 
 from . import __version__
-from .intervals import proportion_ci
-from .metrics import roc_auc
-from .multiple import adjust_pvalues
-from .paired import mcnemar
-from .permutation import paired_permutation_test
+from ._validation import TableError, check_numeric_column, row_list
+from .predictions import compare_predictions
 from .report import Report
-from .resampling import bootstrap_ci, paired_bootstrap_ci
-from .roc import delong_test
 
 __all__ = ["main"]
 
@@ -73,148 +67,14 @@ def _require(table: pd.DataFrame, column: str, path: str, what: str) -> None:
         raise InputError(f"{path}: no column {column!r} for the {what} (the columns are {', '.join(map(repr, table.columns))})")
 
 
-def _lines(mask: np.ndarray, limit: int = 5) -> str:
-    """The file's line numbers of the flagged rows (the header is line 1)."""
-    rows = np.flatnonzero(mask) + 2
-    shown = ", ".join(map(str, rows[:limit]))
-    return shown + (f" and {rows.size - limit} more" if rows.size > limit else "")
-
-
-def _value(value: Any) -> str:
-    """A cell as the user wrote it: text quoted, numbers plain (no NumPy repr)."""
-    return repr(value) if isinstance(value, str) else str(value.item() if isinstance(value, np.generic) else value)
-
-
-def _numeric_column(table: pd.DataFrame, column: str, path: str) -> np.ndarray:
-    raw = table[column]
-    values = pd.to_numeric(raw, errors="coerce")
-    empty = raw.isna().to_numpy()
-    text = values.isna().to_numpy() & ~empty
-    if text.any():
-        first = raw[text].iloc[0]
-        raise InputError(f"{path}, line {_lines(text, 1)}: column {column!r} holds {_value(first)}, not a number")
-    return values.to_numpy(dtype=float)
+def _in_file(err: TableError, path: str) -> InputError:
+    """A table's problem as a line of the user's file (the header is line 1)."""
+    if err.rows is None:
+        return InputError(f"{path}: {err.detail}")
+    return InputError(f"{path}, {row_list(err.rows, offset=2, word='line')}: {err.detail}")
 
 
 # --------------------------------------------------------------------------- compare
-
-
-def _correctness(table: pd.DataFrame, label: str | None, models: list[str], path: str) -> dict[str, np.ndarray]:
-    """Per model, 0/1 correctness per item: predictions against the label, or given as 0/1."""
-    for m in models:
-        missing = table[m].isna().to_numpy()
-        if missing.any():
-            raise InputError(
-                f"{path}, line {_lines(missing)}: model column {m!r} is empty; every model must be "
-                f"scored on every item (the models would be compared on different numbers of items)"
-            )
-    if label is None:
-        out = {}
-        for m in models:
-            values = _numeric_column(table, m, path)
-            bad = ~np.isin(values, (0, 1))
-            if bad.any():
-                raise InputError(
-                    f"{path}, line {_lines(bad, 1)}: without a label column, model column {m!r} must hold "
-                    f"0/1 correctness; it holds {_value(table[m][bad].iloc[0])}"
-                )
-            out[m] = values
-        return out
-    truth = table[label]
-    missing = truth.isna().to_numpy()
-    if missing.any():
-        raise InputError(f"{path}, line {_lines(missing)}: the label column {label!r} is empty")
-    # Compare as text, so that 1, 1.0 and "1" from different columns agree.
-    def as_text(column: pd.Series) -> pd.Series:
-        numeric = pd.to_numeric(column, errors="coerce")
-        if numeric.notna().all() and (numeric == numeric.round()).all():
-            return numeric.astype(np.int64).astype(str)
-        return column.astype(str)
-
-    truth_text = as_text(truth)
-    predicted = {m: as_text(table[m]) for m in models}
-    seen = set().union(*(set(p) for p in predicted.values()))
-    if not seen & set(truth_text):
-        raise InputError(
-            f"{path}: the label column {label!r} holds values ({', '.join(sorted(set(truth_text))[:5])}) that no "
-            f"model predicts (the models predict {', '.join(sorted(seen)[:5])}); are labels and predictions "
-            "encoded alike? For 0/1 correctness columns, pass --label none"
-        )
-    return {m: (predicted[m] == truth_text).to_numpy(dtype=float) for m in models}
-
-
-def _groups(table: pd.DataFrame, column: str | None, path: str) -> np.ndarray | None:
-    if column is None:
-        return None
-    _require(table, column, path, "groups")
-    values = table[column]
-    if values.isna().any():
-        raise InputError(f"{path}, line {_lines(values.isna().to_numpy())}: the groups column {column!r} is empty")
-    return pd.factorize(values.astype(str))[0]
-
-
-def _compare_accuracy(correct: dict, groups, args) -> tuple[pd.DataFrame, pd.DataFrame, str]:
-    level, rng = args.confidence_level, np.random.default_rng(args.seed)
-    rows = []
-    for m, c in correct.items():
-        if groups is None:
-            ci = proportion_ci(int(c.sum()), c.size, method="wilson", confidence_level=level)
-            low, high, method = ci.low, ci.high, "Wilson"
-        else:
-            boot = bootstrap_ci(c, groups=groups, n_resamples=args.n_resamples, confidence_level=level, rng=rng)
-            (low, high), method = boot.confidence_interval, "cluster bootstrap"
-        rows.append({"model": m, "n_items": c.size, "accuracy": c.mean(), "ci_low": low, "ci_high": high})
-    models = pd.DataFrame(rows)
-    pairs = []
-    for a, b in combinations(correct, 2):
-        ca, cb = correct[a], correct[b]
-        boot = paired_bootstrap_ci(ca, cb, groups=groups, n_resamples=args.n_resamples, confidence_level=level, rng=rng)
-        if groups is None:
-            pvalue = mcnemar(ca, cb).pvalue
-        else:
-            # Items of a group are not independent: flip the signs of whole groups' differences.
-            sums = pd.DataFrame({"a": ca, "b": cb, "g": groups}).groupby("g").sum()
-            pvalue = paired_permutation_test(sums.a.to_numpy(), sums.b.to_numpy(), rng=rng).pvalue
-        pairs.append({"model_a": a, "model_b": b, "difference": ca.mean() - cb.mean(),
-                      "ci_low": boot.confidence_interval.low, "ci_high": boot.confidence_interval.high,
-                      "pvalue": pvalue})
-    test = "McNemar (exact)" if groups is None else "sign flips of whole groups (exact or 10,000 draws)"
-    note = (f"accuracy intervals: {method}; differences: A minus B, paired "
-            f"{'cluster ' if groups is not None else ''}bootstrap percentile interval "
-            f"({args.n_resamples} resamples, seed {args.seed}); p: {test}, Holm-adjusted over {len(pairs)} pair(s)")
-    return models, pd.DataFrame(pairs), note
-
-
-def _compare_auc(table, label, models, path, groups, args) -> tuple[pd.DataFrame, pd.DataFrame, str]:
-    if label is None:
-        raise InputError("--metric auc needs a label column (0/1) beside the models' scores")
-    if groups is not None:
-        raise InputError("--groups with --metric auc is not supported: DeLong's test assumes independent items")
-    y = _numeric_column(table, label, path)
-    if not np.isin(y, (0, 1)).all() or np.unique(y).size < 2:
-        raise InputError(f"{path}: for --metric auc the label column {label!r} must hold 0 and 1, both present")
-    scores = {}
-    for m in models:
-        s = _numeric_column(table, m, path)
-        if np.isnan(s).any():
-            raise InputError(f"{path}, line {_lines(np.isnan(s))}: model column {m!r} is empty")
-        scores[m] = s
-    level, rng = args.confidence_level, np.random.default_rng(args.seed)
-    rows = []
-    for m, s in scores.items():
-        boot = bootstrap_ci((y, s), statistic=roc_auc, n_resamples=args.n_resamples,
-                            confidence_level=level, rng=rng)
-        rows.append({"model": m, "n_items": y.size, "auc": boot.estimate,
-                     "ci_low": boot.confidence_interval.low, "ci_high": boot.confidence_interval.high})
-    pairs = []
-    for a, b in combinations(scores, 2):
-        res = delong_test(y, scores[a], scores[b], confidence_level=level)
-        pairs.append({"model_a": a, "model_b": b, "difference": res.estimate, "ci_low": res.confidence_interval.low,
-                      "ci_high": res.confidence_interval.high, "pvalue": res.pvalue})
-    note = ("AUC intervals: bootstrap percentile "
-            f"({args.n_resamples} resamples, seed {args.seed}); differences: AUC of A minus B with "
-            f"DeLong's interval and test, Holm-adjusted over {len(pairs)} pair(s)")
-    return pd.DataFrame(rows), pd.DataFrame(pairs), note
 
 
 def _compare(args) -> dict[str, Any]:
@@ -225,24 +85,14 @@ def _compare(args) -> dict[str, Any]:
         if args.label_given:
             _require(table, label, path, "labels")
         label = None
-    used = {label, args.groups} - {None}
-    if args.models:
-        for m in args.models:
-            _require(table, m, path, "models")
-        models = list(args.models)
-    else:
-        models = [c for c in table.columns if c not in used]
-    if len(models) < 2:
-        raise InputError(f"{path}: compare needs at least 2 model columns; found {models!r}")
-    groups = _groups(table, args.groups, path)
-    if args.metric == "auc":
-        per_model, pairs, note = _compare_auc(table, label, models, path, groups, args)
-    else:
-        correct = _correctness(table, label, models, path)
-        per_model, pairs, note = _compare_accuracy(correct, groups, args)
-    pairs["pvalue_holm"] = adjust_pvalues(pairs.pvalue.to_numpy(), method="holm")
-    return {"models": per_model, "pairs": pairs, "note": note,
-            "confidence_level": args.confidence_level}
+    try:
+        res = compare_predictions(
+            table, label=label, models=args.models, groups=args.groups, metric=args.metric,
+            confidence_level=args.confidence_level, n_resamples=args.n_resamples, rng=args.rng,
+        )
+    except TableError as err:
+        raise _in_file(err, path) from None
+    return {"models": res.models, "pairs": res.pairs, "note": res.note, "confidence_level": res.confidence_level}
 
 
 # --------------------------------------------------------------------------- runs
@@ -253,7 +103,10 @@ def _runs(args) -> dict[str, Any]:
     table = _read_csv(path)
     for role in ("task", "model", "seed", "score"):
         _require(table, getattr(args, role), path, f"{role}s" if role != "score" else "scores")
-    _numeric_column(table, args.score, path)  # names the line of a non-numeric score
+    try:
+        check_numeric_column(table, args.score)  # names the line of a non-numeric score
+    except TableError as err:
+        raise _in_file(err, path) from None
     try:
         report = Report(table, task=args.task, model=args.model, seed=args.seed, score=args.score,
                         higher_is_better=not args.lower_is_better, failed=args.failed)
@@ -295,7 +148,7 @@ def _plot_cd(friedman, path: str, alpha: float) -> None:
     except ImportError:
         raise InputError("--plot needs matplotlib: pip install 'sigeval[plots]'") from None
     fig, ax = plt.subplots(figsize=(7, 0.5 + 0.45 * friedman.n_models))
-    cd_diagram(friedman.result, alpha=alpha, ax=ax)
+    cd_diagram(ax, friedman.result, alpha=alpha)
     fig.tight_layout()
     try:
         fig.savefig(path)
@@ -352,8 +205,8 @@ def _print_runs(out: dict, as_json: bool) -> None:
         f = out["friedman"]
         print("\nfriedman (over the tasks' mean scores)")
         print(_table(f.mean_ranks.rename("mean_rank").rename_axis("model").reset_index()))
-        print(f"chi2_F = {f.statistic:.4f}, p = {f.pvalue:.4g}; Iman-Davenport F_F = {f.f_statistic:.4f}, "
-              f"p = {f.f_pvalue:.4g}")
+        print(f"chi2_F = {f.statistic:.4f}, p = {f.pvalue:.4g}; Iman-Davenport F_F = {f.statistic_f:.4f}, "
+              f"p = {f.pvalue_f:.4g}")
         gap = f"tasks for that gap: {f.n_for_observed_gap}" if f.n_for_observed_gap else "no gap"
         print(f"critical difference = {f.critical_difference:.4f} at alpha = {f.alpha:g} with {f.n_tasks} tasks; "
               f"largest mean-rank gap = {f.max_rank_gap:.4f}; {gap}")
@@ -437,7 +290,8 @@ def _parser() -> argparse.ArgumentParser:
                          help="accuracy of predicted labels (default), or AUC of scores with DeLong's test")
     compare.add_argument("--confidence-level", type=_level, default=0.95, metavar="LEVEL")
     compare.add_argument("--n-resamples", type=_positive(int), default=10_000, metavar="N")
-    compare.add_argument("--seed", type=_seed, default=0, help="seed of the bootstrap (default 0)")
+    compare.add_argument("--rng", type=_seed, default=0, metavar="SEED",
+                         help="seed of the random generator of the bootstrap (default 0)")
     compare.add_argument("--json", action="store_true", help="print JSON instead of tables")
 
     runs = commands.add_parser(

@@ -19,6 +19,7 @@ from dataclasses import dataclass
 import numpy as np
 from numpy.typing import ArrayLike
 
+from ._options import ALTERNATIVES, Alternative
 from ._validation import (
     RngLike,
     _integer_array,
@@ -26,8 +27,8 @@ from ._validation import (
     check_choice,
 )
 from .paired import DifferenceSE
-from .permutation import ALTERNATIVES, PermutationResult, _binomial_tails, _pvalue_from_tails
-from .resampling import BootstrapResult, _bootstrap, _check_bootstrap_options, _MeanStatistic
+from .permutation import PermutationResult, _binomial_tails, _pvalue_from_tails
+from .resampling import BootstrapMethod, BootstrapResult, _bootstrap, _check_bootstrap_options, _MeanStatistic
 
 __all__ = [
     "PairedCounts",
@@ -132,7 +133,7 @@ def paired_bootstrap_ci_counts(
     table: PairedCounts,
     *,
     n_resamples: int = 10_000,
-    method: str = "percentile",
+    method: BootstrapMethod = "percentile",
     confidence_level: float = 0.95,
     rng: RngLike = None,
 ) -> BootstrapResult:
@@ -177,7 +178,7 @@ def paired_bootstrap_ci_counts(
     return _bootstrap(engine, n_resamples, method, confidence_level, rng, "`table`")
 
 
-def paired_permutation_test_counts(table: PairedCounts, *, alternative: str = "two-sided") -> PermutationResult:
+def paired_permutation_test_counts(table: PairedCounts, *, alternative: Alternative = "two-sided") -> PermutationResult:
     """Exact paired permutation (sign-flip) test of two accuracies, from the 2x2 table.
 
     Flipping the signs of the per-item differences changes only the items on
@@ -263,30 +264,30 @@ def difference_se_counts(table: PairedCounts) -> DifferenceSE:
 
 
 def bootstrap_ci_counts(
-    correct: ArrayLike,
-    total: ArrayLike,
+    k: ArrayLike,
+    n: ArrayLike,
     *,
     n_resamples: int = 10_000,
-    method: str = "percentile",
+    method: BootstrapMethod = "percentile",
     confidence_level: float = 0.95,
     rng: RngLike = None,
 ) -> BootstrapResult:
-    r"""Cluster bootstrap interval of an accuracy, from each group's correct and total items.
+    r"""Cluster bootstrap interval of an accuracy, from each group's count of correct items ``k`` of ``n``.
 
     Correlated test items (frames of one clip, crops of one picture) are
     resampled by group: each resample draws the :math:`G` groups with
-    replacement and its accuracy is :math:`\sum_g m_g c_g / \sum_g m_g t_g`
-    (:math:`m_g` draws of group :math:`g`, with :math:`c_g` correct of
-    :math:`t_g`). This is :func:`~sigeval.resampling.bootstrap_ci` with
+    replacement and its accuracy is :math:`\sum_g m_g k_g / \sum_g m_g n_g`
+    (:math:`m_g` draws of group :math:`g`, with :math:`k_g` correct of
+    :math:`n_g`). This is :func:`~sigeval.resampling.bootstrap_ci` with
     ``groups=``, from the counts alone: with the same ``rng`` it gives the
     same result as the per-item call whose groups, sorted by label, come in
     the order given here.
 
     Parameters
     ----------
-    correct, total : array_like of int
+    k, n : array_like of int
         Per group, the items the model got right and the items in the group
-        (``0 <= correct <= total``, ``total >= 1``), at least 2 groups.
+        (``0 <= k <= n``, ``n >= 1``), at least 2 groups.
     n_resamples, method, confidence_level, rng
         As in :func:`~sigeval.resampling.bootstrap_ci`.
 
@@ -305,26 +306,26 @@ def bootstrap_ci_counts(
     >>> round(res.estimate, 2), [round(float(b), 2) for b in res.confidence_interval]
     (0.76, [0.6, 0.9])
     """
-    correct_arr = _integer_array(correct, "correct")
-    total_arr = _integer_array(total, "total")
+    correct_arr = _integer_array(k, "k")
+    total_arr = _integer_array(n, "n")
     if correct_arr.ndim != 1 or total_arr.shape != correct_arr.shape:
         raise ValueError(
-            "`correct` and `total` must be 1-D, one count per group, of the same length; "
+            "`k` and `n` must be 1-D, one count per group, of the same length; "
             f"got shapes {correct_arr.shape} and {total_arr.shape}."
         )
     if correct_arr.size < 2:
-        raise ValueError(f"`correct` and `total` must describe at least 2 groups; got {correct_arr.size}.")
+        raise ValueError(f"`k` and `n` must describe at least 2 groups; got {correct_arr.size}.")
     if np.any(total_arr < 1):
-        raise ValueError(f"`total` must be at least 1 in every group; got {total_arr[total_arr < 1][:3].tolist()}.")
+        raise ValueError(f"`n` must be at least 1 in every group; got {total_arr[total_arr < 1][:3].tolist()}.")
     bad = (correct_arr < 0) | (correct_arr > total_arr)
     if np.any(bad):
         i = int(np.argmax(bad))
-        raise ValueError(f"`correct` must lie in [0, total] in every group; group {i} has {correct_arr[i]} of {total_arr[i]}.")
+        raise ValueError(f"`k` must lie in [0, n] in every group; group {i} has {correct_arr[i]} of {total_arr[i]}.")
     _, n_resamples, method, confidence_level, rng = _check_bootstrap_options(
         "mean", n_resamples, method, confidence_level, rng
     )
     # Sums of whole numbers keep every resampled accuracy in [0, 1] (exactly 1
     # when every group is perfect, 0 when every group is wrong): no clipping is needed.
     engine = _MeanStatistic.of_groups(correct_arr.astype(float), total_arr, (0.0, 1.0))
-    return _bootstrap(engine, n_resamples, method, confidence_level, rng, "`correct` and `total`")
+    return _bootstrap(engine, n_resamples, method, confidence_level, rng, "`k` and `n`")
 

@@ -66,7 +66,7 @@ class TOSTResult:
     confidence_level : float
         ``1 - 2 alpha``.
     equivalent : bool
-        ``pvalue < alpha``: the interval lies inside ``(-margin, margin)``.
+        ``pvalue <= alpha``: the interval lies inside ``[-margin, margin]``.
     alpha : float
         The level of each one-sided test.
     n : int
@@ -118,7 +118,7 @@ def _tost(mean: float, se: float, n: int, margin: float, alpha: float) -> TOSTRe
         df=int(df),
         confidence_interval=ConfidenceInterval(low, high),
         confidence_level=1 - 2 * alpha,
-        equivalent=bool(pvalue < alpha),
+        equivalent=bool(pvalue <= alpha),
         alpha=alpha,
         n=int(n),
     )
@@ -208,9 +208,9 @@ class VerdictResult:
         One of :data:`VERDICTS`.
     estimate : float
         Mean paired difference ``scores_a - scores_b``.
-    difference_pvalue : float
+    pvalue_difference : float
         Two-sided paired t-test of a zero mean difference.
-    equivalence_pvalue : float
+    pvalue_equivalence : float
         TOST p-value for the margin.
     margin : float
         The equivalence margin.
@@ -220,38 +220,38 @@ class VerdictResult:
 
     verdict: str
     estimate: float
-    difference_pvalue: float
-    equivalence_pvalue: float
+    pvalue_difference: float
+    pvalue_equivalence: float
     margin: float
     alpha: float
 
 
 def verdict_from_pvalues(
-    difference_pvalue: float | ArrayLike,
-    equivalence_pvalue: float | ArrayLike,
+    pvalue_difference: float | ArrayLike,
+    pvalue_equivalence: float | ArrayLike,
     *,
     alpha: float = 0.05,
 ) -> str | np.ndarray:
     """Cross a difference test with an equivalence test into four verdicts.
 
-    ===========================  ================  ====================
-    difference test (p < alpha)  TOST (p < alpha)  verdict
-    ===========================  ================  ====================
-    rejects                      does not reject   ``"different"``
-    does not reject              rejects           ``"equivalent"``
-    rejects                      rejects           ``"trivial"``
-    does not reject              does not reject   ``"undetermined"``
-    ===========================  ================  ====================
+    ============================  =================  ====================
+    difference test (p <= alpha)  TOST (p <= alpha)  verdict
+    ============================  =================  ====================
+    rejects                       does not reject    ``"different"``
+    does not reject               rejects            ``"equivalent"``
+    rejects                       rejects            ``"trivial"``
+    does not reject               does not reject    ``"undetermined"``
+    ============================  =================  ====================
 
     Use it on p-values already adjusted for multiple comparisons (for
     example Holm within each family), as a report over many pairs does.
 
     Parameters
     ----------
-    difference_pvalue, equivalence_pvalue : float or array_like
+    pvalue_difference, pvalue_equivalence : float or array_like
         p-values in [0, 1], broadcast against each other.
     alpha : float
-        Level at which both tests reject.
+        Level of both tests: each rejects when its p-value is at most ``alpha``.
 
     Returns
     -------
@@ -275,16 +275,16 @@ def verdict_from_pvalues(
     array(['different', 'equivalent', 'trivial', 'undetermined'], dtype='<U12')
     """
     alpha = check_unit_interval(alpha, "alpha")
-    p_diff = check_finite_array(difference_pvalue, "difference_pvalue")
-    p_eq = check_finite_array(equivalence_pvalue, "equivalence_pvalue")
-    for p, name in ((p_diff, "difference_pvalue"), (p_eq, "equivalence_pvalue")):
+    p_diff = check_finite_array(pvalue_difference, "pvalue_difference")
+    p_eq = check_finite_array(pvalue_equivalence, "pvalue_equivalence")
+    for p, name in ((p_diff, "pvalue_difference"), (p_eq, "pvalue_equivalence")):
         bad = (p < 0) | (p > 1)
         if np.any(bad):
             raise ValueError(f"`{name}` must lie in [0, 1]; got {_show(p[bad])}.")
-    p_diff, p_eq = check_broadcast((p_diff, p_eq), ("difference_pvalue", "equivalence_pvalue"))
+    p_diff, p_eq = check_broadcast((p_diff, p_eq), ("pvalue_difference", "pvalue_equivalence"))
     # Index = 2 * (difference rejects) + (TOST rejects) into this table.
     table = np.array(["undetermined", "equivalent", "different", "trivial"])
-    labels = table[2 * (p_diff < alpha) + (p_eq < alpha)]
+    labels = table[2 * (p_diff <= alpha) + (p_eq <= alpha)]
     return str(labels) if labels.ndim == 0 else labels
 
 
@@ -345,12 +345,12 @@ def verdict(
     d, scale, margin, alpha = _checked_pairs_for_tost(scores_a, scores_b, margin, alpha)
     mean, se = _mean_and_se(d, scale)
     tost = _tost(mean, se, d.size, margin, alpha)
-    difference_pvalue = _two_sided_p(mean / se, d.size - 1)
+    pvalue_difference = _two_sided_p(mean / se, d.size - 1)
     return VerdictResult(
-        verdict=verdict_from_pvalues(difference_pvalue, tost.pvalue, alpha=alpha),
+        verdict=verdict_from_pvalues(pvalue_difference, tost.pvalue, alpha=alpha),
         estimate=mean,
-        difference_pvalue=difference_pvalue,
-        equivalence_pvalue=tost.pvalue,
+        pvalue_difference=pvalue_difference,
+        pvalue_equivalence=tost.pvalue,
         margin=margin,
         alpha=alpha,
     )

@@ -11,6 +11,7 @@ Explained in :ref:`ch-intervals`.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Literal
 
 import numpy as np
 from numpy.typing import ArrayLike
@@ -31,6 +32,7 @@ from ._validation import (
 __all__ = ["METHODS", "ProportionCI", "proportion_ci", "coverage"]
 
 METHODS = ("wald", "wilson", "agresti-coull", "jeffreys", "clopper-pearson")
+IntervalMethod = Literal["wald", "wilson", "agresti-coull", "jeffreys", "clopper-pearson"]
 
 
 @dataclass(frozen=True)
@@ -58,7 +60,7 @@ def proportion_ci(
     k: ArrayLike,
     n: ArrayLike,
     *,
-    method: str = "wilson",
+    method: IntervalMethod = "wilson",
     confidence_level: float = 0.95,
 ) -> ProportionCI:
     r"""Confidence interval for a binomial proportion ``k / n``.
@@ -189,7 +191,7 @@ def coverage(
     n: ArrayLike,
     p: ArrayLike,
     *,
-    method: str = "wilson",
+    method: IntervalMethod = "wilson",
     confidence_level: float = 0.95,
 ) -> float | np.ndarray:
     r"""Exact coverage probability of a binomial interval.

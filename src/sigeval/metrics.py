@@ -3,8 +3,10 @@
 Dataset-level IoU (a ratio of sums) and average precision are computed on
 resamples of whole items, so that an interval for them keeps each image's
 detections together; the area under the ROC curve ranks every resample's
-items anew. All follow the callable convention of
-:func:`sigeval.resampling.bootstrap_ci`.
+items anew. Each answers the plain call on one test set (``axis=0``, the
+default: items on the first axis, a float back) and follows the callable
+convention of :func:`sigeval.resampling.bootstrap_ci` with ``axis=1`` (arrays
+of shape ``(batch, n_items, ...)``, one value per resample back).
 
 Explained in :ref:`ch-bootstrap` (IoU, AP) and :ref:`ch-two-models` (AUC).
 """
@@ -20,14 +22,14 @@ from ._validation import _show, check_batched, check_item_axis, real_array
 __all__ = ["ratio_of_sums", "average_precision", "roc_auc"]
 
 
-def ratio_of_sums(numerator: ArrayLike, denominator: ArrayLike, *, axis: int = 1) -> np.ndarray:
+def ratio_of_sums(numerator: ArrayLike, denominator: ArrayLike, *, axis: int = 0) -> float | np.ndarray:
     r"""Ratio of two sums over each resample, such as dataset-level IoU.
 
     .. math:: \mathrm{IoU} = \frac{\sum_i |P_i \cap G_i|}{\sum_i |P_i \cup G_i|}
 
-    over the images ``i`` of a resample: the benchmark's IoU, which is not the
-    mean of the per-image IoUs. Sums run over every axis but the first and
-    ignore NaN (the padding of grouped resamples). For a mean over classes of
+    over the images ``i`` of a test set or of a resample: the benchmark's IoU,
+    which is not the mean of the per-image IoUs. Sums run over every axis but
+    the batch axis and ignore NaN (the padding of grouped resamples). For a mean over classes of
     per-class IoUs, pass ``(n_items, C)`` arrays to a callable such as
     ``lambda i, u, axis: (np.nansum(i, axis) / np.nansum(u, axis)).mean(1)``. A zero
     denominator gives NaN or infinity, which :func:`~sigeval.resampling.bootstrap_ci` refuses.
@@ -37,39 +39,46 @@ def ratio_of_sums(numerator: ArrayLike, denominator: ArrayLike, *, axis: int = 1
     Parameters
     ----------
     numerator, denominator : array_like
-        Arrays of the same shape ``(batch, n_items, ...)``.
-    axis : int
-        The item axis; 1, as :func:`~sigeval.resampling.bootstrap_ci` passes it.
+        Arrays of the same shape: ``(n_items, ...)`` with ``axis=0``,
+        ``(batch, n_items, ...)`` with ``axis=1``.
+    axis : {0, 1}
+        The item axis: 0 for one test set, 1 for a batch of resamples (as
+        :func:`~sigeval.resampling.bootstrap_ci` passes it).
 
     Returns
     -------
-    ndarray
-        Shape ``(batch,)``.
+    float or ndarray
+        The ratio (``axis=0``), or one per resample, shape ``(batch,)``.
 
     Examples
     --------
     >>> import numpy as np
     >>> from sigeval import ratio_of_sums
-    >>> inter, union = np.array([[30.0, 5.0]]), np.array([[40.0, 20.0]])
-    >>> ratio_of_sums(inter, union)   # (30 + 5) / (40 + 20), not mean(0.75, 0.25)
+    >>> inter, union = np.array([30.0, 5.0]), np.array([40.0, 20.0])
+    >>> round(ratio_of_sums(inter, union), 4)   # (30 + 5) / (40 + 20), not mean(0.75, 0.25)
+    0.5833
+    >>> ratio_of_sums(inter[None], union[None], axis=1)   # a batch of one resample
     array([0.58333333])
     """
     num = real_array(numerator, "numerator", allow_bool=True)
     den = real_array(denominator, "denominator", allow_bool=True)
+    one = check_item_axis(axis) == 0
+    if one:
+        num, den = num[None], den[None]
     check_batched(num, "numerator")
-    check_item_axis(axis)
     if den.shape != num.shape:
         raise ValueError(
             f"`numerator` and `denominator` must have the same shape; got {num.shape} and {den.shape}."
         )
     axes = tuple(range(1, num.ndim))
     with np.errstate(divide="ignore", invalid="ignore"):
-        return np.nansum(num, axis=axes) / np.nansum(den, axis=axes)
+        ratio = np.nansum(num, axis=axes) / np.nansum(den, axis=axes)
+    return _one_value(ratio, "the denominator sums to zero") if one else ratio
 
 
 def average_precision(
-    scores: ArrayLike, is_true_positive: ArrayLike, n_positives: ArrayLike, *, axis: int = 1
-) -> np.ndarray:
+    scores: ArrayLike, is_true_positive: ArrayLike, n_positives: ArrayLike, *, axis: int = 0
+) -> float | np.ndarray:
     r"""Average precision of the detections pooled over the images of each resample.
 
     All detections of the resample's images are ranked by decreasing score;
@@ -96,19 +105,21 @@ def average_precision(
     Parameters
     ----------
     scores : array_like
-        Shape ``(batch, n_images, D)``: detection confidences, NaN for padding.
+        Shape ``(n_images, D)`` with ``axis=0``, ``(batch, n_images, D)`` with
+        ``axis=1``: detection confidences, NaN for padding.
     is_true_positive : array_like
         Same shape: 1 (or True) where the detection matches a ground-truth object
         not matched by a higher-scored detection, else 0.
     n_positives : array_like
-        Shape ``(batch, n_images)``: ground-truth objects per image.
-    axis : int
-        The image axis; 1, as :func:`~sigeval.resampling.bootstrap_ci` passes it.
+        Shape ``(n_images,)``, or ``(batch, n_images)``: ground-truth objects per image.
+    axis : {0, 1}
+        The image axis: 0 for one test set, 1 for a batch of resamples (as
+        :func:`~sigeval.resampling.bootstrap_ci` passes it).
 
     Returns
     -------
-    ndarray
-        Shape ``(batch,)``.
+    float or ndarray
+        The AP (``axis=0``), or one per resample, shape ``(batch,)``.
 
     Raises
     ------
@@ -120,16 +131,18 @@ def average_precision(
     --------
     >>> import numpy as np
     >>> from sigeval import average_precision
-    >>> scores = np.array([[[0.9, 0.3], [0.8, np.nan]]])   # 1 resample, 2 images
-    >>> tp = np.array([[[1, 0], [1, 0]]])
-    >>> average_precision(scores, tp, np.array([[1, 2]]))   # (1/1 + 2/2) / 3
-    array([0.66666667])
+    >>> scores = np.array([[0.9, 0.3], [0.8, np.nan]])   # 2 images, up to 2 detections
+    >>> tp = np.array([[1, 0], [1, 0]])
+    >>> round(average_precision(scores, tp, [1, 2]), 4)   # (1/1 + 2/2) / 3
+    0.6667
     """
     s = real_array(scores, "scores")
     hits = real_array(is_true_positive, "is_true_positive", allow_bool=True)
     positives = real_array(n_positives, "n_positives")
+    one = check_item_axis(axis) == 0
+    if one:
+        s, hits, positives = s[None], hits[None], positives[None]
     check_batched(s, "scores")
-    check_item_axis(axis)
     if hits.shape != s.shape:
         raise ValueError(
             f"`is_true_positive` must have the shape of `scores` {s.shape}; got {hits.shape}."
@@ -162,10 +175,11 @@ def average_precision(
     ranked = np.take_along_axis(hits, order, axis=1)
     precision = np.cumsum(ranked, axis=1) / np.arange(1, s.shape[1] + 1)
     with np.errstate(divide="ignore", invalid="ignore"):
-        return np.sum(precision * ranked, axis=1) / total
+        ap = np.sum(precision * ranked, axis=1) / total
+    return _one_value(ap, "there is no ground-truth object (`n_positives` sums to zero)") if one else ap
 
 
-def roc_auc(labels: ArrayLike, scores: ArrayLike, *, axis: int = 1) -> np.ndarray:
+def roc_auc(labels: ArrayLike, scores: ArrayLike, *, axis: int = 0) -> float | np.ndarray:
     r"""Area under the ROC curve of each resample, ties counting one half.
 
     With :math:`m` positives (label 1) and :math:`n` negatives (label 0) in a
@@ -193,32 +207,35 @@ def roc_auc(labels: ArrayLike, scores: ArrayLike, *, axis: int = 1) -> np.ndarra
     Parameters
     ----------
     labels : array_like
-        Shape ``(batch, n_items)``: 1 for a positive item, 0 for a negative
-        one (NaN only as padding, where ``scores`` is NaN too).
+        Shape ``(n_items,)`` with ``axis=0``, ``(batch, n_items)`` with
+        ``axis=1``: 1 for a positive item, 0 for a negative one (NaN only as
+        padding, where ``scores`` is NaN too).
     scores : array_like
         Same shape: the model's scores, higher meaning "more positive".
-    axis : int
-        The item axis; 1, as :func:`~sigeval.resampling.bootstrap_ci` passes it.
+    axis : {0, 1}
+        The item axis: 0 for one test set, 1 for a batch of resamples (as
+        :func:`~sigeval.resampling.bootstrap_ci` passes it).
 
     Returns
     -------
-    ndarray
-        Shape ``(batch,)``.
+    float or ndarray
+        The AUC (``axis=0``), or one per resample, shape ``(batch,)``.
 
     Raises
     ------
     ValueError
-        If the shapes differ or are not ``(batch, n_items)``, a label is not
-        0 or 1, a score is infinite, or NaN appears in only one of the arrays.
+        If the shapes differ or are not ``(n_items,)`` (``(batch, n_items)``),
+        a label is not 0 or 1, a score is infinite, NaN appears in only one of
+        the arrays, or (``axis=0``) the items are all of one class.
 
     Examples
     --------
     >>> import numpy as np
     >>> from sigeval import roc_auc
-    >>> labels = np.array([[1, 1, 0, 0, 0]])
-    >>> scores = np.array([[0.9, 0.4, 0.4, 0.2, 0.1]])
-    >>> roc_auc(labels, scores)   # (3 + 2.5) / 6: the tie at 0.4 counts one half
-    array([0.91666667])
+    >>> labels = [1, 1, 0, 0, 0]
+    >>> scores = [0.9, 0.4, 0.4, 0.2, 0.1]
+    >>> round(roc_auc(labels, scores), 4)   # (3 + 2.5) / 6: the tie at 0.4 counts one half
+    0.9167
 
     A paired bootstrap of the difference of two models' AUCs, beside DeLong's
     standard error of the same difference:
@@ -236,11 +253,18 @@ def roc_auc(labels: ArrayLike, scores: ArrayLike, *, axis: int = 1) -> np.ndarra
     """
     y = real_array(labels, "labels", allow_bool=True)
     s = real_array(scores, "scores")
+    one = check_item_axis(axis) == 0
+    if one:
+        if y.ndim != 1 or s.shape != y.shape:
+            raise ValueError(
+                "`labels` and `scores` must both have shape (n_items,) with axis=0; got "
+                f"{y.shape} and {s.shape}. For a batch of resamples pass axis=1."
+            )
+        y, s = y[None], s[None]
     check_batched(y, "labels")
-    check_item_axis(axis)
     if y.ndim != 2 or s.shape != y.shape:
         raise ValueError(
-            "`labels` and `scores` must both have shape (batch, n_items); got "
+            "`labels` and `scores` must both have shape (batch, n_items) with axis=1; got "
             f"{y.shape} and {s.shape}."
         )
     pad = np.isnan(y)
@@ -262,4 +286,13 @@ def roc_auc(labels: ArrayLike, scores: ArrayLike, *, axis: int = 1) -> np.ndarra
     n = (y == 0).sum(axis=1)
     rank_sum = np.where(positive, ranks, 0.0).sum(axis=1)
     with np.errstate(divide="ignore", invalid="ignore"):
-        return (rank_sum - m * (m + 1) / 2) / (m * n)
+        auc = (rank_sum - m * (m + 1) / 2) / (m * n)
+    return _one_value(auc, "the items are all of one class (an AUC needs positives and negatives)") if one else auc
+
+
+def _one_value(values: np.ndarray, why: str) -> float:
+    """The metric of one test set, refused when it is undefined rather than returned as NaN."""
+    value = float(values[0])
+    if not np.isfinite(value):
+        raise ValueError(f"The metric is undefined on these items: {why}.")
+    return value

@@ -16,11 +16,13 @@ from __future__ import annotations
 
 import warnings
 from dataclasses import dataclass
+from typing import Literal
 
 import numpy as np
 from numpy.typing import ArrayLike
 from scipy import stats
 
+from ._options import ALTERNATIVES, Alternative
 from ._validation import (
     MAX_COUNT,
     _integer_array,
@@ -516,7 +518,6 @@ def difference_se(scores_a: ArrayLike, scores_b: ArrayLike) -> DifferenceSE:
 # --------------------------------------------------------------------------- Wilcoxon
 
 _ZERO_METHODS = ("zsplit", "wilcox", "pratt")
-_ALTERNATIVES = ("two-sided", "greater", "less")
 
 
 @dataclass(frozen=True)
@@ -558,8 +559,8 @@ def wilcoxon_signed_rank(
     scores_a: ArrayLike,
     scores_b: ArrayLike,
     *,
-    alternative: str = "two-sided",
-    zero_method: str = "zsplit",
+    alternative: Alternative = "two-sided",
+    zero_method: Literal["zsplit", "wilcox", "pratt"] = "zsplit",
 ) -> WilcoxonResult:
     r"""Wilcoxon signed-rank test for two models scored on the same datasets.
 
@@ -632,7 +633,7 @@ def wilcoxon_signed_rank(
     0.011
     """
     a, b = check_paired(scores_a, scores_b, ("scores_a", "scores_b"))
-    alternative = check_choice(alternative, "alternative", _ALTERNATIVES)
+    alternative = check_choice(alternative, "alternative", ALTERNATIVES)
     zero_method = check_choice(zero_method, "zero_method", _ZERO_METHODS)
     d = check_difference(a, b, ("scores_a", "scores_b"))
     zero = d == 0

@@ -10,11 +10,13 @@ from __future__ import annotations
 
 import warnings
 from dataclasses import dataclass, field
+from typing import Literal
 
 import numpy as np
 from numpy.typing import ArrayLike
 from scipy import fft, stats
 
+from ._options import ALTERNATIVES, Alternative
 from ._validation import (
     RngLike,
     check_choice,
@@ -30,7 +32,7 @@ from .resampling import _chunks
 __all__ = ["PermutationResult", "paired_permutation_test"]
 
 PERMUTATION_METHODS = ("auto", "exact", "monte-carlo")
-ALTERNATIVES = ("two-sided", "greater", "less")
+PermutationMethod = Literal["auto", "exact", "monte-carlo"]
 # Exact permutation null by convolution: support size and work (magnitudes x support).
 _EXACT_MAX_SUM = 1_000_000
 _EXACT_MAX_WORK = 20_000_000
@@ -76,8 +78,8 @@ def paired_permutation_test(
     scores_b: ArrayLike,
     *,
     n_resamples: int = 10_000,
-    method: str = "auto",
-    alternative: str = "two-sided",
+    method: PermutationMethod = "auto",
+    alternative: Alternative = "two-sided",
     rng: RngLike = None,
 ) -> PermutationResult:
     r"""Paired permutation test of the mean difference between two models.

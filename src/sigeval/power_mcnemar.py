@@ -12,6 +12,7 @@ from __future__ import annotations
 import math
 import numbers
 from dataclasses import dataclass
+from typing import Literal
 
 import numpy as np
 from numpy.typing import ArrayLike
@@ -34,7 +35,8 @@ __all__ = [
     "mcnemar_sample_size",
 ]
 
-_POWER_METHODS = ("exact", "normal")
+_POWER_METHODS = ("enumeration", "normal")
+PowerMethod = Literal["enumeration", "normal"]
 _SIZE_RULES = ("first", "stable")
 # The exact sample-size search computes the power at every size up to its
 # horizon, at about 10 microseconds per size; it refuses to go beyond this.
@@ -194,8 +196,8 @@ class McNemarPowerResult:
         True difference of accuracies, ``p01 - p10``.
     alpha : float
         Level of the two-sided test.
-    method : str
-        ``"exact"`` or ``"normal"``.
+    power_method : str
+        ``"enumeration"`` or ``"normal"``.
     """
 
     power: float | np.ndarray
@@ -204,7 +206,7 @@ class McNemarPowerResult:
     p10: float | np.ndarray
     delta: float | np.ndarray
     alpha: float
-    method: str
+    power_method: str
 
 
 def mcnemar_power(
@@ -216,7 +218,7 @@ def mcnemar_power(
     exact: bool = True,
     correction: bool = True,
     mid_p: bool = False,
-    method: str = "exact",
+    power_method: PowerMethod = "enumeration",
 ) -> McNemarPowerResult:
     r"""Power of McNemar's test on a test set of ``n`` items.
 
@@ -225,7 +227,7 @@ def mcnemar_power(
     rate of items only A gets right and :math:`p_{10}` of items only B gets
     right; the true difference of accuracies is :math:`\delta = p_{01} - p_{10}`.
 
-    ``method="exact"`` (the default) computes the power without simulation.
+    ``power_method="enumeration"`` (the default) computes the power without simulation.
     On a test set of :math:`n` items drawn from the population the number of
     disagreements is :math:`m \sim \mathrm{Binomial}(n, \psi)`, and given
     :math:`m`, :math:`n_{01} \sim \mathrm{Binomial}(m, p_{01}/\psi)`. Given
@@ -246,7 +248,7 @@ def mcnemar_power(
     type I error (the size), at most :math:`\alpha` for the exact test; the
     mid-p and chi-square forms can exceed :math:`\alpha`.
 
-    ``method="normal"`` is the approximation of Connor (1987),
+    ``power_method="normal"`` is the approximation of Connor (1987),
 
     .. math::
 
@@ -272,8 +274,9 @@ def mcnemar_power(
         Level of the two-sided test; it rejects when ``p <= alpha``.
     exact, correction, mid_p : bool
         Which form of the test, as in :func:`~sigeval.paired.mcnemar_counts`.
-    method : str
-        ``"exact"`` (the sum above) or ``"normal"`` (Connor's approximation).
+    power_method : {"enumeration", "normal"}
+        How the power is computed: ``"enumeration"``, the exact sum above
+        over every table, or ``"normal"``, Connor's approximation.
 
     Returns
     -------
@@ -316,7 +319,7 @@ def mcnemar_power(
     >>> from sigeval import mcnemar_power
     >>> round(mcnemar_power(1000, 0.048, 0.032).power, 3)
     0.389
-    >>> round(mcnemar_power(1000, 0.048, 0.032, method="normal").power, 3)
+    >>> round(mcnemar_power(1000, 0.048, 0.032, power_method="normal").power, 3)
     0.432
     >>> mcnemar_power([500, 1000, 2000], 0.048, 0.032).power.round(3)
     array([0.198, 0.389, 0.692])
@@ -337,7 +340,7 @@ def mcnemar_power(
     p01_arr, p10_arr = _check_rates(p01, p10)
     alpha = check_unit_interval(alpha, "alpha")
     exact, correction, mid_p = _check_form(exact, correction, mid_p)
-    method = check_choice(method, "method", _POWER_METHODS)
+    power_method = check_choice(power_method, "power_method", _POWER_METHODS)
     try:
         n_b, p01_b, p10_b = np.broadcast_arrays(n_arr, p01_arr, p10_arr)
     except ValueError:
@@ -345,8 +348,8 @@ def mcnemar_power(
             "`n`, `p01` and `p10` must broadcast to a common shape; got shapes "
             f"{n_arr.shape}, {p01_arr.shape} and {p10_arr.shape}."
         ) from None
-    if method == "normal":
-        return _power_result(_normal_power(n_b, p01_b, p10_b, alpha), n_b, p01_b, p10_b, alpha, method)
+    if power_method == "normal":
+        return _power_result(_normal_power(n_b, p01_b, p10_b, alpha), n_b, p01_b, p10_b, alpha, power_method)
     sizes, rates = n_b.ravel(), np.stack([p01_b.ravel(), p10_b.ravel()], axis=1)
     power = np.empty(sizes.size)
     # One binomial mixture per distinct pair of rates, vectorized over the sizes.
@@ -355,10 +358,10 @@ def mcnemar_power(
     for i, (r01, r10) in enumerate(pairs):
         at = which == i
         power[at] = _exact_power(sizes[at], r01, r10, alpha, exact, correction, mid_p)
-    return _power_result(power.reshape(n_b.shape), n_b, p01_b, p10_b, alpha, method)
+    return _power_result(power.reshape(n_b.shape), n_b, p01_b, p10_b, alpha, power_method)
 
 
-def _power_result(power, n, p01, p10, alpha, method) -> McNemarPowerResult:
+def _power_result(power, n, p01, p10, alpha, power_method) -> McNemarPowerResult:
     n_out = int(n) if np.ndim(n) == 0 else np.asarray(n)
     return McNemarPowerResult(
         power=scalar_or_array(power),
@@ -367,7 +370,7 @@ def _power_result(power, n, p01, p10, alpha, method) -> McNemarPowerResult:
         p10=scalar_or_array(p10),
         delta=scalar_or_array(p01 - p10),
         alpha=alpha,
-        method=method,
+        power_method=power_method,
     )
 
 
@@ -437,7 +440,7 @@ def _exact_sample_size(p01, p10, alpha, target, exact, correction, mid_p, rule, 
         if new_horizon > _SEARCH_LIMIT:
             raise ValueError(
                 f"The exact search for the test-set size passed {horizon:,} items without "
-                f"settling; it stops at {_SEARCH_LIMIT:,}. Use `method='normal'`."
+                f"settling; it stops at {_SEARCH_LIMIT:,}. Use `power_method='normal'`."
             )
         weights = np.concatenate([weights, np.zeros(new_horizon - horizon)])
         extra_m = np.arange(horizon + 2, new_horizon + 2)
@@ -456,8 +459,8 @@ def mcnemar_sample_size(
     exact: bool = True,
     correction: bool = True,
     mid_p: bool = False,
-    method: str = "exact",
-    rule: str = "first",
+    power_method: PowerMethod = "enumeration",
+    rule: Literal["first", "stable"] = "first",
 ) -> int:
 
     r"""Smallest test set on which McNemar's test reaches a given power.
@@ -466,7 +469,7 @@ def mcnemar_sample_size(
     :math:`\delta = p_{01} - p_{10}` the true difference of accuracies (see
     :func:`mcnemar_power`):
 
-    ``method="normal"``
+    ``power_method="normal"``
         Connor's (1987) closed form, rounded up,
 
         .. math::
@@ -475,9 +478,9 @@ def mcnemar_sample_size(
                 + z_{1-\beta}\sqrt{\psi - \delta^2}\bigr)^2}{\delta^2} \right\rceil,
 
         the smallest :math:`n` at which the approximate power of
-        :func:`mcnemar_power` (``method="normal"``) reaches the target. It
+        :func:`mcnemar_power` (``power_method="normal"``) reaches the target. It
         ignores ``exact``, ``correction``, ``mid_p`` and ``rule``.
-    ``method="exact"`` (the default)
+    ``power_method="enumeration"`` (the default)
         From the exact power of the test chosen by ``exact``,
         ``correction`` and ``mid_p``, computed for every size :math:`n = 1, 2, \dots`.
         Exact power is not monotone in :math:`n`: the test is discrete, and
@@ -509,10 +512,10 @@ def mcnemar_sample_size(
         Target power, greater than ``alpha`` and below 1.
     exact, correction, mid_p : bool
         Which form of the test, as in :func:`~sigeval.paired.mcnemar_counts`.
-    method : str
-        ``"exact"`` or ``"normal"``.
-    rule : str
-        ``"first"`` or ``"stable"``, for ``method="exact"``.
+    power_method : {"enumeration", "normal"}
+        How the power is computed, as in :func:`mcnemar_power`.
+    rule : {"first", "stable"}
+        ``"first"`` or ``"stable"``, for ``power_method="enumeration"``.
 
     Returns
     -------
@@ -524,7 +527,7 @@ def mcnemar_sample_size(
         If a rate is outside [0, 1], ``p01 + p10 > 1``, ``p01 == p10`` (no
         test set is large enough), a level is outside (0, 1), ``target_power`` does
         not exceed ``alpha``, an option is unknown, or the exact search would
-        pass 1,000,000 items (use ``method="normal"`` there).
+        pass 1,000,000 items (use ``power_method="normal"`` there).
 
     Notes
     -----
@@ -544,7 +547,7 @@ def mcnemar_sample_size(
     Connor's formula asks for 2,451 images, the exact test for about 100 more.
 
     >>> from sigeval import mcnemar_power, mcnemar_sample_size
-    >>> mcnemar_sample_size(0.048, 0.032, method="normal")
+    >>> mcnemar_sample_size(0.048, 0.032, power_method="normal")
     2451
     >>> n = mcnemar_sample_size(0.048, 0.032)
     >>> n, mcnemar_power(n - 1, 0.048, 0.032).power < 0.8 <= mcnemar_power(n, 0.048, 0.032).power
@@ -580,15 +583,15 @@ def mcnemar_sample_size(
             f"alpha when there is no difference); got target_power={target_power!r} with alpha={alpha!r}."
         )
     exact, correction, mid_p = _check_form(exact, correction, mid_p)
-    method = check_choice(method, "method", _POWER_METHODS)
+    power_method = check_choice(power_method, "power_method", _POWER_METHODS)
     rule = check_choice(rule, "rule", _SIZE_RULES)
     start = _normal_sample_size(p01, p10, alpha, target_power)
-    if method == "normal":
+    if power_method == "normal":
         return start
     if 2 * start > _SEARCH_LIMIT:
         raise ValueError(
             f"The normal approximation already asks for {start:,} items; the exact search "
-            f"stops at {_SEARCH_LIMIT:,}. Use `method='normal'` for differences this small."
+            f"stops at {_SEARCH_LIMIT:,}. Use `power_method='normal'` for differences this small."
         )
     return _exact_sample_size(
         p01, p10, alpha, target_power, exact, correction, mid_p, rule, start

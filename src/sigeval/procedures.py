@@ -12,6 +12,7 @@ Explained in :ref:`ch-procedures`.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Literal
 
 import numpy as np
 from numpy.typing import ArrayLike
@@ -58,8 +59,10 @@ class PairedDifference:
     ----------
     estimate : float
         Mean of the differences ``scores_a - scores_b``.
-    median, sd : float
-        Their median and sample standard deviation (``ddof=1``).
+    median : float
+        Their median.
+    sigma_d : float
+        Their sample standard deviation (``ddof=1``).
     n : int
         Number of complete pairs used.
     statistic : float
@@ -71,7 +74,9 @@ class PairedDifference:
     confidence_interval : ConfidenceInterval
         Student t interval for the mean difference.
     confidence_level : float
-        Its nominal coverage.
+        Its nominal coverage, ``1 - alpha``.
+    alpha : float
+        The level of the decision.
     threshold : float or None
         The useful gain stated in advance, if any.
     decision : str or None
@@ -86,13 +91,14 @@ class PairedDifference:
 
     estimate: float
     median: float
-    sd: float
+    sigma_d: float
     n: int
     statistic: float
     df: int
     pvalue: float
     confidence_interval: ConfidenceInterval
     confidence_level: float
+    alpha: float
     threshold: float | None
     decision: str | None
     n_dropped: int
@@ -145,8 +151,8 @@ def paired_difference(
     scores_b: ArrayLike,
     *,
     threshold: float | None = None,
-    confidence_level: float = 0.95,
-    nan_policy: str = "raise",
+    alpha: float = 0.05,
+    nan_policy: Literal["raise", "omit"] = "raise",
 ) -> PairedDifference:
     r"""Paired differences of two procedures, their t interval and a decision.
 
@@ -176,8 +182,9 @@ def paired_difference(
     ``"gain not established"``
         :math:`L \le 0`: not even a positive gain is shown.
 
-    With the default 95% two-sided interval, :math:`L > c` is the one-sided
-    t-test of "mean gain :math:`\le c`" at level 2.5%.
+    The interval is the two-sided :math:`1 - \alpha` interval, so
+    :math:`L > c` is the one-sided t-test of "mean gain :math:`\le c`" at
+    level :math:`\alpha/2` (2.5% at the default ``alpha = 0.05``).
 
     The t interval assumes roughly normal differences. With few pairs and
     skewed differences (a procedure that occasionally fails badly, say) its
@@ -196,9 +203,10 @@ def paired_difference(
         design, not by matching scores afterwards). NaN marks a failed run.
     threshold : float or None
         The smallest useful gain (``>= 0``), in the units of the scores.
-    confidence_level : float
-        Level of the two-sided interval.
-    nan_policy : str
+    alpha : float
+        Level of the decision, in (0, 1): the interval is the two-sided
+        ``1 - alpha`` interval.
+    nan_policy : {"raise", "omit"}
         ``"raise"`` (default): a pair with a NaN score is an error that names
         it (index and both scores). ``"omit"``: incomplete pairs are dropped
         and counted in ``n_dropped`` (their positions in ``dropped_index``).
@@ -228,7 +236,7 @@ def paired_difference(
     >>> scores_b = [71.2, 70.8, 71.5, 70.9, 71.1]
     >>> scores_a = [71.6, 71.1, 71.6, 71.4, 71.2]
     >>> res = paired_difference(scores_a, scores_b, threshold=0.30)
-    >>> round(res.estimate, 2), round(res.sd, 3), res.n
+    >>> round(res.estimate, 2), round(res.sigma_d, 3), res.n
     (0.28, 0.179, 5)
     >>> round(res.confidence_interval.low, 3), round(res.confidence_interval.high, 3)
     (0.058, 0.502)
@@ -237,7 +245,7 @@ def paired_difference(
     """
     nan_policy = check_choice(nan_policy, "nan_policy", ("raise", "omit"))
     c, r, dropped = _complete_pairs(scores_a, scores_b, nan_policy)
-    confidence_level = check_unit_interval(confidence_level, "confidence_level")
+    alpha = check_unit_interval(alpha, "alpha")
     if threshold is not None:
         threshold = check_real(threshold, "threshold")
         if threshold < 0:
@@ -249,7 +257,7 @@ def paired_difference(
     mean, sd, se = _spread(d, "differences `scores_a - scores_b`", _pair_scale(c, r))
     df = d.size - 1
     statistic = mean / se
-    half = float(stats.t.isf((1 - confidence_level) / 2, df)) * se
+    half = float(stats.t.isf(alpha / 2, df)) * se
     low, high = mean - half, mean + half
     check_finite_result(
         {"confidence_interval": np.array([low, high]), "statistic": statistic},
@@ -260,13 +268,14 @@ def paired_difference(
     return PairedDifference(
         estimate=mean,
         median=float(np.median(d / scale)) * scale,
-        sd=sd,
+        sigma_d=sd,
         n=int(d.size),
         statistic=statistic,
         df=int(df),
         pvalue=_two_sided_p(statistic, df),
         confidence_interval=ConfidenceInterval(low, high),
-        confidence_level=confidence_level,
+        confidence_level=1 - alpha,
+        alpha=alpha,
         threshold=threshold,
         decision=None if threshold is None else _decide(low, threshold),
         n_dropped=int(dropped.size),
@@ -287,9 +296,12 @@ class ProbImprovement:
     confidence_interval : ConfidenceInterval
         Percentile bootstrap interval.
     confidence_level : float
-        Its nominal coverage.
-    significant : bool
-        Lower bound above 0.5 (Bouthillier et al., 2021).
+        Its nominal coverage, ``1 - alpha``.
+    alpha : float
+        The level of the decisions.
+    reject : bool
+        Lower bound above 0.5: the null :math:`P(A > B) = 1/2` is rejected
+        (Bouthillier et al. (2021) call this *significant*).
     meaningful : bool
         Upper bound above ``gamma``.
     gamma : float
@@ -305,7 +317,8 @@ class ProbImprovement:
     estimate: float
     confidence_interval: ConfidenceInterval
     confidence_level: float
-    significant: bool
+    alpha: float
+    reject: bool
     meaningful: bool
     gamma: float
     paired: bool
@@ -324,7 +337,7 @@ def prob_improvement(
     scores_b: ArrayLike,
     *,
     n_resamples: int = 10_000,
-    confidence_level: float = 0.95,
+    alpha: float = 0.05,
     gamma: float = 0.75,
     paired: bool = True,
     rng: RngLike = None,
@@ -335,8 +348,9 @@ def prob_improvement(
     Bouthillier et al. (2021) measure the size of an improvement by
     :math:`P(A > B)`, the probability that one run of A scores higher than
     one run of B, ties counting 1/2, and read its percentile bootstrap
-    interval :math:`[L, U]`: the improvement is *significant* if
-    :math:`L > 0.5` and *meaningful* if :math:`U > \gamma`, with
+    interval :math:`[L, U]` at level :math:`1 - \alpha`: the improvement is
+    *significant* (``reject``) if :math:`L > 0.5` and *meaningful* if
+    :math:`U > \gamma`, with
     :math:`\gamma = 0.75` separating benchmark noise from published
     improvements in their case studies.
 
@@ -363,8 +377,8 @@ def prob_improvement(
         ``paired=True`` of the same length and in pair order.
     n_resamples : int
         Number of bootstrap resamples.
-    confidence_level : float
-        Level of the percentile interval.
+    alpha : float
+        Level of the decisions, in (0, 1): the percentile interval is at ``1 - alpha``.
     gamma : float
         Threshold in (0.5, 1) for a meaningful improvement.
     paired : bool
@@ -394,7 +408,7 @@ def prob_improvement(
     >>> a = [0.652, 0.648, 0.661, 0.655, 0.640, 0.659, 0.650, 0.662]
     >>> b = [0.641, 0.650, 0.645, 0.638, 0.642, 0.651, 0.639, 0.644]
     >>> res = prob_improvement(a, b, rng=0)
-    >>> res.estimate, res.significant, res.meaningful
+    >>> res.estimate, res.reject, res.meaningful
     (0.75, False, True)
     >>> prob_improvement(a, b, paired=False, rng=0).estimate
     0.8515625
@@ -407,7 +421,7 @@ def prob_improvement(
         a = check_scores(scores_a, "scores_a", min_size=2)
         b = check_scores(scores_b, "scores_b", min_size=2)
     n_resamples = check_positive_int(n_resamples, "n_resamples")
-    confidence_level = check_unit_interval(confidence_level, "confidence_level")
+    alpha = check_unit_interval(alpha, "alpha")
     gamma = check_unit_interval(gamma, "gamma")
     if gamma <= 0.5:
         raise ValueError(f"`gamma` must lie in (0.5, 1); got {gamma!r}.")
@@ -430,13 +444,14 @@ def prob_improvement(
         counts_a = rng.multinomial(n_a, np.full(n_a, 1 / n_a), size=n_resamples)
         counts_b = rng.multinomial(n_b, np.full(n_b, 1 / n_b), size=n_resamples)
         boot = np.sum((counts_a @ wins) * counts_b, axis=1) / (n_a * n_b)
-    tail = (1 - confidence_level) / 2
+    tail = alpha / 2
     low, high = np.quantile(boot, [tail, 1 - tail])
     return ProbImprovement(
         estimate=float(wins.mean()),
         confidence_interval=ConfidenceInterval(float(low), float(high)),
-        confidence_level=confidence_level,
-        significant=bool(low > 0.5),
+        confidence_level=1 - alpha,
+        alpha=alpha,
+        reject=bool(low > 0.5),
         meaningful=bool(high > gamma),
         gamma=gamma,
         paired=bool(paired),

@@ -61,10 +61,10 @@ class RankStabilityResult:
         ``(k, k)`` symmetric: for each pair, the fraction of resamples whose
         mean ranks differ by at least the critical difference (0 on the diagonal).
     jackknife : ndarray
-        ``(n_datasets, k)``: the shift of every model's mean rank when each
+        ``(n_tasks, k)``: the shift of every model's mean rank when each
         dataset is dropped in turn (leave-one-out minus observed).
     critical_difference : float
-        :func:`~sigeval.ranking.nemenyi_cd` for ``k`` models and ``n_datasets`` at ``alpha``.
+        :func:`~sigeval.ranking.nemenyi_cd` for ``k`` models and ``n_tasks`` at ``alpha``.
     resampled_mean_ranks : ndarray
         ``(n_resamples, k)``: the mean ranks of every resample.
     n_resamples : int
@@ -127,7 +127,7 @@ def rank_stability(
     Parameters
     ----------
     scores : array_like or DataFrame
-        ``(n_datasets, n_models)`` table, at least 2 × 2, no NaN.
+        ``(n_tasks, n_models)`` table, at least 2 × 2, no NaN.
     n_resamples : int
         Number of resamples, at least 1.
     alpha : float
@@ -229,7 +229,7 @@ class BootstrapRanksResult:
         integer arrays ``low`` and ``high`` ("rank 1–2").
     leader : object
         The model with rank 1 (the first of them if several tie).
-    difference_ci : ConfidenceInterval
+    difference_interval : ConfidenceInterval
         Percentile intervals of ``leader - model`` at ``confidence_level``
         (unadjusted; zero width for the leader itself).
     pvalue : ndarray
@@ -240,10 +240,12 @@ class BootstrapRanksResult:
         Holm-adjusted over the ``k - 1`` comparisons with the leader; 1 for the leader.
     indistinguishable : ndarray of bool
         Models the leader does not significantly beat
-        (``pvalue_holm > 1 - confidence_level``), the leader included.
+        (``pvalue_holm > alpha``), the leader included.
     rank_distribution : ndarray
         ``(n_resamples, k)`` integer ranks of every resample.
     confidence_level : float
+        Level of the rank and difference intervals, ``1 - alpha``.
+    alpha : float
     n_resamples : int
     """
 
@@ -252,12 +254,13 @@ class BootstrapRanksResult:
     rank: np.ndarray
     rank_interval: ConfidenceInterval
     leader: Any
-    difference_ci: ConfidenceInterval
+    difference_interval: ConfidenceInterval
     pvalue: np.ndarray
     pvalue_holm: np.ndarray
     indistinguishable: np.ndarray
     rank_distribution: np.ndarray
     confidence_level: float
+    alpha: float
     n_resamples: int
 
 
@@ -348,7 +351,7 @@ def bootstrap_ranks(
     *,
     statistic: Literal["mean"] | Callable = "mean",
     n_resamples: int = 10_000,
-    confidence_level: float = 0.95,
+    alpha: float = 0.05,
     rng: RngLike = None,
 ) -> BootstrapRanksResult:
     r"""Rank intervals of ``k`` models scored on the same test items, and the leader's tied group.
@@ -363,8 +366,10 @@ def bootstrap_ranks(
     ``leader - model`` gives a percentile interval and a two-sided p-value
     :math:`p = \min\big(1, 2\min(\#\{d^* \le 0\}, \#\{d^* \ge 0\})/B\big)`,
     Holm-adjusted over the :math:`k - 1` comparisons; models whose adjusted
-    p-value exceeds :math:`1 - \text{confidence\_level}` are the ones the leader
-    does not significantly beat, which the VOC summary tables mark beside it.
+    p-value exceeds :math:`\alpha` are the ones the leader does not
+    significantly beat, which the VOC summary tables mark beside it. The rank
+    intervals describe how much the ranks move; they are not simultaneous
+    confidence sets for the ranks.
 
     Parameters
     ----------
@@ -383,9 +388,10 @@ def bootstrap_ranks(
         work unchanged). Higher values are better.
     n_resamples : int
         Number of resamples, at least 1.
-    confidence_level : float
-        Level of the rank and difference intervals, in (0, 1); the leader's
-        group uses :math:`\alpha = 1 - \text{confidence\_level}`.
+    alpha : float
+        Level of the Holm-adjusted comparisons with the leader, in (0, 1); a
+        model is significantly beaten when its adjusted p-value is at most
+        ``alpha``. The rank and difference intervals are at ``1 - alpha``.
     rng : numpy.random.Generator, int or None
         Source of the resamples.
 
@@ -421,7 +427,7 @@ def bootstrap_ranks(
     """
     data, models, n_items = _model_data(scores, statistic)
     n_resamples = check_positive_int(n_resamples, "n_resamples")
-    confidence_level = check_unit_interval(confidence_level, "confidence_level")
+    alpha = check_unit_interval(alpha, "alpha")
     gen = check_rng(rng)
     k = len(models)
     # Metrics, ranks and differences of every resample, and the k x k comparisons
@@ -438,15 +444,15 @@ def bootstrap_ranks(
     metrics = _resampled_metrics(data, statistic, n_items, k, n_resamples, gen)
     rank = _competition_ranks(estimate)
     rank_dist = _competition_ranks(metrics)
-    tail = (1 - confidence_level) / 2
+    tail = alpha / 2
     low = np.quantile(rank_dist, tail, axis=0, method="inverted_cdf").astype(int)
     high = np.quantile(rank_dist, 1 - tail, axis=0, method="inverted_cdf").astype(int)
 
     leader = int(np.argmax(estimate))
-    diffs = metrics[:, [leader]] - metrics  # (B, k)
-    d_low, d_high = np.percentile(diffs, [100 * tail, 100 * (1 - tail)], axis=0)
-    at_most = np.mean(diffs <= 0, axis=0)
-    at_least = np.mean(diffs >= 0, axis=0)
+    differences = metrics[:, [leader]] - metrics  # (B, k)
+    d_low, d_high = np.percentile(differences, [100 * tail, 100 * (1 - tail)], axis=0)
+    at_most = np.mean(differences <= 0, axis=0)
+    at_least = np.mean(differences >= 0, axis=0)
     pvalue = np.minimum(1.0, 2 * np.minimum(at_most, at_least))
     pvalue[leader] = 1.0
     others = np.arange(k) != leader
@@ -458,12 +464,13 @@ def bootstrap_ranks(
         rank=rank,
         rank_interval=ConfidenceInterval(low, high),
         leader=models[leader],
-        difference_ci=ConfidenceInterval(d_low, d_high),
+        difference_interval=ConfidenceInterval(d_low, d_high),
         pvalue=pvalue,
         pvalue_holm=pvalue_holm,
-        indistinguishable=pvalue_holm > 1 - confidence_level,
+        indistinguishable=pvalue_holm > alpha,
         rank_distribution=rank_dist,
-        confidence_level=confidence_level,
+        confidence_level=1 - alpha,
+        alpha=alpha,
         n_resamples=n_resamples,
     )
 

@@ -1,17 +1,17 @@
-"""Many models compared over many datasets, or many models on one test set.
+"""Many models compared over many tasks, or many models on one test set.
 
-Scores on different datasets are not commensurable (one point on one
+Scores on different tasks are not commensurable (one point on one
 benchmark is not one point on another), so Demšar (2006) compares ``k``
-models over ``N`` datasets through their *ranks* on each dataset: the
+models over ``N`` tasks through their *ranks* on each task: the
 Friedman test and the Iman–Davenport F statistic for "are they all alike?",
 the Nemenyi critical difference for every pair, Holm's procedure for every
-model against a control, and how many datasets a rank gap would need. How
-sure a ranking is under resampling (of the datasets, or of the test items of
+model against a control, and how many tasks a rank gap would need. How
+sure a ranking is under resampling (of the tasks, or of the test items of
 one test set) is in :mod:`sigeval.rank_uncertainty`.
 
-The score table is a ``datasets × models`` array, or a ``pandas.DataFrame``
-whose columns are the models (and whose index names the datasets). Rank 1 is
-the best model on a dataset; ties share the average of their ranks.
+The score table is a ``tasks × models`` array, or a ``pandas.DataFrame``
+whose columns are the models (and whose index names the tasks). Rank 1 is
+the best model on a task; ties share the average of their ranks.
 
 Explained in :ref:`ch-ranking` and :ref:`ch-multiple` (bootstrap ranks).
 """
@@ -61,16 +61,16 @@ def _check_flag(value: bool, name: str) -> bool:
     return bool(value)
 
 
-def _score_table(scores: Any, name: str = "scores", unit: str = "dataset") -> tuple[np.ndarray, tuple]:
-    """A (datasets, models) float array without NaN, and the model names.
+def _score_table(scores: Any, name: str = "scores", unit: str = "task") -> tuple[np.ndarray, tuple]:
+    """A (tasks, models) float array without NaN, and the model names.
 
     The names are the DataFrame's columns, or the column indices 0..k-1.
     """
     models: tuple | None = None
-    datasets = None
+    tasks = None
     if hasattr(scores, "columns") and hasattr(scores, "to_numpy"):
         models = tuple(scores.columns)
-        datasets = list(scores.index)
+        tasks = list(scores.index)
         scores = scores.to_numpy()
     arr = as_array(scores, name)
     if arr.dtype.kind not in "iuf":
@@ -90,7 +90,7 @@ def _score_table(scores: Any, name: str = "scores", unit: str = "dataset") -> tu
         rows, cols = np.nonzero(bad)
         names = models if models is not None else tuple(range(k))
         where = ", ".join(
-            f"({unit} {datasets[r] if datasets is not None else int(r)!r}, model {names[c]!r})"
+            f"({unit} {tasks[r] if tasks is not None else int(r)!r}, model {names[c]!r})"
             for r, c in zip(rows[:3], cols[:3])
         )
         more = "" if rows.size <= 3 else f", ... ({rows.size} cells)"
@@ -103,12 +103,12 @@ def _score_table(scores: Any, name: str = "scores", unit: str = "dataset") -> tu
 
 
 def _ranks(table: np.ndarray, higher_is_better: bool) -> np.ndarray:
-    """Rank of every model on every dataset: 1 is the best, ties averaged."""
+    """Rank of every model on every task: 1 is the best, ties averaged."""
     return stats.rankdata(-table if higher_is_better else table, axis=1)
 
 
-def _check_k(k: int) -> int:
-    return check_positive_int(k, "k", minimum=2)
+def _check_n_models(n_models: int) -> int:
+    return check_positive_int(n_models, "n_models", minimum=2)
 
 
 # --------------------------------------------------------------------------- Friedman
@@ -123,23 +123,23 @@ class FriedmanResult:
     models : tuple
         Model names (DataFrame columns) or column indices, in the input order.
     mean_ranks : ndarray
-        Mean rank :math:`R_j` of every model over the datasets (1 is the best).
+        Mean rank :math:`R_j` of every model over the tasks (1 is the best).
     ranks : ndarray
-        The ``(n_datasets, n_models)`` table of ranks.
+        The ``(n_tasks, n_models)`` table of ranks.
     statistic : float
         Friedman's :math:`\\chi^2_F`.
     pvalue : float
         :math:`P(\\chi^2_{k-1} \\ge \\chi^2_F)`.
-    f_statistic : float
-        The Iman–Davenport :math:`F_F` (infinite when every dataset ranks the
+    statistic_f : float
+        The Iman–Davenport :math:`F_F` (infinite when every task ranks the
         models the same way).
-    f_pvalue : float
+    pvalue_f : float
         :math:`P(F_{k-1, (k-1)(N-1)} \\ge F_F)`.
     df : int
         :math:`k - 1`.
-    f_df : tuple of int
+    df_f : tuple of int
         :math:`(k - 1, (k-1)(N-1))`.
-    n_datasets : int
+    n_tasks : int
     n_models : int
     higher_is_better : bool
     """
@@ -149,19 +149,19 @@ class FriedmanResult:
     ranks: np.ndarray
     statistic: float
     pvalue: float
-    f_statistic: float
-    f_pvalue: float
+    statistic_f: float
+    pvalue_f: float
     df: int
-    f_df: tuple[int, int]
-    n_datasets: int
+    df_f: tuple[int, int]
+    n_tasks: int
     n_models: int
     higher_is_better: bool
 
 
 def friedman(scores: ArrayLike, *, higher_is_better: bool = True) -> FriedmanResult:
-    r"""Friedman test and Iman–Davenport F over a datasets × models score table.
+    r"""Friedman test and Iman–Davenport F over a tasks × models score table.
 
-    On each of the :math:`N` datasets the :math:`k` models are ranked (1 for
+    On each of the :math:`N` tasks the :math:`k` models are ranked (1 for
     the best, average ranks for ties) and :math:`R_j` is model :math:`j`'s mean
     rank. Under the null hypothesis that all models are equivalent,
 
@@ -183,7 +183,7 @@ def friedman(scores: ArrayLike, *, higher_is_better: bool = True) -> FriedmanRes
     Parameters
     ----------
     scores : array_like or DataFrame
-        ``(n_datasets, n_models)`` table, at least 2 × 2, no NaN. A
+        ``(n_tasks, n_models)`` table, at least 2 × 2, no NaN. A
         DataFrame's columns name the models.
     higher_is_better : bool
         ``True`` for accuracies or AUCs; ``False`` for errors or losses.
@@ -195,7 +195,7 @@ def friedman(scores: ArrayLike, *, higher_is_better: bool = True) -> FriedmanRes
     Raises
     ------
     ValueError
-        For fewer than 2 models or datasets, or NaN or infinite scores.
+        For fewer than 2 models or tasks, or NaN or infinite scores.
     TypeError
         For non-numeric scores or a non-boolean ``higher_is_better``.
 
@@ -224,21 +224,21 @@ def friedman(scores: ArrayLike, *, higher_is_better: bool = True) -> FriedmanRes
     df1, df2 = k - 1, (k - 1) * (n - 1)
     denominator = n * (k - 1) - chi2
     if denominator <= 1e-12 * n * (k - 1):
-        f_stat, f_p = math.inf, 0.0
+        stat_f, p_f = math.inf, 0.0
     else:
-        f_stat = (n - 1) * chi2 / denominator
-        f_p = float(stats.f.sf(f_stat, df1, df2))
+        stat_f = (n - 1) * chi2 / denominator
+        p_f = float(stats.f.sf(stat_f, df1, df2))
     return FriedmanResult(
         models=models,
         mean_ranks=mean_ranks,
         ranks=ranks,
         statistic=chi2,
         pvalue=float(stats.chi2.sf(chi2, df1)),
-        f_statistic=float(f_stat),
-        f_pvalue=f_p,
+        statistic_f=float(stat_f),
+        pvalue_f=p_f,
         df=df1,
-        f_df=(df1, df2),
-        n_datasets=n,
+        df_f=(df1, df2),
+        n_tasks=n,
         n_models=k,
         higher_is_better=higher_is_better,
     )
@@ -247,20 +247,20 @@ def friedman(scores: ArrayLike, *, higher_is_better: bool = True) -> FriedmanRes
 # --------------------------------------------------------------------------- Nemenyi
 
 
-def nemenyi_q(k: int, *, alpha: float = 0.05) -> float:
-    r"""Critical value :math:`q_\alpha` of the Nemenyi test for ``k`` models.
+def nemenyi_q(n_models: int, *, alpha: float = 0.05) -> float:
+    r"""Critical value :math:`q_\alpha` of the Nemenyi test for ``n_models`` models (:math:`k`).
 
     :math:`q_\alpha = Q_{1-\alpha}(k, \infty)/\sqrt 2`, with :math:`Q` the
     studentized range distribution of ``k`` means and infinite degrees of
     freedom (``scipy.stats.studentized_range``). These are the values of
     Demšar's (2006) Table 5(a): 1.960, 2.343, 2.569, ... at
     :math:`\alpha = 0.05` (his table, from a rounded studentized-range table,
-    differs in the third decimal for some ``k``).
+    differs in the third decimal for some :math:`k`).
 
     Parameters
     ----------
-    k : int
-        Number of models, at least 2.
+    n_models : int
+        Number of models :math:`k`, at least 2.
     alpha : float
         Family-wise level, in (0, 1).
 
@@ -278,7 +278,7 @@ def nemenyi_q(k: int, *, alpha: float = 0.05) -> float:
     >>> round(nemenyi_q(4), 3), round(nemenyi_q(4, alpha=0.10), 3)
     (2.569, 2.291)
     """
-    return _q(_check_k(k), check_unit_interval(alpha, "alpha"))
+    return _q(_check_n_models(n_models), check_unit_interval(alpha, "alpha"))
 
 
 @functools.lru_cache(maxsize=256)
@@ -287,8 +287,8 @@ def _q(k: int, alpha: float) -> float:
     return float(stats.studentized_range.ppf(1 - alpha, k, np.inf) / math.sqrt(2))
 
 
-def nemenyi_cd(k: int, n_datasets: int, *, alpha: float = 0.05) -> float:
-    r"""Nemenyi critical difference of mean ranks for ``k`` models on ``n_datasets``.
+def nemenyi_cd(n_models: int, n_tasks: int, *, alpha: float = 0.05) -> float:
+    r"""Nemenyi critical difference of mean ranks for ``n_models`` models on ``n_tasks`` tasks.
 
     .. math:: \mathrm{CD} = q_\alpha \sqrt{\frac{k(k+1)}{6N}}
 
@@ -299,10 +299,10 @@ def nemenyi_cd(k: int, n_datasets: int, *, alpha: float = 0.05) -> float:
 
     Parameters
     ----------
-    k : int
-        Number of models, at least 2.
-    n_datasets : int
-        Number of datasets :math:`N`, at least 2.
+    n_models : int
+        Number of models :math:`k`, at least 2.
+    n_tasks : int
+        Number of tasks :math:`N`, at least 2.
     alpha : float
         Family-wise level, in (0, 1).
 
@@ -313,7 +313,7 @@ def nemenyi_cd(k: int, n_datasets: int, *, alpha: float = 0.05) -> float:
     Raises
     ------
     ValueError
-        For ``k < 2``, ``n_datasets < 2`` or ``alpha`` outside (0, 1).
+        For ``n_models < 2``, ``n_tasks < 2`` or ``alpha`` outside (0, 1).
 
     Notes
     -----
@@ -321,22 +321,23 @@ def nemenyi_cd(k: int, n_datasets: int, *, alpha: float = 0.05) -> float:
 
     Examples
     --------
-    Demšar's example, four models on fourteen datasets:
+    Demšar's example, four models on fourteen datasets (his tasks):
 
     >>> from sigeval import nemenyi_cd
     >>> round(nemenyi_cd(4, 14), 3)
     1.254
     """
+    k = n_models
     q = nemenyi_q(k, alpha=alpha)
-    n = check_positive_int(n_datasets, "n_datasets", minimum=2)
+    n = check_positive_int(n_tasks, "n_tasks", minimum=2)
     return q * math.sqrt(k * (k + 1) / (6 * n))
 
 
-def tasks_for_gap(gap: float, k: int, *, alpha: float = 0.05) -> int:
-    r"""Fewest datasets at which a mean-rank gap reaches the Nemenyi critical difference.
+def tasks_for_gap(gap: float, n_models: int, *, alpha: float = 0.05) -> int:
+    r"""Fewest tasks at which a mean-rank gap reaches the Nemenyi critical difference.
 
     Because :math:`\mathrm{CD} \propto 1/\sqrt N`, a gap :math:`g` between two
-    of ``k`` models becomes significant once
+    of :math:`k` = ``n_models`` models becomes significant once
 
     .. math:: N \ge \frac{q_\alpha^2\, k(k+1)}{6 g^2},
 
@@ -348,8 +349,8 @@ def tasks_for_gap(gap: float, k: int, *, alpha: float = 0.05) -> int:
     ----------
     gap : float
         Difference of mean ranks, in :math:`(0, k - 1]` (the largest possible gap).
-    k : int
-        Number of models, at least 2.
+    n_models : int
+        Number of models :math:`k`, at least 2.
     alpha : float
         Family-wise level, in (0, 1).
 
@@ -360,7 +361,7 @@ def tasks_for_gap(gap: float, k: int, *, alpha: float = 0.05) -> int:
     Raises
     ------
     ValueError
-        For a gap outside :math:`(0, k-1]`, ``k < 2`` or ``alpha`` outside (0, 1).
+        For a gap outside :math:`(0, k-1]`, ``n_models < 2`` or ``alpha`` outside (0, 1).
 
     Notes
     -----
@@ -372,7 +373,7 @@ def tasks_for_gap(gap: float, k: int, *, alpha: float = 0.05) -> int:
     >>> tasks_for_gap(0.80, 4)
     35
     """
-    k = _check_k(k)
+    k = _check_n_models(n_models)
     gap = check_positive_real(gap, "gap")
     if gap > k - 1:
         raise ValueError(
@@ -388,7 +389,7 @@ def tasks_for_gap(gap: float, k: int, *, alpha: float = 0.05) -> int:
     if cd(MAX_COUNT) > gap:
         raise ValueError(
             f"`gap` = {gap!r} is too small: the critical difference reaches it only beyond "
-            f"{MAX_COUNT:,} datasets, more than a count can hold."
+            f"{MAX_COUNT:,} tasks, more than a count can hold."
         )
     n = max(2, math.ceil(q**2 * k * (k + 1) / (6 * gap**2)))
     # Guard the ceiling against rounding in the closed form.
@@ -533,7 +534,7 @@ def holm_vs_control(
     alpha: float = 0.05,
     higher_is_better: bool = True,
 ) -> HolmControlResult:
-    r"""Every model against a control over datasets: z tests on mean ranks, Holm-adjusted.
+    r"""Every model against a control over tasks: z tests on mean ranks, Holm-adjusted.
 
     With :math:`R_c` the control's mean rank and :math:`R_j` model :math:`j`'s,
     Demšar (2006, section 3.2.2) compares
@@ -549,7 +550,7 @@ def holm_vs_control(
     Parameters
     ----------
     scores : array_like or DataFrame
-        ``(n_datasets, n_models)`` table, at least 2 × 2, no NaN.
+        ``(n_tasks, n_models)`` table, at least 2 × 2, no NaN.
     control : int or column name
         The control model: a DataFrame column name, or a column index.
     alpha : float
@@ -587,7 +588,7 @@ def holm_vs_control(
     alpha = check_unit_interval(alpha, "alpha")
     fr = friedman(scores, higher_is_better=higher_is_better)
     c = _control_index(control, fr.models)
-    k, n = fr.n_models, fr.n_datasets
+    k, n = fr.n_models, fr.n_tasks
     se = math.sqrt(k * (k + 1) / (6 * n))
     others = [j for j in range(k) if j != c]
     diff = fr.mean_ranks[c] - fr.mean_ranks[others]

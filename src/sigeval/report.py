@@ -18,8 +18,9 @@ seeds, and seed *s* of model A is compared with seed *s* of model B. Every
 statistic comes from the library's own functions (:func:`~sigeval.procedures.paired_difference`,
 :func:`~sigeval.power.power_paired`, :func:`~sigeval.equivalence.tost_paired`,
 :func:`~sigeval.ranking.friedman`, ...), so the report and those functions
-agree by construction. ``sigeval.report.run_benchmark`` runs the course's
-shape classifiers into a report (:func:`sigeval.course.benchmark.run_benchmark`).
+agree by construction. :func:`sigeval.run_benchmark` (in
+:mod:`sigeval.course.benchmark`, with the ``course`` extra) runs the course's
+shape classifiers into a report.
 
 Explained in :ref:`ch-reporting`.
 """
@@ -45,16 +46,6 @@ from .ranking import friedman, nemenyi_cd, tasks_for_gap
 __all__ = ["Report", "ReportFriedman", "ReportRankStability"]
 
 FailedPolicy = Literal["raise", "drop-pairs"]
-
-
-def __getattr__(name: str) -> Any:
-    # run_benchmark (sigeval.course.benchmark) needs the `course` extra, so it is
-    # imported on first use rather than with the report.
-    if name == "run_benchmark":
-        from .course.benchmark import run_benchmark
-
-        return run_benchmark
-    raise AttributeError(f"module 'sigeval.report' has no attribute {name!r}")
 
 
 class _FieldMapping(Mapping):
@@ -85,7 +76,7 @@ class ReportFriedman(_FieldMapping):
     ----------
     statistic, pvalue : float
         Friedman's :math:`\\chi^2_F` and its p-value.
-    f_statistic, f_pvalue : float
+    statistic_f, pvalue_f : float
         Iman and Davenport's :math:`F_F` and its p-value. When every task ranks
         the models in the same order, :math:`F_F` is infinite and its p-value 0
         (the limit of the formula as :math:`\\chi^2_F` reaches its maximum).
@@ -112,8 +103,8 @@ class ReportFriedman(_FieldMapping):
 
     statistic: float
     pvalue: float
-    f_statistic: float
-    f_pvalue: float
+    statistic_f: float
+    pvalue_f: float
     mean_ranks: pd.Series
     critical_difference: float
     max_rank_gap: float
@@ -142,7 +133,7 @@ class ReportRankStability(_FieldMapping):
     jackknife : pandas.DataFrame
         Tasks by models: shift of each model's mean rank when that task is dropped.
     n_boot : int
-        Number of resamples.
+        Number of resamples (the source's name; also readable as ``n_resamples``).
     result : RankStabilityResult
         The underlying :func:`~sigeval.rank_uncertainty.rank_stability` result.
     """
@@ -152,6 +143,11 @@ class ReportRankStability(_FieldMapping):
     jackknife: pd.DataFrame
     n_boot: int
     result: Any = field(repr=False)
+
+    @property
+    def n_resamples(self) -> int:
+        """Number of resamples, under the library's name for it."""
+        return self.n_boot
 
 
 # Below this, 1 - alpha rounds to 1 and the quantiles of the tests overflow.
@@ -204,7 +200,7 @@ class Report:
     -----
     Every difference is model A minus model B, for each pair of models in
     the order of ``models`` (A before B). The confidence intervals are
-    per comparison at level ``1 - alpha``; the decisions (``significant``,
+    per comparison at level ``1 - alpha``; the decisions (``reject``,
     ``verdict``) use Holm-adjusted p-values within each task. Explained in
     :ref:`ch-reporting`.
 
@@ -316,26 +312,26 @@ class Report:
             both ran), ``mean_diff`` (mean of A minus B over those seeds),
             ``ci_low``, ``ci_high`` (the paired Student interval),
             ``pvalue``, ``pvalue_holm`` (Holm within the task) and
-            ``significant`` (``pvalue_holm <= alpha``).
+            ``reject`` (``pvalue_holm <= alpha``).
 
         Examples
         --------
         >>> from sigeval import Report
         >>> report = Report({"task": ["t"] * 6, "model": list("AAABBB"), "seed": [1, 2, 3] * 2,
         ...                  "score": [0.80, 0.82, 0.81, 0.70, 0.74, 0.71]})
-        >>> report.pairwise()[["mean_diff", "significant"]].round(3).to_dict("records")
-        [{'mean_diff': 0.093, 'significant': True}]
+        >>> report.pairwise()[["mean_diff", "reject"]].round(3).to_dict("records")
+        [{'mean_diff': 0.093, 'reject': True}]
         """
         alpha = _check_alpha(alpha)
 
         def compute(a, b):
-            res = paired_difference(a, b, confidence_level=1 - alpha)
+            res = paired_difference(a, b, alpha=alpha)
             low, high = res.confidence_interval
             return {"mean_diff": res.estimate, "ci_low": low, "ci_high": high, "pvalue": res.pvalue}
 
         frame = self._each(compute)
         frame["pvalue_holm"] = self._holm(frame, "pvalue")
-        frame["significant"] = frame["pvalue_holm"] <= alpha
+        frame["reject"] = frame["pvalue_holm"] <= alpha
         return frame
 
     def power(
@@ -409,11 +405,11 @@ class Report:
         def compute(a, b):
             res = paired_difference(a, b)  # the mean and sd of pairwise; refuses zero spread clearly
             mean = res.estimate
-            planned = power_paired(res.sd, res.n, alpha=alpha, target_power=target_power, delta=abs(mean))
-            row = {"mean_diff": mean, "sigma_d": res.sd, "mde": float(planned.mde), "observed_power": float(planned.power)}
+            planned = power_paired(res.sigma_d, res.n, alpha=alpha, target_power=target_power, delta=abs(mean))
+            row = {"mean_diff": mean, "sigma_d": res.sigma_d, "mde": float(planned.mde), "observed_power": float(planned.power)}
             row["detectable"] = abs(mean) >= row["mde"]
             for delta in deltas:
-                row[f"seeds_for_{delta:g}"] = seeds_needed(res.sd, delta, alpha=alpha, target_power=target_power)
+                row[f"seeds_for_{delta:g}"] = seeds_needed(res.sigma_d, delta, alpha=alpha, target_power=target_power)
             return row
 
         return self._each(compute)
@@ -475,7 +471,7 @@ class Report:
         alpha = _check_alpha(alpha)
 
         def compute(a, b):
-            diff = paired_difference(a, b, confidence_level=1 - alpha)
+            diff = paired_difference(a, b, alpha=alpha)
             tost = tost_paired(a, b, margin=margin, alpha=alpha)
             return {
                 "mean_diff": diff.estimate,
@@ -577,8 +573,8 @@ class Report:
         Returns
         -------
         ReportFriedman
-            A mapping with ``statistic``, ``pvalue``, ``f_statistic``,
-            ``f_pvalue``, ``mean_ranks``, ``critical_difference``,
+            A mapping with ``statistic``, ``pvalue``, ``statistic_f``,
+            ``pvalue_f``, ``mean_ranks``, ``critical_difference``,
             ``max_rank_gap``, ``n_for_observed_gap`` and more.
 
         Examples
@@ -601,8 +597,8 @@ class Report:
         return ReportFriedman(
             statistic=float(res.statistic),
             pvalue=float(res.pvalue),
-            f_statistic=float(res.f_statistic),
-            f_pvalue=float(res.f_pvalue),
+            statistic_f=float(res.statistic_f),
+            pvalue_f=float(res.pvalue_f),
             mean_ranks=pd.Series(res.mean_ranks, index=list(self.models), name="mean_rank"),
             critical_difference=nemenyi_cd(k, n, alpha=alpha),
             max_rank_gap=gap,
@@ -615,7 +611,9 @@ class Report:
             result=res,
         )
 
-    def rank_stability(self, n_boot: int = 10_000, alpha: float = 0.05, rng: RngLike = None) -> ReportRankStability:
+    def rank_stability(
+        self, n_boot: int | None = None, alpha: float = 0.05, rng: RngLike = None, *, n_resamples: int | None = None
+    ) -> ReportRankStability:
         """How much does the draw of tasks matter? The ranking over resampled tasks.
 
         Resamples the tasks with replacement (:func:`~sigeval.rank_uncertainty.rank_stability`)
@@ -623,12 +621,14 @@ class Report:
 
         Parameters
         ----------
-        n_boot : int
-            Number of resamples of the tasks.
+        n_boot : int, optional
+            Number of resamples of the tasks (the source's name), 10,000 by default.
         alpha : float
             Level of the critical difference used by ``separation``.
         rng : numpy.random.Generator, int or None
             Source of the resampling.
+        n_resamples : int, optional
+            The library's name for ``n_boot``; give one of the two.
 
         Returns
         -------
@@ -645,7 +645,14 @@ class Report:
         >>> Report(runs).rank_stability(n_boot=200, rng=0)["order_stability"]
         1.0
         """
-        n_boot = check_positive_int(n_boot, "n_boot")
+        if n_boot is not None and n_resamples is not None:
+            raise TypeError(
+                f"Give the number of resamples once, as `n_boot` or as `n_resamples`; got n_boot={n_boot!r} "
+                f"and n_resamples={n_resamples!r}."
+            )
+        if n_resamples is not None:
+            n_boot = check_positive_int(n_resamples, "n_resamples")
+        n_boot = 10_000 if n_boot is None else check_positive_int(n_boot, "n_boot")
         alpha = _check_alpha(alpha)
         table, _ = self._task_table()
         res = rank_stability(table, n_resamples=n_boot, alpha=alpha, higher_is_better=self.higher_is_better, rng=rng)
@@ -697,7 +704,7 @@ class Report:
         )
         parts = [
             f"{len(self.tasks)} task(s), {len(self.models)} models, {seeds} seeds per task; {failed}.",
-            f"{int(pw.significant.sum())} of {len(pw)} comparison(s) differ at alpha = {alpha:g} "
+            f"{int(pw.reject.sum())} of {len(pw)} comparison(s) differ at alpha = {alpha:g} "
             "(paired t, Holm within each task).",
         ]
         undetectable = pwr[~pwr.detectable]

@@ -46,6 +46,7 @@ import inspect
 import warnings
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import Literal
 
 import numpy as np
 from numpy.typing import ArrayLike
@@ -76,6 +77,7 @@ __all__ = [
 ]
 
 BOOTSTRAP_METHODS = ("percentile", "basic", "bca")
+BootstrapMethod = Literal["percentile", "basic", "bca"]
 
 Data = ArrayLike | tuple[ArrayLike, ...]
 #: The axis of the items in the arrays a callable statistic receives.
@@ -132,7 +134,7 @@ def bootstrap_ci(
     *,
     statistic: Statistic = "mean",
     n_resamples: int = 10_000,
-    method: str = "percentile",
+    method: BootstrapMethod = "percentile",
     confidence_level: float = 0.95,
     groups: ArrayLike | None = None,
     rng: RngLike = None,
@@ -274,7 +276,7 @@ def paired_bootstrap_ci(
     *,
     statistic: Statistic = "mean",
     n_resamples: int = 10_000,
-    method: str = "percentile",
+    method: BootstrapMethod = "percentile",
     confidence_level: float = 0.95,
     groups: ArrayLike | None = None,
     rng: RngLike = None,

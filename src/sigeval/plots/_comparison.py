@@ -30,14 +30,14 @@ from ._style import VERDICT_COLORS
 
 def disagreement_table(
     ax: Axes,
-    correct_a: ArrayLike,
-    correct_b: ArrayLike,
+    scores_a: ArrayLike,
+    scores_b: ArrayLike,
     *,
     labels: Sequence[str] = ("A", "B"),
 ) -> Axes:
     """The 2×2 table of two models' correctness on the same items.
 
-    Rows say whether model A is right, columns whether model B is right. The
+    ``scores_a`` and ``scores_b`` are 0/1 correctness per item. Rows say whether model A is right, columns whether model B is right. The
     two cells where the models agree (grey) say nothing about which model is
     better; the two disagreement cells, :math:`n_{01}` (only A right, blue)
     and :math:`n_{10}` (only B right, orange), are all that McNemar's test
@@ -56,8 +56,8 @@ def disagreement_table(
     from matplotlib.colors import to_rgb
 
 
-    a, b = check_paired(correct_a, correct_b, ("correct_a", "correct_b"))
-    a, b = check_binary(a, "correct_a"), check_binary(b, "correct_b")
+    a, b = check_paired(scores_a, scores_b, ("scores_a", "scores_b"))
+    a, b = check_binary(a, "scores_a"), check_binary(b, "scores_b")
     name_a, name_b = check_sequence(labels, "labels", 2, "model")
     counts = np.array([[np.sum(a & b), np.sum(a & ~b)], [np.sum(~a & b), np.sum(~a & ~b)]])
     texts = [
@@ -213,22 +213,22 @@ def power_vs_test_size(
 def power_curve(
     ax: Axes,
     sigma_d: float,
-    effects: Sequence[float],
-    seeds: ArrayLike,
+    deltas: Sequence[float],
+    n: ArrayLike,
     *,
     alpha: float = 0.05,
     target_power: float = 0.8,
     labels: Sequence[str] | None = None,
 ) -> Axes:
-    """Exact power of the paired t-test against the number of seeds, one curve per effect.
+    """Exact power of the paired t-test against the number of seeds, one curve per true difference.
 
-    For each true mean difference in ``effects`` draws the noncentral-t power
+    For each true mean difference in ``deltas`` draws the noncentral-t power
     of the two-sided paired t-test at level ``alpha`` (:func:`sigeval.power.power_paired`)
-    with paired differences of standard deviation ``sigma_d``, at every seed
-    count in ``seeds``. The dashed line marks ``target_power``, the dotted
-    line ``alpha`` (the power at no effect). ``effects`` and ``sigma_d`` share
-    one unit: pass ``sigma_d=1`` to draw effects in units of :math:`\\sigma_d`.
-    ``labels`` name the curves (default: the effects).
+    with paired differences of standard deviation ``sigma_d``, at every number
+    of seeds (pairs) in ``n``. The dashed line marks ``target_power``, the dotted
+    line ``alpha`` (the power at no difference). ``deltas`` and ``sigma_d`` share
+    one unit: pass ``sigma_d=1`` to draw differences in units of :math:`\\sigma_d`.
+    ``labels`` name the curves (default: the differences).
 
     Used in :ref:`ch-power`.
 
@@ -242,16 +242,16 @@ def power_curve(
     """
 
     sigma_d = check_positive_real(sigma_d, "sigma_d")
-    # The paired t-test needs two pairs; `seeds` is the `n` of power_paired.
-    n = check_sizes_at_least(seeds, "seeds", 2)
-    effects = check_finite_array(effects, "effects").ravel().tolist()
+    # The paired t-test needs two pairs.
+    n = check_sizes_at_least(n, "n", 2)
+    deltas = check_finite_array(deltas, "deltas").ravel().tolist()
     alpha = check_unit_interval(alpha, "alpha")
     target_power = check_unit_interval(target_power, "target_power")
     if labels is None:
-        labels = [f"$\\delta = {effect:g}$" for effect in effects]
-    labels = check_sequence(labels, "labels", len(effects), "effect")
-    for effect, label in zip(effects, labels):
-        power = power_paired(sigma_d, n, alpha=alpha, target_power=target_power, delta=effect).power
+        labels = [f"$\\delta = {delta:g}$" for delta in deltas]
+    labels = check_sequence(labels, "labels", len(deltas), "delta")
+    for delta, label in zip(deltas, labels):
+        power = power_paired(sigma_d, n, alpha=alpha, target_power=target_power, delta=delta).power
         assert power is not None  # computed whenever a `delta` is given
         ax.plot(n, power, lw=1.2, label=label)
     ax.axhline(target_power, color="black", lw=0.8, ls="--")

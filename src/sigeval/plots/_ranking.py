@@ -37,7 +37,7 @@ def _cd_bar_rows(groups: list[tuple[int, ...]], ranks: np.ndarray, gap: float) -
     return rows
 
 
-def cd_diagram(result, *, alpha: float = 0.05, ax: Axes | None = None) -> Axes:
+def cd_diagram(ax: Axes, result, *, alpha: float | None = None) -> Axes:
     """Critical-difference diagram of a :func:`~sigeval.ranking.friedman` result (Demšar, 2006).
 
     The models sit on an axis of mean rank, rank 1 (the best) on the left;
@@ -53,12 +53,15 @@ def cd_diagram(result, *, alpha: float = 0.05, ax: Axes | None = None) -> Axes:
 
     Parameters
     ----------
-    result : FriedmanResult
-        Or any object with ``mean_ranks``, ``models`` and ``n_datasets``.
-    alpha : float
-        Level of the critical difference, in (0, 1).
-    ax : matplotlib Axes, optional
-        Where to draw; a new figure when omitted.
+    ax : matplotlib Axes
+        Where to draw.
+    result : FriedmanResult or ReportFriedman
+        The result of :func:`~sigeval.ranking.friedman` or of
+        :meth:`sigeval.report.Report.friedman` (drawn from its ``result``),
+        or any object with ``mean_ranks``, ``models`` and ``n_tasks``.
+    alpha : float, optional
+        Level of the critical difference, in (0, 1); by default the result's
+        own ``alpha`` where it has one (``Report.friedman``), else 0.05.
 
     Returns
     -------
@@ -71,19 +74,20 @@ def cd_diagram(result, *, alpha: float = 0.05, ax: Axes | None = None) -> Axes:
     >>> from sigeval.plots import cd_diagram
     >>> res = friedman([[0.9, 0.8, 0.7], [0.8, 0.85, 0.6], [0.7, 0.6, 0.5], [0.9, 0.7, 0.8]])
     >>> fig, ax = plt.subplots()
-    >>> _ = cd_diagram(res, ax=ax)
+    >>> _ = cd_diagram(ax, res)
     >>> plt.close(fig)
     """
-    ranks, models, n_datasets = check_result(result, "result", "FriedmanResult", ("mean_ranks", "models", "n_datasets"))
+    if alpha is None:
+        alpha = getattr(result, "alpha", 0.05)
+    alpha = check_unit_interval(alpha, "alpha")
+    # Report.friedman() keeps the library's FriedmanResult, whose models and ranks are arrays.
+    result = getattr(result, "result", result)
+    ranks, models, n_tasks = check_result(result, "result", "FriedmanResult", ("mean_ranks", "models", "n_tasks"))
     ranks = check_scores(ranks, "result.mean_ranks", min_size=2)
     k = ranks.size
     models = check_sequence(models, "result.models", k, "mean rank")
-    cd = nemenyi_cd(k, n_datasets, alpha=alpha)
+    cd = nemenyi_cd(k, n_tasks, alpha=alpha)
     groups = cd_groups(ranks, cd)
-    if ax is None:
-        import matplotlib.pyplot as plt
-
-        _, ax = plt.subplots(figsize=(7, 1.2 + 0.25 * k))
     order = np.argsort(ranks, kind="stable")
     n_left = (k + 1) // 2
     left, right = order[:n_left], order[n_left:][::-1]
@@ -106,7 +110,7 @@ def cd_diagram(result, *, alpha: float = 0.05, ax: Axes | None = None) -> Axes:
         ax.text(r, 0.3, str(r), ha="center", va="bottom", fontsize=fontsize)
     ax.set_title(
         f"mean rank (1 = best); Nemenyi CD = {cd:.3f} at \u03b1 = {alpha:g}, "
-        f"{k} models, N = {n_datasets}",
+        f"{k} models, N = {n_tasks}",
         fontsize=fontsize,
     )
     # The critical difference as a segment above the axis, from rank 1.

@@ -1,0 +1,309 @@
+"""A table of predictions, every question in turn: what ``sigeval compare`` prints.
+
+One row per test item, a column of true labels and one column per model
+(predicted labels, 0/1 correctness, or scores for the positive class).
+:func:`compare_predictions` gives each model's accuracy (or AUC) with its
+interval and, for every pair of models, the difference A minus B with its
+paired interval, a paired test and the Holm-adjusted p-value: exactly the
+tables the command line prints, so that a Python user, a chapter and the
+command get the same numbers from one function.
+
+Explained in :ref:`ch-own-results`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from itertools import combinations
+from typing import Any, Literal
+
+import numpy as np
+import pandas as pd
+
+from ._validation import (
+    RngLike,
+    TableError,
+    check_choice,
+    check_numeric_column,
+    check_positive_int,
+    check_rng,
+    check_unit_interval,
+)
+from .intervals import proportion_ci
+from .metrics import roc_auc
+from .multiple import adjust_pvalues
+from .paired import mcnemar
+from .permutation import paired_permutation_test
+from .resampling import bootstrap_ci, paired_bootstrap_ci
+from .roc import delong_test
+
+__all__ = ["PredictionsComparison", "compare_predictions"]
+
+Metric = Literal["accuracy", "auc"]
+
+
+@dataclass(frozen=True)
+class PredictionsComparison:
+    """Result of :func:`compare_predictions`.
+
+    Attributes
+    ----------
+    models : pandas.DataFrame
+        One row per model: ``model``, ``n_items``, ``accuracy`` (or ``auc``),
+        ``ci_low``, ``ci_high``.
+    pairs : pandas.DataFrame
+        One row per pair of models: ``model_a``, ``model_b``, ``estimate``
+        (A minus B), ``ci_low``, ``ci_high``, ``pvalue``, ``pvalue_holm``
+        (Holm over all pairs).
+    note : str
+        How every number was computed, in one sentence.
+    metric : str
+    confidence_level : float
+    n_resamples : int
+    """
+
+    models: pd.DataFrame
+    pairs: pd.DataFrame
+    note: str
+    metric: str
+    confidence_level: float
+    n_resamples: int
+
+
+def _require(table: pd.DataFrame, column: Any, what: str) -> None:
+    if column not in table.columns:
+        raise TableError(None, f"no column {column!r} for the {what} (the columns are {', '.join(map(repr, table.columns))})")
+
+
+def _value(value: Any) -> str:
+    """A cell as the user wrote it: text quoted, numbers plain (no NumPy repr)."""
+    return repr(value) if isinstance(value, str) else str(value.item() if isinstance(value, np.generic) else value)
+
+
+def _correctness(table: pd.DataFrame, label: Any, models: list) -> dict[Any, np.ndarray]:
+    """Per model, 0/1 correctness per item: predictions against the label, or given as 0/1."""
+    for m in models:
+        missing = table[m].isna().to_numpy()
+        if missing.any():
+            raise TableError(
+                np.flatnonzero(missing),
+                f"model column {m!r} is empty; every model must be scored on every item "
+                "(the models would be compared on different numbers of items)",
+            )
+    if label is None:
+        out = {}
+        for m in models:
+            values = check_numeric_column(table, m)
+            bad = ~np.isin(values, (0, 1))
+            if bad.any():
+                raise TableError(
+                    np.flatnonzero(bad)[:1],
+                    f"without a label column, model column {m!r} must hold 0/1 correctness; "
+                    f"it holds {_value(table[m][bad].iloc[0])}",
+                )
+            out[m] = values
+        return out
+    truth = table[label]
+    missing = truth.isna().to_numpy()
+    if missing.any():
+        raise TableError(np.flatnonzero(missing), f"the label column {label!r} is empty")
+
+    # Compared as text, so that 1, 1.0 and "1" from different columns agree.
+    def as_text(column: pd.Series) -> pd.Series:
+        numeric = pd.to_numeric(column, errors="coerce")
+        if numeric.notna().all() and (numeric == numeric.round()).all():
+            return numeric.astype(np.int64).astype(str)
+        return column.astype(str)
+
+    truth_text = as_text(truth)
+    predicted = {m: as_text(table[m]) for m in models}
+    seen = set().union(*(set(p) for p in predicted.values()))
+    if not seen & set(truth_text):
+        raise TableError(
+            None,
+            f"the label column {label!r} holds values ({', '.join(sorted(set(truth_text))[:5])}) that no "
+            f"model predicts (the models predict {', '.join(sorted(seen)[:5])}); are labels and predictions "
+            "encoded alike? For 0/1 correctness columns, pass label=None (--label none on the command line)",
+        )
+    return {m: (predicted[m] == truth_text).to_numpy(dtype=float) for m in models}
+
+
+def _group_codes(table: pd.DataFrame, column: Any) -> np.ndarray | None:
+    if column is None:
+        return None
+    _require(table, column, "groups")
+    values = table[column]
+    if values.isna().any():
+        raise TableError(np.flatnonzero(values.isna().to_numpy()), f"the groups column {column!r} is empty")
+    return pd.factorize(values.astype(str))[0]
+
+
+def _seed_text(rng: RngLike) -> str:
+    return f", rng seed {rng}" if isinstance(rng, int | np.integer) and not isinstance(rng, bool) else ""
+
+
+def _compare_accuracy(correct: dict, groups, level: float, n_resamples: int, gen, seed: str):
+    rows = []
+    for m, c in correct.items():
+        if groups is None:
+            ci = proportion_ci(int(c.sum()), c.size, method="wilson", confidence_level=level)
+            low, high, method = ci.low, ci.high, "Wilson"
+        else:
+            boot = bootstrap_ci(c, groups=groups, n_resamples=n_resamples, confidence_level=level, rng=gen)
+            (low, high), method = boot.confidence_interval, "cluster bootstrap"
+        rows.append({"model": m, "n_items": c.size, "accuracy": c.mean(), "ci_low": low, "ci_high": high})
+    pairs = []
+    for a, b in combinations(correct, 2):
+        ca, cb = correct[a], correct[b]
+        boot = paired_bootstrap_ci(ca, cb, groups=groups, n_resamples=n_resamples, confidence_level=level, rng=gen)
+        if groups is None:
+            pvalue = mcnemar(ca, cb).pvalue
+        else:
+            # Items of a group are not independent: flip the signs of whole groups' differences.
+            sums = pd.DataFrame({"a": ca, "b": cb, "g": groups}).groupby("g").sum()
+            pvalue = paired_permutation_test(sums.a.to_numpy(), sums.b.to_numpy(), rng=gen).pvalue
+        pairs.append({"model_a": a, "model_b": b, "estimate": ca.mean() - cb.mean(),
+                      "ci_low": boot.confidence_interval.low, "ci_high": boot.confidence_interval.high,
+                      "pvalue": pvalue})
+    test = "McNemar (exact)" if groups is None else "sign flips of whole groups (exact or 10,000 draws)"
+    note = (f"accuracy intervals: {method}; differences: A minus B, paired "
+            f"{'cluster ' if groups is not None else ''}bootstrap percentile interval "
+            f"({n_resamples} resamples{seed}); p: {test}, Holm-adjusted over {len(pairs)} pair(s)")
+    return pd.DataFrame(rows), pd.DataFrame(pairs), note
+
+
+def _compare_auc(table, label, models, groups, level: float, n_resamples: int, gen, seed: str):
+    if label is None:
+        raise TableError(None, "the AUC needs a label column (0/1) beside the models' scores")
+    if groups is not None:
+        raise TableError(None, "groups with the AUC are not supported: DeLong's test assumes independent items")
+    y = check_numeric_column(table, label)
+    if not np.isin(y, (0, 1)).all() or np.unique(y).size < 2:
+        raise TableError(None, f"for the AUC the label column {label!r} must hold 0 and 1, both present")
+    scores = {}
+    for m in models:
+        s = check_numeric_column(table, m)
+        if np.isnan(s).any():
+            raise TableError(np.flatnonzero(np.isnan(s)), f"model column {m!r} is empty")
+        scores[m] = s
+    rows = []
+    for m, s in scores.items():
+        boot = bootstrap_ci((y, s), statistic=roc_auc, n_resamples=n_resamples, confidence_level=level, rng=gen)
+        rows.append({"model": m, "n_items": y.size, "auc": boot.estimate,
+                     "ci_low": boot.confidence_interval.low, "ci_high": boot.confidence_interval.high})
+    pairs = []
+    for a, b in combinations(scores, 2):
+        res = delong_test(y, scores[a], scores[b], confidence_level=level)
+        pairs.append({"model_a": a, "model_b": b, "estimate": res.estimate, "ci_low": res.confidence_interval.low,
+                      "ci_high": res.confidence_interval.high, "pvalue": res.pvalue})
+    note = ("AUC intervals: bootstrap percentile "
+            f"({n_resamples} resamples{seed}); differences: AUC of A minus B with "
+            f"DeLong's interval and test, Holm-adjusted over {len(pairs)} pair(s)")
+    return pd.DataFrame(rows), pd.DataFrame(pairs), note
+
+
+def compare_predictions(
+    table: pd.DataFrame,
+    *,
+    label: Any = "label",
+    models: list | None = None,
+    groups: Any = None,
+    metric: Metric = "accuracy",
+    confidence_level: float = 0.95,
+    n_resamples: int = 10_000,
+    rng: RngLike = None,
+) -> PredictionsComparison:
+    """Every model's score with its interval, and every pair compared, from a table of predictions.
+
+    With ``metric="accuracy"`` each model's column holds predicted labels,
+    compared with the ``label`` column (or 0/1 correctness with
+    ``label=None``): each accuracy gets a Wilson interval
+    (:func:`~sigeval.intervals.proportion_ci`), each pair the difference A
+    minus B with its paired bootstrap percentile interval
+    (:func:`~sigeval.resampling.paired_bootstrap_ci`) and McNemar's exact
+    test (:func:`~sigeval.paired.mcnemar`). With ``groups`` (a column of
+    group labels for correlated items) whole groups are resampled and their
+    differences sign-flipped (:func:`~sigeval.permutation.paired_permutation_test`),
+    and accuracies get a cluster bootstrap interval. With ``metric="auc"``
+    the columns hold scores for the positive class and ``label`` is 0/1:
+    bootstrap intervals of each AUC (:func:`~sigeval.metrics.roc_auc`) and
+    DeLong's test of each difference (:func:`~sigeval.roc.delong_test`).
+    The p-values are Holm-adjusted over all pairs.
+
+    This is what ``sigeval compare`` prints (:mod:`sigeval.cli`).
+
+    Parameters
+    ----------
+    table : pandas.DataFrame
+        One row per test item.
+    label : column name or None
+        The column of true labels; None when the model columns are 0/1 correctness.
+    models : list of column names, optional
+        The model columns, at least 2; by default every column but ``label`` and ``groups``.
+    groups : column name, optional
+        A column of group labels for correlated items.
+    metric : {"accuracy", "auc"}
+    confidence_level : float
+        Level of every interval.
+    n_resamples : int
+        Bootstrap resamples of every interval.
+    rng : numpy.random.Generator, int or None
+        Source of the resamples (one generator for the whole table).
+
+    Returns
+    -------
+    PredictionsComparison
+
+    Raises
+    ------
+    ValueError
+        A missing column, an empty cell, text in a numeric column, labels that
+        no model predicts, or fewer than 2 models; the message names the
+        column and the rows (0-based positions of ``table``).
+
+    Notes
+    -----
+    Explained in :ref:`ch-own-results`.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> from sigeval import compare_predictions
+    >>> table = pd.DataFrame({"label": [0, 1, 1, 0, 1, 1, 0, 1],
+    ...                       "A": [0, 1, 1, 0, 1, 1, 0, 0], "B": [0, 1, 0, 1, 1, 0, 0, 0]})
+    >>> res = compare_predictions(table, n_resamples=1000, rng=0)
+    >>> res.models[["model", "accuracy"]].to_dict("records")
+    [{'model': 'A', 'accuracy': 0.875}, {'model': 'B', 'accuracy': 0.5}]
+    >>> res.pairs[["model_a", "model_b", "estimate", "pvalue"]].to_dict("records")
+    [{'model_a': 'A', 'model_b': 'B', 'estimate': 0.375, 'pvalue': 0.25}]
+    """
+    if not isinstance(table, pd.DataFrame):
+        raise TypeError(f"`table` must be a pandas DataFrame, one row per test item; got {type(table).__name__}.")
+    if table.empty:
+        raise ValueError("`table` must hold at least one row (test item); got an empty table.")
+    metric = check_choice(metric, "metric", ("accuracy", "auc"))
+    level = check_unit_interval(confidence_level, "confidence_level")
+    n_resamples = check_positive_int(n_resamples, "n_resamples")
+    seed = _seed_text(rng)
+    gen = check_rng(rng)
+    if label is not None:
+        _require(table, label, "labels")
+    used = {label, groups} - {None}
+    if models is not None:
+        for m in models:
+            _require(table, m, "models")
+        models = list(models)
+    else:
+        models = [c for c in table.columns if c not in used]
+    if len(models) < 2:
+        raise TableError(None, f"a comparison needs at least 2 model columns; found {models!r}")
+    codes = _group_codes(table, groups)
+    if metric == "auc":
+        per_model, pairs, note = _compare_auc(table, label, models, codes, level, n_resamples, gen, seed)
+    else:
+        correct = _correctness(table, label, models)
+        per_model, pairs, note = _compare_accuracy(correct, codes, level, n_resamples, gen, seed)
+    pairs["pvalue_holm"] = adjust_pvalues(pairs.pvalue.to_numpy(), method="holm")
+    return PredictionsComparison(
+        models=per_model, pairs=pairs, note=note, metric=metric, confidence_level=level, n_resamples=n_resamples
+    )
