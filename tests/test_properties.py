@@ -563,6 +563,10 @@ def test_aggregates_lie_within_the_scores(table, gamma, level, statistic):
     if res is not None:
         interval(res.confidence_interval)
         finite(res.estimate, res.bootstrap_distribution)
+    across = outcome(lambda: sg.prob_improvement(table, table[::-1], paired=statistic == "iqm", n_resamples=20, rng=0))
+    if across is not None:
+        interval(across.confidence_interval)
+        assert 0 <= across.estimate <= 1 and across.n_tasks == table.shape[1]
     prof = outcome(lambda: sg.performance_profile(table, np.unique(table), n_resamples=20, confidence_level=level,
                                                   rng=0))
     if prof is not None:
