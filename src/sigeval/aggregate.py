@@ -80,10 +80,9 @@ def _aggregates(x: np.ndarray, counts: np.ndarray, aggregate: str, gamma: float)
     elif aggregate == "median":
         values = np.median(np.einsum("btr,rt->bt", c, y) / n_runs, axis=1)
     else:
-        cells = np.minimum(y, gamma / s) if aggregate == "optimality_gap" else y
+        # The gap gamma - mean(min(x, gamma)) as the mean shortfall max(gamma - x, 0): never below 0.
+        cells = np.maximum(gamma / s - y, 0.0) if aggregate == "optimality_gap" else y
         values = np.einsum("btr,rt->b", c, cells) / x.size
-        if aggregate == "optimality_gap":
-            values = gamma / s - values
     with np.errstate(over="ignore"):  # an overflow is refused by the caller, naming `scores`
         return values * s
 
