@@ -192,11 +192,11 @@ def _signed_rank_loop(z, rope, prior, weights):
     for k, w in enumerate(weights):
         for i in range(values.size):
             for j in range(values.size):
-                walsh = (values[i] + values[j]) / 2
+                twice_walsh = values[i] + values[j]  # twice the Walsh average, against twice the rope
                 weight = w[i] * w[j]
-                theta[k, 0] += weight * ((walsh > rope) + 0.5 * (walsh == rope))
+                theta[k, 0] += weight * ((twice_walsh > 2 * rope) + 0.5 * (twice_walsh == 2 * rope))
                 if rope > 0:
-                    theta[k, 2] += weight * ((walsh < -rope) + 0.5 * (walsh == -rope))
+                    theta[k, 2] += weight * ((twice_walsh < -2 * rope) + 0.5 * (twice_walsh == -2 * rope))
         if rope > 0:
             theta[k, 1] = 1 - theta[k, 0] - theta[k, 2]
         else:
@@ -419,3 +419,103 @@ def test_a_shift_beyond_the_rope_wins_as_the_evidence_grows():
 def test_bad_input_is_refused(call, error, match):
     with pytest.raises(error, match=match):
         call()
+
+
+# --------------------------------------------------------------------------- edges the mutation tests asked for
+
+
+def test_defaults():
+    a, b = [0.71, 0.69, 0.74, 0.70], [0.70, 0.69, 0.71, 0.71]
+    assert bayesian_paired_t(a, b).rope == 0.0 and bayesian_paired_t(a, b).prob_rope == 0.0
+    assert correlated_ttest(np.subtract(a, b), test_fraction=0.25).rope == 0.0
+    for test, prior in ((bayesian_signed_rank, 0.5), (bayesian_sign_test, 1.0)):
+        post = test(a, b, rng=0)
+        assert (post.n_samples, post.rope, post.prior_strength, post.n) == (50_000, 0.0, prior, 4)
+        assert post.posterior_samples.shape == (50_000, 3)
+    post = bayesian_sign_test(a, b, rope=0.02, prior_strength=2.5, n_samples=10, rng=0)
+    assert (post.rope, post.prior_strength, post.n, post.n_samples) == (0.02, 2.5, 4, 10)
+
+
+def test_paired_spread_is_judged_against_the_scores():
+    # Differences of 1e-9 on scores of 1e6: their sd is rounding error of the scores (1e-15 relative),
+    # though not of the differences themselves: a point mass.
+    b = np.full(4, 1e6)
+    a = b + np.array([1e-9, 2e-9, 3e-9, 4e-9])
+    assert bayesian_paired_t(a, b).scale == 0.0
+    assert correlated_ttest(a - b, test_fraction=0.1).scale > 0
+
+
+def test_overflowing_scale_is_refused_naming_the_inputs():
+    with pytest.raises(ValueError, match=r"^The result overflows float64 \(scale not finite\): the values of "
+                                         r"`scores_a` and `scores_b` are too large"):
+        bayesian_paired_t([8.5e307, -8.5e307], [-8.5e307, 8.5e307])
+    with pytest.raises(ValueError, match=r"^The result overflows float64 \(scale not finite\): the values of "
+                                         r"`differences` are too large"):
+        correlated_ttest([1.7e308, -1.7e308] * 3, test_fraction=1 - 1e-9)
+
+
+def test_an_overflowing_standardised_rope_is_silent():
+    import warnings
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        post = correlated_ttest([1e-310, 2e-310, 3e-310], test_fraction=0.5, rope=1e10)
+    assert post.prob_rope == 1.0
+
+
+@pytest.mark.parametrize("test", [bayesian_signed_rank, bayesian_sign_test, bayesian_paired_t])
+def test_overflowing_differences_are_refused_naming_both_inputs(test):
+    kwargs = {} if test is bayesian_paired_t else {"n_samples": 10, "rng": 0}
+    with pytest.raises(ValueError, match=r"^The differences `scores_a - scores_b` overflow float64 at position\(s\) 0"):
+        test([1.7e308, 0.0], [-1.7e308, 0.0], **kwargs)
+    with pytest.raises(ValueError, match=r"^`scores_a` must hold at least 2 value\(s\); got 1"):
+        test([0.1], [0.2], **kwargs)
+    with pytest.raises(ValueError, match=r"^`scores_b` must hold at least 2 value\(s\); got 1"):
+        test([0.1, 0.2], [0.2], **kwargs)
+
+
+def test_memory_messages_in_full(monkeypatch):
+    with pytest.raises(ValueError, match=r"^`n_samples` = 1073741824 would need 32.0 GiB of memory for the posterior "
+                                         r"weights; the limit is 4.0 GiB"):
+        bayesian_signed_rank([0.1, 0.2, 0.3], [0.0, 0.1, 0.4], n_samples=2**30, rng=0)
+    with pytest.raises(ValueError, match=r"^`scores_a` = '30000 datasets' would need 6.7 GiB of memory for the table "
+                                         r"of Walsh averages"):
+        bayesian_signed_rank(np.zeros(30_000), np.ones(30_000), n_samples=1, rng=0)
+    with pytest.raises(ValueError, match=r"^`n_samples` = 2147483648 would need 48.0 GiB of memory for the posterior "
+                                         r"samples"):
+        bayesian_sign_test([0.1, 0.2], [0.2, 0.1], n_samples=2**31)
+    # At the limit: 3 numbers per sample of the sign test, 3 weights per sample of 2 datasets.
+    import sigeval._validation as validation
+
+    monkeypatch.setattr(validation, "MEMORY_LIMIT", 3 * 8 * 100)
+    assert bayesian_sign_test([0.1, 0.2], [0.2, 0.1], n_samples=100, rng=0).n_samples == 100
+    assert bayesian_signed_rank([0.1, 0.2], [0.2, 0.1], n_samples=100, rng=0).n_samples == 100
+    with pytest.raises(ValueError, match="`n_samples` = 101 would need"):
+        bayesian_signed_rank([0.1, 0.2], [0.2, 0.1], n_samples=101, rng=0)
+
+
+def test_region_probabilities_stay_in_the_unit_interval():
+    # These weights make a quadratic form 1 + 4e-16 and the rope's remainder -4e-16 before clipping.
+    for a, b in (([1.0, 1.0], [0.0, 0.0]), ([0.0, 0.0], [1.0, 1.0])):
+        samples = bayesian_signed_rank(a, b, rope=1e-12, prior_strength=0.1, n_samples=200, rng=0).posterior_samples
+        assert samples.min() >= 0.0 and samples.max() <= 1.0
+        assert np.any(samples == 1.0) and np.any(samples[:, 1] == 0.0)
+
+
+def test_walsh_averages_keep_their_signs_at_both_ends_of_the_float_range():
+    # Near the overflow: (1.7e308 + 1.7e308) / 2 exceeds a rope of 1e308, though 2 x 1e308 overflows.
+    post = bayesian_signed_rank([1.7e308, 1.7e308], [0.0, 0.0], rope=1e308, n_samples=500, rng=0)
+    loop = _signed_rank_loop(np.array([1.7e308, 1.7e308]) / 2**1023, 1e308 / 2**1023, 0.5,
+                             np.random.default_rng(0).dirichlet([0.5, 1, 1], 500))
+    np.testing.assert_allclose(post.posterior_samples, loop, atol=1e-12)
+    # Mixed signs near the overflow: the sums of opposite values must not become inf - inf.
+    z = np.array([1.5e308, -1.4e308, -1.6e308])
+    post = bayesian_signed_rank(z, np.zeros(3), rope=1e306, n_samples=500, rng=1)
+    loop = _signed_rank_loop(z / 2**1023, 1e306 / 2**1023, 0.5, np.random.default_rng(1).dirichlet([0.5, 1, 1, 1], 500))
+    np.testing.assert_allclose(post.posterior_samples, loop, atol=1e-12)
+    assert post.posterior_samples[:, 2].max() > 0.1
+    # Near the underflow, beside a large value: 5e-324 stays positive (no rescaling at ordinary magnitudes).
+    tiny = np.array([1e10, 5e-324])
+    post = bayesian_signed_rank(tiny, np.zeros(2), n_samples=300, rng=2)
+    loop = _signed_rank_loop(tiny, 0.0, 0.5, np.random.default_rng(2).dirichlet([0.5, 1, 1], 300))
+    np.testing.assert_allclose(post.posterior_samples, loop, atol=1e-12)

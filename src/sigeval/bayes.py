@@ -131,14 +131,20 @@ def _t_regions(loc: float, scale: float, df: int, rope: float) -> tuple[float, f
     return a_better, middle, b_better
 
 
-def _student_posterior(d: np.ndarray, rope: float, inflation: float, scale_of_data: float) -> StudentPosterior:
-    """The t posterior of the mean of ``d`` with scale sd * sqrt(1/n + inflation)."""
+def _student_posterior(
+    d: np.ndarray, rope: float, inflation: float, scale_of_data: float | None, names: str
+) -> StudentPosterior:
+    """The t posterior of the mean of ``d`` with scale sd * sqrt(1/n + inflation).
+
+    Spread is judged against ``scale_of_data``, the magnitude of the scores the
+    differences come from (None: the differences' own).
+    """
     n = d.size
-    loc, sd = stable_mean_sd(d)
+    loc, sd = stable_mean_sd(d)  # the mean of finite values is finite
     if not has_spread(sd, d, scale_of_data):
         sd = 0.0  # equal up to rounding error: a point mass at the mean
     scale = sd * math.sqrt(1 / n + inflation)
-    check_finite_result({"loc": loc, "scale": scale}, "`differences`")
+    check_finite_result({"scale": scale}, names)
     a_better, middle, b_better = _t_regions(loc, scale, n - 1, rope)
     return StudentPosterior(
         prob_a_better=a_better,
@@ -229,7 +235,7 @@ def correlated_ttest(differences: ArrayLike, *, test_fraction: float, rope: floa
     d = check_scores(differences, "differences", min_size=2)
     test_fraction = check_unit_interval(test_fraction, "test_fraction")
     rope = _check_rope(rope)
-    return _student_posterior(d, rope, test_fraction / (1 - test_fraction), float(np.max(np.abs(d))))
+    return _student_posterior(d, rope, test_fraction / (1 - test_fraction), None, "`differences`")
 
 
 def bayesian_paired_t(scores_a: ArrayLike, scores_b: ArrayLike, *, rope: float = 0.0) -> StudentPosterior:
@@ -294,7 +300,7 @@ def bayesian_paired_t(scores_a: ArrayLike, scores_b: ArrayLike, *, rope: float =
     a, b = check_paired(scores_a, scores_b, ("scores_a", "scores_b"), min_size=2)
     rope = _check_rope(rope)
     d = check_difference(a, b, ("scores_a", "scores_b"))
-    return _student_posterior(d, rope, 0.0, _pair_scale(a, b))
+    return _student_posterior(d, rope, 0.0, _pair_scale(a, b), "`scores_a` and `scores_b`")
 
 
 # --------------------------------------------------------------------------- Dirichlet posteriors over datasets
@@ -477,14 +483,12 @@ def bayesian_signed_rank(
         theta[start:start + step, 0] = np.sum((w @ above) * w, axis=1)
         if rope > 0:
             theta[start:start + step, 2] = np.sum((w @ below) * w, axis=1)
-    # Sums of products of weights can exceed 1 by a rounding error.
-    theta[:, 0] = np.minimum(theta[:, 0], 1.0)
     if rope > 0:
-        theta[:, 2] = np.minimum(theta[:, 2], 1.0)
-        theta[:, 1] = np.clip(1 - theta[:, 0] - theta[:, 2], 0.0, 1.0)
+        theta[:, 1] = 1 - theta[:, 0] - theta[:, 2]
     else:
         theta[:, 1] = 0.0
         theta[:, 2] = 1 - theta[:, 0]
+    np.clip(theta, 0.0, 1.0, out=theta)  # sums of products of weights can leave [0, 1] by a rounding error
     return _dirichlet_posterior(theta, rope, prior_strength, z.size)
 
 
