@@ -16,30 +16,13 @@ import numbers
 import warnings
 
 import numpy as np
+import pandas as pd
 import pytest
 
 import sigeval
+from sigeval._registry import STATISTICS
 
-STATISTICS_MODULES = (
-    "intervals",
-    "resampling",
-    "metrics",
-    "permutation",
-    "paired",
-    "roc",
-    "seeds",
-    "procedures",
-    "crossval",
-    "power",
-    "power_mcnemar",
-    "equivalence",
-    "multiple",
-    "ranking",
-    "rank_uncertainty",
-    "bayes",
-    "aggregate",
-    "effect",
-)
+STATISTICS_MODULES = tuple(STATISTICS)
 
 
 def _public_functions() -> dict[str, object]:
@@ -76,6 +59,20 @@ VALID: dict[str, dict] = {
     "paired_permutation_test": dict(scores_a=_A, scores_b=_B, n_resamples=50, rng=0),
     "mcnemar": dict(scores_a=_CORRECT_A, scores_b=_CORRECT_B),
     "mcnemar_counts": dict(n01=44, n10=28),
+    "pass_at_k": dict(n_samples=[10, 10, 10], n_correct=[0, 3, 10], k=2, n_resamples=50, confidence_level=0.9, rng=0),
+    "sampled_mean": dict(scores=[[1, 1, 0], [0, 1, 0], [1, 1, 1]], confidence_level=0.9),
+    "sampled_paired_difference": dict(scores_a=[[1, 1, 0], [0, 1, 0], [1, 1, 1]],
+                                      scores_b=[[1, 0, 0], [0, 0, 0], [1, 0, 1]], confidence_level=0.9),
+    "questions_needed": dict(variance_between=0.15, variance_within=0.1, target_standard_error=0.01, n_samples=4),
+    "paired_bootstrap_ci_counts": dict(table=sigeval.PairedCounts(801, 44, 28, 127), n_resamples=50,
+                                       confidence_level=0.9, rng=0),
+    "paired_permutation_test_counts": dict(table=sigeval.PairedCounts(801, 44, 28, 127)),
+    "difference_se_counts": dict(table=sigeval.PairedCounts(801, 44, 28, 127)),
+    "bootstrap_ci_counts": dict(k=[9, 7, 10, 4], n=[10, 10, 10, 10], n_resamples=50, confidence_level=0.9, rng=0),
+    "compare_predictions": dict(
+        table=pd.DataFrame({"label": [0, 1, 1, 0, 1, 1], "A": [0, 1, 1, 0, 1, 0], "B": [1, 1, 0, 0, 1, 0]}),
+        n_resamples=50, confidence_level=0.9, rng=0,
+    ),
     "difference_se": dict(scores_a=_CORRECT_A, scores_b=_CORRECT_B),
     "wilcoxon_signed_rank": dict(scores_a=_A, scores_b=_B),
     "delong_test": dict(
@@ -134,6 +131,9 @@ NAN_IS_VALID = {
     ("ratio_of_sums", "denominator"): "NaN pads grouped resamples; the sums ignore it",
     ("average_precision", "scores"): "a NaN score marks an empty detection slot",
     ("average_precision", "n_positives"): "NaN pads grouped resamples; the sum ignores it",
+    ("sampled_mean", "scores"): "NaN pads a question with fewer samples (a question without any is refused)",
+    ("sampled_paired_difference", "scores_a"): "NaN pads a question with fewer samples",
+    ("sampled_paired_difference", "scores_b"): "NaN pads a question with fewer samples",
 }
 
 

@@ -15,11 +15,11 @@ from sigeval import (
     kfold_cv_paired_t,
     resampled_paired_t,
 )
-from sigeval.crossval import (
-    _corrected_t_core,
-    _five_by_two_f_core,
-    _five_by_two_t_core,
-    _paired_t_core,
+from sigeval._ttest import (
+    corrected_t_core,
+    five_by_two_f_core,
+    five_by_two_t_core,
+    paired_t_core,
 )
 
 
@@ -255,10 +255,10 @@ def test_cores_over_a_batch_match_the_public_functions_row_by_row():
     rng = np.random.default_rng(21)
     d = rng.normal(0.01, 0.02, (4, 7)) * [[1.0], [3.0], [0.5], [2.0]]
     p = rng.normal(0.01, 0.02, (4, 5, 2)) * np.array([1.0, 3.0, 0.5, 2.0])[:, None, None]
-    t, p_t = _paired_t_core(d)
-    c, p_c = _corrected_t_core(d, 80, 20)
-    t52, p_t52 = _five_by_two_t_core(p)
-    f52, p_f52 = _five_by_two_f_core(p)
+    t, p_t = paired_t_core(d)
+    c, p_c = corrected_t_core(d, 80, 20)
+    t52, p_t52 = five_by_two_t_core(p)
+    f52, p_f52 = five_by_two_f_core(p)
     for i in range(4):
         res = resampled_paired_t(d[i])
         assert (t[i], p_t[i]) == pytest.approx((res.statistic, res.pvalue), rel=1e-12)
@@ -276,8 +276,8 @@ def test_cores_on_zero_spread_rows_give_nan_or_infinity_without_warnings():
     p = np.array([np.zeros((5, 2)), np.full((5, 2), 0.25)])
     with warnings.catch_warnings():
         warnings.simplefilter("error")
-        for statistic, pvalue in (_paired_t_core(d), _corrected_t_core(d, 80, 20),
-                                  _five_by_two_t_core(p), _five_by_two_f_core(p)):
+        for statistic, pvalue in (paired_t_core(d), corrected_t_core(d, 80, 20),
+                                  five_by_two_t_core(p), five_by_two_f_core(p)):
             assert np.isnan(statistic[0]) and np.isnan(pvalue[0])  # 0 / 0
             assert statistic[1] == np.inf and pvalue[1] == 0.0  # positive / 0
         res = difference_of_proportions_test([10, 0], [10, 0], 10)  # SE = 0

@@ -8,12 +8,19 @@ from pathlib import Path
 import pytest
 
 import sigeval
+from sigeval._registry import ENGINES, FRONT_ENDS, STATISTICS
+
+# Private modules that are neither engines nor statistics: checks, option sets, result types, the registry.
+PRIVATE_HELPERS = {"_validation", "_options", "_results", "_registry", "_runs_table"}
 
 PACKAGE = Path(sigeval.__file__).parent
-# The statistics modules: every public module of the package but the figures and the command line.
-CORE_MODULES = sorted(
-    p.stem for p in PACKAGE.glob("*.py") if not p.stem.startswith("_") and p.stem not in ("plots", "cli")
-)
+# The statistics modules, from the one registry; a test below checks it lists every public module.
+CORE_MODULES = sorted(STATISTICS)
+
+
+def test_the_registry_lists_every_module_of_the_package():
+    on_disk = {p.stem for p in PACKAGE.glob("*.py") if p.stem != "__init__"} | {"plots"}
+    assert on_disk == set(STATISTICS) | set(ENGINES) | set(FRONT_ENDS) | PRIVATE_HELPERS
 
 
 def test_importing_the_core_does_not_import_matplotlib_or_the_course():
@@ -47,3 +54,14 @@ def test_package_all_names_exist_and_are_unique():
 def test_docstrings_point_to_a_chapter(name):
     module = importlib.import_module(f"sigeval.{name}")
     assert ":ref:`ch-" in module.__doc__, f"sigeval.{name}'s docstring names no chapter"
+
+
+def test_one_version_number():
+    import tomllib
+    from importlib.metadata import version
+
+    project = tomllib.loads((PACKAGE.parents[1] / "pyproject.toml").read_text())["project"]
+    assert "version" not in project and project["dynamic"] == ["version"]
+    assert version("sigeval") == sigeval.__version__
+    changelog = (PACKAGE.parents[1] / "CHANGELOG.md").read_text()
+    assert f"## [{sigeval.__version__}]" in changelog

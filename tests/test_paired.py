@@ -12,7 +12,7 @@ from sigeval import (
     mcnemar_counts,
     wilcoxon_signed_rank,
 )
-from sigeval.paired import _mcnemar_core
+from sigeval._mcnemar import mcnemar_core
 
 
 def _vectors(n11, n01, n10, n00):
@@ -236,7 +236,7 @@ def test_mcnemar_counts_scalar_fields_are_python_numbers():
 def test_mcnemar_core_default_form_is_the_exact_test():
     # sigeval.course.dietterich calls the core without mid_p and expects the exact test.
     n01, n10 = np.array([44, 1, 6]), np.array([28, 7, 6])
-    statistic, pvalue = _mcnemar_core(n01, n10, True, True)
+    statistic, pvalue = mcnemar_core(n01, n10, True, True)
     np.testing.assert_array_equal(pvalue, mcnemar_counts(n01, n10).pvalue)
     np.testing.assert_array_equal(statistic, [28.0, 1.0, 6.0])
     assert pvalue[1] == pytest.approx(18 / 256, rel=1e-14)

@@ -18,6 +18,7 @@ import warnings
 from pathlib import Path
 
 import numpy as np
+import pandas as pd
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
@@ -285,7 +286,7 @@ def test_variance_split_terms_are_finite(test, true, n_test, n_true):
 @given(ab=pairs(), threshold=st.none() | st.floats(0, 1e300), level=levels)
 def test_paired_difference_interval_contains_the_estimate(ab, threshold, level):
     a, b = ab
-    res = outcome(lambda: sg.paired_difference(a, b, threshold=threshold, confidence_level=level))
+    res = outcome(lambda: sg.paired_difference(a, b, threshold=threshold, alpha=1 - level))
     if res is None:
         return
     pvalue(res.pvalue)
@@ -297,7 +298,7 @@ def test_paired_difference_interval_contains_the_estimate(ab, threshold, level):
 @given(ab=pairs(), paired=st.booleans(), level=levels, gamma=st.floats(0.5, 1.0))
 def test_prob_improvement_is_a_probability(ab, paired, level, gamma):
     a, b = ab
-    res = outcome(lambda: sg.prob_improvement(a, b, paired=paired, confidence_level=level, gamma=gamma, n_resamples=30, rng=0))
+    res = outcome(lambda: sg.prob_improvement(a, b, paired=paired, alpha=1 - level, gamma=gamma, n_resamples=30, rng=0))
     if res is not None:
         assert 0 <= res.estimate <= 1
         interval(res.confidence_interval)
@@ -373,9 +374,9 @@ def test_mcnemar_power_is_a_probability(n, p01, p10, alpha, form):
 
 
 @given(p01=st.floats(0, 0.5), gap=st.floats(0.05, 0.5), alpha=st.sampled_from([0.01, 0.05]),
-       target=st.sampled_from([0.5, 0.8, 0.9]), method=st.sampled_from(["exact", "normal"]))
+       target=st.sampled_from([0.5, 0.8, 0.9]), method=st.sampled_from(["enumeration", "normal"]))
 def test_mcnemar_sample_size_is_a_count(p01, gap, alpha, target, method):
-    res = outcome(lambda: sg.mcnemar_sample_size(p01 + gap, p01, alpha=alpha, target_power=target, method=method))
+    res = outcome(lambda: sg.mcnemar_sample_size(p01 + gap, p01, alpha=alpha, target_power=target, power_method=method))
     if res is not None:
         assert isinstance(res, int) and res >= 1
 
@@ -493,21 +494,63 @@ def test_metrics_lie_in_the_unit_interval(data, batch, n):
     extra = data.draw(arrays(np.float64, (batch, n), elements=st.floats(0, 1e300)))
     with np.errstate(over="ignore"):
         union = inter + extra
-    ratio = outcome(lambda: sg.ratio_of_sums(inter, union))
+    ratio = outcome(lambda: sg.ratio_of_sums(inter, union, axis=1))
     if ratio is not None:
         ok = np.isfinite(ratio)  # NaN for an empty union: refused by bootstrap_ci
         assert np.all((ratio[ok] >= 0) & (ratio[ok] <= 1 + 1e-12))
     labels = data.draw(arrays(np.float64, (batch, n), elements=st.sampled_from([0.0, 1.0])))
     scores = data.draw(arrays(np.float64, (batch, n), elements=wide))
-    auc = outcome(lambda: sg.roc_auc(labels, scores))
+    auc = outcome(lambda: sg.roc_auc(labels, scores, axis=1))
     if auc is not None:
         ok = np.isfinite(auc)  # NaN for a resample of one class: documented
         assert np.all((auc[ok] >= 0) & (auc[ok] <= 1))
     positives = data.draw(arrays(np.float64, (batch, n), elements=st.sampled_from([0.0, 1.0, 2.0])))
-    ap = outcome(lambda: sg.average_precision(scores[..., None], labels[..., None], positives))
+    ap = outcome(lambda: sg.average_precision(scores[..., None], labels[..., None], positives, axis=1))
     if ap is not None:
         ok = np.isfinite(ap)  # NaN without ground-truth objects: documented
         assert np.all((ap[ok] >= 0) & (ap[ok] <= 1 + 1e-12))
+
+
+@given(data=st.data(), n=st.integers(1, 40), level=levels)
+def test_compare_predictions_tables_are_consistent(data, n, level):
+    correct = data.draw(arrays(np.float64, (n, 3), elements=st.sampled_from([0.0, 1.0])))
+    table = pd.DataFrame(correct, columns=["A", "B", "C"])
+    res = outcome(lambda: sg.compare_predictions(table, label=None, confidence_level=level, n_resamples=20, rng=0))
+    if res is None:
+        return
+    models = res.models
+    assert np.all((models.ci_low <= models.accuracy) & (models.accuracy <= models.ci_high))
+    pairs = res.pairs
+    pvalue(pairs.pvalue.to_numpy())
+    assert np.all(pairs.pvalue_holm >= pairs.pvalue - 1e-15)
+    accuracy = dict(zip(models.model, models.accuracy))
+    np.testing.assert_allclose(pairs.estimate, [accuracy[a] - accuracy[b] for a, b in zip(pairs.model_a, pairs.model_b)])
+
+
+@given(data=st.data(), n=st.integers(1, 30), k=st.integers(1, 30))
+def test_pass_at_k_is_a_probability_growing_with_k(data, n, k):
+    size = data.draw(st.integers(2, 6))
+    n_samples = data.draw(arrays(np.int64, size, elements=st.integers(n, n + 40)))
+    n_correct = data.draw(arrays(np.int64, size, elements=st.integers(0, n)))
+    res = outcome(lambda: sg.pass_at_k(n_samples, n_correct, min(k, n), n_resamples=20, rng=0))
+    if res is not None:
+        pvalue(res.per_question)
+        more = sg.pass_at_k(n_samples, n_correct, min(k, n) + 1, n_resamples=20, rng=0) if k < n else res
+        assert np.all(more.per_question >= res.per_question - 1e-12)
+
+
+@given(data=st.data(), n=st.integers(2, 12), k=st.integers(1, 5), level=levels)
+def test_sampled_means_and_the_design_are_consistent(data, n, k, level):
+    a = data.draw(arrays(np.float64, (n, k), elements=st.sampled_from([0.0, 1.0])))
+    b = data.draw(arrays(np.float64, (n, k), elements=st.sampled_from([0.0, 1.0])))
+    for res in (outcome(lambda: sg.sampled_mean(a, confidence_level=level)),
+                outcome(lambda: sg.sampled_paired_difference(a, b, confidence_level=level))):
+        if res is not None:
+            finite(res.estimate, res.standard_error, res.standard_error_naive)
+            interval(res.confidence_interval, res.estimate)
+            assert res.standard_error > 0 and res.n_clusters == n
+    sizes = outcome(lambda: sg.questions_needed(0.1, 0.2, target_standard_error=0.05, n_samples=[1, 2, 4, 8]))
+    assert np.all(np.diff(sizes) <= 0)
 
 
 # --------------------------------------------------------------------------- Bayesian comparisons

@@ -9,6 +9,7 @@ import pytest
 
 from sigeval import adjust_pvalues, bootstrap_ranks, nemenyi_cd, rank_stability
 from sigeval import rank_uncertainty as ru
+from sigeval._ranks import within_ranks
 
 
 def _index_bootstrap(data, n_resamples, seed):
@@ -39,7 +40,7 @@ def test_rank_stability_a_difference_equal_to_the_cd_separates(monkeypatch):
     x = np.array([[3.0, 2.0, 1.0], [1.0, 2.0, 3.0], [2.0, 3.0, 1.0], [3.0, 1.0, 2.0]])
     monkeypatch.setattr(ru, "nemenyi_cd", lambda k, n, alpha: 0.5)
     res = rank_stability(x, n_resamples=400, rng=4)
-    ranks = ru._ranks(x, True)
+    ranks = within_ranks(x, True)
     r = _index_bootstrap(ranks, 400, 4)
     for i, j in [(0, 1), (0, 2), (1, 2)]:
         gap = np.round(np.abs(r[:, i] - r[:, j]) * 4)  # in quarters, exactly

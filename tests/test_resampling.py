@@ -9,6 +9,7 @@ import pytest
 from scipy import stats
 
 from sigeval import (
+    _bootstrap_engine,
     average_precision,
     bootstrap_ci,
     paired_bootstrap_ci,
@@ -190,8 +191,8 @@ def test_chunking_does_not_change_any_draw(monkeypatch):
     a, b = gen.random(300) < 0.7, gen.random(300) < 0.6
     groups = gen.integers(0, 40, size=300)
     runs = {}
-    for chunk in (resampling._CHUNK_ELEMENTS, 1_000):
-        monkeypatch.setattr(resampling, "_CHUNK_ELEMENTS", chunk)
+    for chunk in (_bootstrap_engine._CHUNK_ELEMENTS, 1_000):
+        monkeypatch.setattr(_bootstrap_engine, "_CHUNK_ELEMENTS", chunk)
         runs[chunk] = (
             bootstrap_ci(x, statistic=lambda s, axis: s.mean(axis=axis), method="bca", n_resamples=300, rng=1),
             bootstrap_ci(x, groups=groups, method="bca", n_resamples=300, rng=1),
@@ -752,8 +753,8 @@ def test_mean_uses_value_counts_from_32_repeats_and_up_to_256_values(n_distinct,
 def test_mean_engine_from_value_counts_is_the_engine_from_items(n):
     x = np.sort(np.random.default_rng(24).choice([-1.0, 0.0, 1.0], size=n, p=[0.2, 0.5, 0.3]))
     values, counts = np.unique(x, return_counts=True)
-    from_items = resampling._MeanStatistic.of_items(x, resampling._Units(None, n))
-    from_counts = resampling._MeanStatistic.of_counts(values, counts)
+    from_items = _bootstrap_engine.MeanStatistic.of_items(x, _bootstrap_engine.Units(None, n))
+    from_counts = _bootstrap_engine.MeanStatistic.of_counts(values, counts)
     assert from_counts.estimate() == from_items.estimate() == pytest.approx(x.mean())
     np.testing.assert_array_equal(from_counts.resample(300, np.random.default_rng(5)),
                                   from_items.resample(300, np.random.default_rng(5)))
@@ -766,15 +767,15 @@ def test_mean_engine_from_group_sums_is_the_engine_from_grouped_items():
     groups = np.repeat(np.arange(20), gen.integers(1, 6, size=20))
     x = (gen.random(groups.size) < 0.6).astype(float)
     sums, sizes = np.bincount(groups, weights=x), np.bincount(groups)
-    from_items = resampling._MeanStatistic.of_items(x, resampling._Units(groups, x.size))
-    from_groups = resampling._MeanStatistic.of_groups(sums, sizes, (0.0, 1.0))
+    from_items = _bootstrap_engine.MeanStatistic.of_items(x, _bootstrap_engine.Units(groups, x.size))
+    from_groups = _bootstrap_engine.MeanStatistic.of_groups(sums, sizes, (0.0, 1.0))
     assert from_groups.estimate() == from_items.estimate() == pytest.approx(x.mean())
     np.testing.assert_array_equal(from_groups.resample(300, np.random.default_rng(6)),
                                   from_items.resample(300, np.random.default_rng(6)))
     for got, want in zip(from_groups.jackknife(), from_items.jackknife()):
         np.testing.assert_array_equal(got, want)
     # The bounds given are the range the resampled means are clipped to.
-    clipped = resampling._MeanStatistic.of_groups(sums, sizes, (0.5, 0.55)).resample(300, np.random.default_rng(6))
+    clipped = _bootstrap_engine.MeanStatistic.of_groups(sums, sizes, (0.5, 0.55)).resample(300, np.random.default_rng(6))
     assert clipped.min() == 0.5 and clipped.max() == 0.55
 
 
@@ -864,7 +865,7 @@ def test_single_point_warning_is_a_user_warning_outside_sigeval(method):
         bootstrap_ci(np.ones(50), method=method, n_resamples=20, rng=0)
     (w,) = caught
     # Attributed to the caller's code (not to this file: mutmut's trampolines add frames).
-    assert w.category is UserWarning and w.filename != resampling.__file__
+    assert w.category is UserWarning and w.filename not in (resampling.__file__, _bootstrap_engine.__file__)
     fallback = " BCa falls back to the percentile interval." if method == "bca" else ""
     assert str(w.message) == (
         "All 20 bootstrap resamples gave the same value 1 (e.g. every item correct), so the interval "

@@ -300,7 +300,7 @@ def test_roc_auc_batched_matches_mann_whitney_per_row():
     y, a, _ = _tied_data(4, n=120)
     rng = np.random.default_rng(0)
     idx = rng.integers(0, y.size, size=(6, y.size))
-    got = roc_auc(y[idx], a[idx])
+    got = roc_auc(y[idx], a[idx], axis=1)
     want = [_mann_whitney_auc(y[row], a[row]) for row in idx]
     np.testing.assert_allclose(got, want, rtol=0, atol=1e-13)
     assert got.shape == (6,)
@@ -310,7 +310,7 @@ def test_roc_auc_ignores_group_padding():
     y, a, _ = _tied_data(2, n=40)
     padded_y = np.r_[y, np.nan, np.nan][None]
     padded_a = np.r_[a, np.nan, np.nan][None]
-    assert roc_auc(padded_y, padded_a)[0] == pytest.approx(_mann_whitney_auc(y, a), abs=1e-14)
+    assert roc_auc(padded_y, padded_a, axis=1)[0] == pytest.approx(_mann_whitney_auc(y, a), abs=1e-14)
 
 
 def test_roc_auc_with_grouped_bootstrap():
@@ -325,7 +325,7 @@ def test_roc_auc_with_grouped_bootstrap():
 def test_roc_auc_one_class_resample_is_nan():
     with warnings.catch_warnings():
         warnings.simplefilter("error")
-        out = roc_auc(np.array([[1, 1, 1]]), np.array([[0.1, 0.2, 0.3]]))
+        out = roc_auc(np.array([[1, 1, 1]]), np.array([[0.1, 0.2, 0.3]]), axis=1)
     assert np.isnan(out[0])
 
 
@@ -341,9 +341,11 @@ def test_roc_auc_one_class_resample_is_nan():
 )
 def test_roc_auc_refuses_bad_input(labels, scores, match):
     with pytest.raises(ValueError, match=match):
-        roc_auc(np.asarray(labels, float), np.asarray(scores, float))
+        roc_auc(np.asarray(labels, float), np.asarray(scores, float), axis=1)
 
 
 def test_roc_auc_refuses_other_axis():
     with pytest.raises(ValueError, match="axis"):
+        roc_auc(np.array([[1, 0]]), np.array([[0.2, 0.1]]), axis=2)
+    with pytest.raises(ValueError, match=r"shape \(n_items,\) with axis=0"):
         roc_auc(np.array([[1, 0]]), np.array([[0.2, 0.1]]), axis=0)

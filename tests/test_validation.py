@@ -15,7 +15,8 @@ import pytest
 from scipy import stats
 
 import sigeval as sg
-from sigeval._validation import MAX_COUNT, ZERO_SPREAD_RTOL, safe_scale, stable_mean_sd
+from sigeval._numeric import safe_scale, stable_mean_sd
+from sigeval._validation import MAX_COUNT, ZERO_SPREAD_RTOL
 from sigeval.power_mcnemar import _rejection_probability, _share_of_a
 
 # --------------------------------------------------------------------------- zero spread

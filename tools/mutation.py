@@ -34,29 +34,11 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 EQUIVALENT_DIR = ROOT / "tools" / "mutation_equivalent"
 
-#: Each statistics module and the test files that test it.
-MODULES: dict[str, list[str]] = {
-    "intervals": ["tests/test_intervals.py"],
-    "resampling": ["tests/test_resampling.py"],
-    "metrics": ["tests/test_metrics.py", "tests/test_resampling.py", "tests/test_roc.py"],
-    "permutation": ["tests/test_permutation.py", "tests/test_resampling.py", "tests/test_counts.py"],
-    "paired": ["tests/test_paired.py"],
-    "seeds": ["tests/test_seeds.py"],
-    "procedures": ["tests/test_procedures.py"],
-    "crossval": ["tests/test_crossval.py"],
-    "power": ["tests/test_power.py"],
-    "power_mcnemar": ["tests/test_power_mcnemar.py"],
-    "equivalence": ["tests/test_equivalence.py"],
-    "multiple": ["tests/test_multiple.py"],
-    "ranking": ["tests/test_ranking.py"],
-    "rank_uncertainty": ["tests/test_rank_uncertainty.py", "tests/test_ranking.py"],
-    "report": ["tests/test_report.py"],
-    "counts": ["tests/test_counts.py"],
-    "roc": ["tests/test_roc.py"],
-    "bayes": ["tests/test_bayes.py"],
-    "aggregate": ["tests/test_aggregate.py"],
-    "effect": ["tests/test_effect.py"],
-}
+sys.path.insert(0, str(ROOT / "src"))
+from sigeval._registry import ENGINES, STATISTICS  # noqa: E402
+
+# Every statistics module and every engine, with the test files that test it (the one registry).
+MODULES: dict[str, list[str]] = {name: list(tests) for name, tests in {**STATISTICS, **ENGINES}.items()}
 
 
 def equivalent_survivors() -> dict[str, str]:

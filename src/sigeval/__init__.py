@@ -25,6 +25,7 @@ idea of the course, and its chapter explains it:
 ``effect``            effect sizes with intervals: Cohen's d_z, Hedges' g, Cliff's delta, common language
 ``report``            a table of runs, view by view: pairwise, power, equivalence, ranking (``Report``)
 ``predictions``       a table of predictions, every model and every pair (what ``sigeval compare`` prints)
+``generative``        sampled answers: pass@k, means over samples, clustered errors, questions vs samples
 ``plots``             figures any user may want (needs the ``plots`` extra: matplotlib)
 ``course``            the course's own apparatus: shape benchmark, MLP, the article's reproduction
 ====================  =============================================================================
@@ -43,6 +44,7 @@ from . import (
     crossval,
     effect,
     equivalence,
+    generative,
     intervals,
     metrics,
     multiple,
@@ -66,6 +68,7 @@ from .counts import *  # noqa: F403
 from .crossval import *  # noqa: F403
 from .effect import *  # noqa: F403
 from .equivalence import *  # noqa: F403
+from .generative import *  # noqa: F403
 from .intervals import *  # noqa: F403
 from .metrics import *  # noqa: F403
 from .multiple import *  # noqa: F403
@@ -82,7 +85,8 @@ from .resampling import *  # noqa: F403
 from .roc import *  # noqa: F403
 from .seeds import *  # noqa: F403
 
-__version__ = "0.2.0"
+# The one version number of the package (pyproject.toml reads it); CHANGELOG.md says what changed.
+__version__ = "0.3.0"
 
 
 def __getattr__(name: str):
@@ -115,6 +119,7 @@ __all__ = [
     *rank_uncertainty.__all__,
     *report.__all__,
     *predictions.__all__,
+    *generative.__all__,
     *bayes.__all__,
     *aggregate.__all__,
     *effect.__all__,

@@ -7,3 +7,7 @@ from typing import Literal
 #: The alternatives of a test of a difference A minus B.
 ALTERNATIVES = ("two-sided", "greater", "less")
 Alternative = Literal["two-sided", "greater", "less"]
+
+#: The bootstrap interval methods of :func:`sigeval.resampling.bootstrap_ci`.
+BOOTSTRAP_METHODS = ("percentile", "basic", "bca")
+BootstrapMethod = Literal["percentile", "basic", "bca"]

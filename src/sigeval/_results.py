@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
@@ -42,3 +42,34 @@ class ConfidenceInterval:
 
     def __array__(self, dtype: Any = None, copy: bool | None = None) -> np.ndarray:
         return np.asarray([self.low, self.high], dtype=dtype)
+
+
+@dataclass(frozen=True)
+class BootstrapResult:
+    """A bootstrap confidence interval.
+
+    Attributes
+    ----------
+    estimate : float
+        The statistic on the original data (for a paired bootstrap, A minus B).
+    confidence_interval : ConfidenceInterval
+        ``low`` and ``high`` bounds.
+    bootstrap_distribution : ndarray
+        The statistic on each of the ``n_resamples`` resamples.
+    standard_error : float
+        Standard deviation of the bootstrap distribution (``ddof=1``).
+    method : str
+        ``"percentile"``, ``"basic"`` or ``"bca"``.
+    confidence_level : float
+        The nominal coverage.
+    n_resamples : int
+        Number of bootstrap resamples.
+    """
+
+    estimate: float
+    confidence_interval: ConfidenceInterval
+    bootstrap_distribution: np.ndarray = field(repr=False)
+    standard_error: float
+    method: str
+    confidence_level: float
+    n_resamples: int

@@ -9,12 +9,16 @@ from __future__ import annotations
 import math
 import numbers
 from collections.abc import Iterable, Mapping
-from typing import Any
+from typing import Any, TypeVar, cast
 
 import numpy as np
 from numpy.typing import ArrayLike
 
+from ._numeric import stable_mean_sd
+
 RngLike = np.random.Generator | int | None
+# An option of a Literal type: check_choice returns it with the caller's type.
+Option = TypeVar("Option", bound=str)
 
 # Counts enter float arithmetic (k / n, binomial distributions), which holds
 # every whole number up to 2**53 exactly; larger counts would be rounded.
@@ -27,9 +31,6 @@ MEMORY_LIMIT = 2**32  # bytes (4 GiB)
 # a constant float array is often ~1e-17 because its mean rounds, and a
 # difference a - b carries an error of about eps * max(|a|, |b|).
 ZERO_SPREAD_RTOL = 64 * np.finfo(float).eps
-# Sums of powers of values are rescaled when they would reach 2**1000 (float64
-# overflows at 2**1024) or fall below 2**-1000 (where precision is lost).
-_SAFE_EXPONENT = 1000
 
 
 def check_unit_interval(value: float, name: str) -> float:
@@ -80,11 +81,18 @@ def check_probability(p: ArrayLike, name: str = "p") -> np.ndarray:
     return arr
 
 
-def check_choice(value: str, name: str, valid: tuple[str, ...]) -> str:
-    """One of a fixed set of option strings, compared case-insensitively."""
+def check_flag(value: bool, name: str) -> bool:
+    """A flag: True or False (NumPy's bool too), nothing else."""
+    if not isinstance(value, (bool, np.bool_)):
+        raise TypeError(f"`{name}` must be True or False; got {value!r}.")
+    return bool(value)
+
+
+def check_choice(value: Option, name: str, valid: tuple[str, ...]) -> Option:
+    """One of a fixed set of option strings, compared case-insensitively (returned lower-case)."""
     if not isinstance(value, str) or value.lower() not in valid:
         raise ValueError(f"`{name}` must be one of {', '.join(map(repr, valid))}; got {value!r}.")
-    return value.lower()
+    return cast(Option, value.lower())
 
 
 def _integer_array(x: ArrayLike, name: str) -> np.ndarray:
@@ -234,12 +242,16 @@ def check_paired(
     """Two score arrays measured on the same items (or seeds), in the same order."""
     a_arr = check_scores(a, names[0], min_size=min_size)
     b_arr = check_scores(b, names[1], min_size=min_size)
-    if a_arr.shape != b_arr.shape:
+    return check_same_length(a_arr, b_arr, names)
+
+
+def check_same_length(a: np.ndarray, b: np.ndarray, names: tuple[str, str]) -> tuple[np.ndarray, np.ndarray]:
+    """Two checked 1-D arrays of paired values: the same length, or an error naming both."""
+    if a.shape != b.shape:
         raise ValueError(
-            f"`{names[0]}` and `{names[1]}` must be paired, with the same length; "
-            f"got {a_arr.size} and {b_arr.size}."
+            f"`{names[0]}` and `{names[1]}` must be paired, with the same length; got {a.size} and {b.size}."
         )
-    return a_arr, b_arr
+    return a, b
 
 
 def check_score_matrix(scores: ArrayLike, name: str = "scores", *, min_runs: int = 1) -> np.ndarray:
@@ -382,29 +394,8 @@ def _bytes(size: float) -> str:
     return f"{size / 1024**exponent:,.1f} {('bytes', 'KiB', 'MiB', 'GiB', 'TiB', 'PiB')[exponent]}"
 
 
-def safe_scale(x: np.ndarray, power: int = 1) -> float:
-    """A power of two by which to divide ``x`` so that sums of its ``power``-th powers stay in range.
-
-    1.0 when ``x.size`` terms of magnitude ``max |x| ** power`` can be summed
-    without overflow or underflow, so that ordinary values give unchanged
-    results; otherwise the power of two nearest the largest magnitude.
-    Dividing by a power of two is exact (values more than 2**1074 times
-    smaller than the largest then vanish, below any sum's rounding).
-    """
-    top = float(np.max(np.abs(x))) if x.size else 0.0
-    if top == 0.0:
-        return 1.0
-    exponent = math.frexp(top)[1]
-    growth = power * exponent + math.log2(max(x.size, 1))
-    if growth < _SAFE_EXPONENT and power * exponent > -_SAFE_EXPONENT:
-        return 1.0
-    return power_of_two_near(top)
 
 
-def power_of_two_near(top: float) -> float:
-    """The power of two 2**(e - 1) with ``top`` in [2**(e - 1), 2**e), for a positive finite ``top``."""
-    # 2**(e - 1), not 2**e: 2**1024 itself overflows.
-    return math.ldexp(1.0, math.frexp(top)[1] - 1)
 
 
 def check_difference(a: np.ndarray, b: np.ndarray, names: tuple[str, str]) -> np.ndarray:
@@ -449,27 +440,8 @@ def has_spread(sd: float, x: np.ndarray, scale: float | None = None) -> bool:
     return bool(sd > ZERO_SPREAD_RTOL * scale)
 
 
-def stable_mean_sd(x: np.ndarray) -> tuple[float, float]:
-    """Mean and sample sd (``ddof=1``) computed on ``x`` rescaled by :func:`safe_scale`.
-
-    Values near the float64 limits then neither overflow in the sum (nor in
-    the squares, from about 1e154) nor underflow; ordinary values give
-    numpy's results bit for bit.
-    """
-    s = safe_scale(x, power=2)
-    y = x / s
-    return float(y.mean()) * s, float(y.std(ddof=1)) * s
 
 
-def check_finite_result(fields: dict[str, float | np.ndarray], names: str) -> None:
-    """Refuse a result that overflowed, instead of returning inf or NaN silently."""
-    bad = [k for k, v in fields.items() if not np.all(np.isfinite(v))]
-    if bad:
-        raise ValueError(
-            f"The result overflows float64 ({', '.join(bad)} not finite): the values of {names} "
-            "are too large, or too far apart in scale, for float64 arithmetic; rescale them "
-            "(e.g. divide by a power of ten)."
-        )
 
 
 # --------------------------------------------------------------------------- tables
@@ -569,7 +541,7 @@ def check_sequence(values: Iterable, name: str, length: int, of: str) -> list:
     return out
 
 
-def check_choices(values: Iterable[str], name: str, valid: tuple[str, ...]) -> tuple[str, ...]:
+def check_choices(values: Iterable[Option], name: str, valid: tuple[str, ...]) -> tuple[Option, ...]:
     """A non-empty sequence of option strings, each one of ``valid`` (lower-cased)."""
     if isinstance(values, str) or not isinstance(values, Iterable):
         raise TypeError(f"`{name}` must be a sequence of strings among {', '.join(map(repr, valid))}; got {values!r}.")

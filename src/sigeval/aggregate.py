@@ -24,20 +24,18 @@ from typing import Literal
 import numpy as np
 from numpy.typing import ArrayLike
 
+from ._numeric import check_finite_result, safe_scale
 from ._results import ConfidenceInterval
 from ._validation import (
     RngLike,
-    _show,
     check_choice,
-    check_finite_result,
+    check_finite_array,
     check_memory,
     check_positive_int,
     check_real,
     check_rng,
     check_score_matrix,
     check_unit_interval,
-    real_array,
-    safe_scale,
 )
 
 __all__ = [
@@ -432,11 +430,9 @@ def performance_profile(
     [1.0, 0.6666666666666666, 0.5, 0.0]
     """
     x = check_score_matrix(scores, min_runs=2)
-    t = real_array(taus, "taus")
-    if t.ndim != 1 or t.size == 0:
-        raise ValueError(f"`taus` must be a non-empty 1-D array of thresholds; got shape {t.shape}.")
-    if not np.all(np.isfinite(t)):
-        raise ValueError(f"`taus` must be finite; got {_show(t[~np.isfinite(t)])}.")
+    t = check_finite_array(taus, "taus")
+    if t.ndim != 1:
+        raise ValueError(f"`taus` must be a 1-D array of thresholds; got shape {t.shape}.")
     unsorted = np.flatnonzero(np.diff(t) <= 0)
     if unsorted.size:
         i = int(unsorted[0])

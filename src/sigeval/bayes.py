@@ -27,11 +27,11 @@ import numpy as np
 from numpy.typing import ArrayLike
 from scipy import stats
 
-from ._ttest import _pair_scale
+from ._numeric import check_finite_result, power_of_two_near, stable_mean_sd
+from ._ttest import pair_scale
 from ._validation import (
     RngLike,
     check_difference,
-    check_finite_result,
     check_memory,
     check_paired,
     check_positive_int,
@@ -41,8 +41,6 @@ from ._validation import (
     check_scores,
     check_unit_interval,
     has_spread,
-    power_of_two_near,
-    stable_mean_sd,
 )
 
 __all__ = [
@@ -299,7 +297,7 @@ def bayesian_paired_t(scores_a: ArrayLike, scores_b: ArrayLike, *, rope: float =
     a, b = check_paired(scores_a, scores_b, ("scores_a", "scores_b"), min_size=2)
     rope = _check_rope(rope)
     d = check_difference(a, b, ("scores_a", "scores_b"))
-    return _student_posterior(d, rope, 0.0, _pair_scale(a, b), "`scores_a` and `scores_b`")
+    return _student_posterior(d, rope, 0.0, pair_scale(a, b), "`scores_a` and `scores_b`")
 
 
 # --------------------------------------------------------------------------- Dirichlet posteriors over datasets

@@ -19,16 +19,19 @@ from dataclasses import dataclass
 import numpy as np
 from numpy.typing import ArrayLike
 
-from ._options import ALTERNATIVES, Alternative
+from ._bootstrap_engine import MeanStatistic, check_bootstrap_options, run_bootstrap
+from ._options import ALTERNATIVES, Alternative, BootstrapMethod
+from ._results import BootstrapResult
+from ._signflip import binomial_tails, pvalue_from_tails
 from ._validation import (
     RngLike,
     _integer_array,
     check_binary,
     check_choice,
+    check_same_length,
 )
 from .paired import DifferenceSE
-from .permutation import PermutationResult, _binomial_tails, _pvalue_from_tails
-from .resampling import BootstrapMethod, BootstrapResult, _bootstrap, _check_bootstrap_options, _MeanStatistic
+from .permutation import PermutationResult
 
 __all__ = [
     "PairedCounts",
@@ -92,12 +95,10 @@ class PairedCounts:
     @classmethod
     def from_correctness(cls, scores_a: ArrayLike, scores_b: ArrayLike) -> PairedCounts:
         """The table of two 0/1 correctness vectors over the same items."""
-        a = check_binary(scores_a, "scores_a").astype(bool)
-        b = check_binary(scores_b, "scores_b").astype(bool)
-        if a.shape != b.shape:
-            raise ValueError(
-                f"`scores_a` and `scores_b` must be paired, with the same length; got {a.size} and {b.size}."
-            )
+        a, b = check_same_length(
+            check_binary(scores_a, "scores_a").astype(bool), check_binary(scores_b, "scores_b").astype(bool),
+            ("scores_a", "scores_b"),
+        )
         return cls(int(np.sum(a & b)), int(np.sum(a & ~b)), int(np.sum(~a & b)), int(np.sum(~a & ~b)))
 
     @property
@@ -171,11 +172,11 @@ def paired_bootstrap_ci_counts(
     (0.016, [-0.001, 0.033])
     """
     table = _table(table)
-    _, n_resamples, method, confidence_level, rng = _check_bootstrap_options(
+    _, n_resamples, method, confidence_level, rng = check_bootstrap_options(
         "mean", n_resamples, method, confidence_level, rng
     )
-    engine = _MeanStatistic.of_counts(*table.differences())
-    return _bootstrap(engine, n_resamples, method, confidence_level, rng, "`table`")
+    engine = MeanStatistic.of_counts(*table.differences())
+    return run_bootstrap(engine, n_resamples, method, confidence_level, rng, "`table`")
 
 
 def paired_permutation_test_counts(table: PairedCounts, *, alternative: Alternative = "two-sided") -> PermutationResult:
@@ -213,9 +214,9 @@ def paired_permutation_test_counts(table: PairedCounts, *, alternative: Alternat
     table = _table(table)
     alternative = check_choice(alternative, "alternative", ALTERNATIVES)
     m = table.only_a_correct + table.only_b_correct
-    tails = _binomial_tails(table.only_a_correct, m)
+    tails = binomial_tails(table.only_a_correct, m)
     observed = (table.only_a_correct - table.only_b_correct) / table.n
-    return PermutationResult(observed, float(_pvalue_from_tails(tails, alternative)), "exact", alternative, None, None)
+    return PermutationResult(observed, float(pvalue_from_tails(tails, alternative)), "exact", alternative, None, None)
 
 
 def difference_se_counts(table: PairedCounts) -> DifferenceSE:
@@ -321,11 +322,11 @@ def bootstrap_ci_counts(
     if np.any(bad):
         i = int(np.argmax(bad))
         raise ValueError(f"`k` must lie in [0, n] in every group; group {i} has {correct_arr[i]} of {total_arr[i]}.")
-    _, n_resamples, method, confidence_level, rng = _check_bootstrap_options(
+    _, n_resamples, method, confidence_level, rng = check_bootstrap_options(
         "mean", n_resamples, method, confidence_level, rng
     )
     # Sums of whole numbers keep every resampled accuracy in [0, 1] (exactly 1
     # when every group is perfect, 0 when every group is wrong): no clipping is needed.
-    engine = _MeanStatistic.of_groups(correct_arr.astype(float), total_arr, (0.0, 1.0))
-    return _bootstrap(engine, n_resamples, method, confidence_level, rng, "`k` and `n`")
+    engine = MeanStatistic.of_groups(correct_arr.astype(float), total_arr, (0.0, 1.0))
+    return run_bootstrap(engine, n_resamples, method, confidence_level, rng, "`k` and `n`")
 

@@ -19,9 +19,17 @@ from dataclasses import dataclass
 
 import numpy as np
 from numpy.typing import ArrayLike
-from scipy import stats
 
-from ._ttest import _spread
+from ._numeric import safe_scale
+from ._ttest import (
+    corrected_t_core,
+    five_by_two_f_core,
+    five_by_two_t_core,
+    five_by_two_variances,
+    paired_t_core,
+    proportions_core,
+    spread,
+)
 from ._validation import (
     check_broadcast,
     check_counts,
@@ -29,7 +37,6 @@ from ._validation import (
     check_positive_int,
     check_scores,
     has_spread,
-    safe_scale,
     scalar_or_array,
 )
 
@@ -91,23 +98,10 @@ class CVFTestResult:
     df: tuple[int, int]
 
 
-def _five_by_two_variances(p: np.ndarray) -> np.ndarray:
-    """Each replication's variance estimate s_i^2, for arrays of shape (..., 5, 2)."""
-    return np.sum((p - p.mean(axis=-1, keepdims=True)) ** 2, axis=-1)
 
 
-def _five_by_two_t_core(p: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Dietterich's t and its p-value for arrays of shape (..., 5, 2) (NaN if undefined)."""
-    with np.errstate(divide="ignore", invalid="ignore"):
-        statistic = p[..., 0, 0] / np.sqrt(_five_by_two_variances(p).mean(axis=-1))
-    return statistic, 2 * stats.t.sf(np.abs(statistic), 5)
 
 
-def _five_by_two_f_core(p: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Alpaydin's F and its p-value for arrays of shape (..., 5, 2) (NaN if undefined)."""
-    with np.errstate(divide="ignore", invalid="ignore"):
-        statistic = np.sum(p**2, axis=(-2, -1)) / (2 * _five_by_two_variances(p).sum(axis=-1))
-    return statistic, stats.f.sf(statistic, 10, 5)
 
 
 def _five_by_two(differences: ArrayLike) -> tuple[np.ndarray, float]:
@@ -126,7 +120,7 @@ def _five_by_two(differences: ArrayLike) -> tuple[np.ndarray, float]:
     scale = safe_scale(p, power=2)
     p = p / scale
     # s_i^2 of equal folds can be rounding error above zero: compare with the scale.
-    if not has_spread(math.sqrt(float(_five_by_two_variances(p).max())), p):
+    if not has_spread(math.sqrt(float(five_by_two_variances(p).max())), p):
         raise ValueError(
             "`differences` has equal differences in both folds of every replication: the "
             "5x2cv variance estimate is zero and the test is undefined."
@@ -159,16 +153,6 @@ class ProportionsTestResult:
     standard_error: float | np.ndarray
 
 
-def _proportions_core(k_a: np.ndarray, k_b: np.ndarray, n: np.ndarray):
-    """z, two-sided p, estimate and SE for validated counts (any shape); z = 0 when SE = 0."""
-    # From the counts: 1 - (p_a + p_b) / 2 and p_a - p_b cancel when p_a and p_b are close.
-    pooled = (k_a + k_b) / (2 * n)
-    pooled_errors = ((n - k_a) + (n - k_b)) / (2 * n)
-    se = np.sqrt(2 * pooled * pooled_errors / n)
-    estimate = (k_a - k_b) / n
-    # SE = 0 only when both models are right (or wrong) on every item: then k_a = k_b.
-    statistic = np.where(se > 0, estimate / np.where(se > 0, se, 1.0), 0.0)
-    return statistic, 2 * stats.norm.sf(np.abs(statistic)), estimate, se
 
 
 def difference_of_proportions_test(
@@ -249,7 +233,7 @@ def difference_of_proportions_test(
     k_a_arr, n_a = check_counts(k_a, n, ("k_a", "n"))
     k_b_arr, n_b = check_counts(k_b, n, ("k_b", "n"))
     k_a_arr, k_b_arr, n_arr, _ = check_broadcast((k_a_arr, k_b_arr, n_a, n_b), ("k_a", "k_b", "n", "n"))
-    statistic, pvalue, estimate, se = _proportions_core(k_a_arr, k_b_arr, n_arr)
+    statistic, pvalue, estimate, se = proportions_core(k_a_arr, k_b_arr, n_arr)
     return ProportionsTestResult(
         statistic=scalar_or_array(statistic),
         pvalue=scalar_or_array(pvalue),
@@ -258,22 +242,13 @@ def difference_of_proportions_test(
     )
 
 
-def _paired_t_core(d: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """t = mean sqrt(J) / sd over the last axis, and its two-sided p-value.
-
-    Where sd is exactly 0: t = +-inf and p = 0 for a constant non-zero row, NaN for zeros.
-    """
-    size = d.shape[-1]
-    with np.errstate(divide="ignore", invalid="ignore"):
-        statistic = d.mean(axis=-1) * math.sqrt(size) / d.std(axis=-1, ddof=1)
-    return statistic, 2 * stats.t.sf(np.abs(statistic), size - 1)
 
 
 def _paired_t(differences: ArrayLike, what: str) -> CVTTestResult:
     d = check_scores(differences, "differences", min_size=2)
-    mean, _, _ = _spread(d, f"{what} `differences`")
+    mean, _, _ = spread(d, f"{what} `differences`")
     # t is unchanged by the power-of-two scale, which keeps squares from overflowing.
-    statistic, pvalue = _paired_t_core(d / safe_scale(d, power=2))
+    statistic, pvalue = paired_t_core(d / safe_scale(d, power=2))
     return CVTTestResult(
         statistic=float(statistic), pvalue=float(pvalue), df=int(d.size - 1), estimate=mean
     )
@@ -433,7 +408,7 @@ def five_by_two_cv_t(differences: ArrayLike) -> CVTTestResult:
     (1.5811, 0.1747, 5)
     """
     p, scale = _five_by_two(differences)
-    statistic, pvalue = _five_by_two_t_core(p)
+    statistic, pvalue = five_by_two_t_core(p)
     return CVTTestResult(
         statistic=float(statistic),
         pvalue=float(pvalue),
@@ -483,7 +458,7 @@ def five_by_two_cv_f(differences: ArrayLike) -> CVFTestResult:
     >>> round(res.statistic, 3), round(res.pvalue, 4), res.df
     (3.25, 0.1027, (10, 5))
     """
-    statistic, pvalue = _five_by_two_f_core(_five_by_two(differences)[0])
+    statistic, pvalue = five_by_two_f_core(_five_by_two(differences)[0])
     return CVFTestResult(statistic=float(statistic), pvalue=float(pvalue), df=(10, 5))
 
 
@@ -539,21 +514,10 @@ def corrected_resampled_t(differences: ArrayLike, *, n_train: int, n_test: int) 
     d = check_scores(differences, "differences", min_size=2)
     n_train = check_positive_int(n_train, "n_train")
     n_test = check_positive_int(n_test, "n_test")
-    mean, _, _ = _spread(d, "differences `differences`")
-    statistic, pvalue = _corrected_t_core(d / safe_scale(d, power=2), n_train, n_test)
+    mean, _, _ = spread(d, "differences `differences`")
+    statistic, pvalue = corrected_t_core(d / safe_scale(d, power=2), n_train, n_test)
     return CVTTestResult(
         statistic=float(statistic), pvalue=float(pvalue), df=int(d.size - 1), estimate=mean
     )
 
 
-def _corrected_t_core(d: np.ndarray, n_train: int, n_test: int) -> tuple[np.ndarray, np.ndarray]:
-    """Nadeau and Bengio's t over the last axis, and its two-sided p-value.
-
-    Where sd is exactly 0: t = +-inf and p = 0 for a constant non-zero row, NaN for zeros.
-    """
-    size = d.shape[-1]
-    with np.errstate(divide="ignore", invalid="ignore"):
-        statistic = d.mean(axis=-1) / np.sqrt(
-            (1 / size + n_test / n_train) * d.var(axis=-1, ddof=1)
-        )
-    return statistic, 2 * stats.t.sf(np.abs(statistic), size - 1)

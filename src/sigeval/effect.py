@@ -28,10 +28,12 @@ import numpy as np
 from numpy.typing import ArrayLike
 from scipy import optimize, special, stats
 
+from ._numeric import power_of_two_near, stable_mean_sd
 from ._results import ConfidenceInterval
 from ._validation import (
     RngLike,
     check_choice,
+    check_flag,
     check_memory,
     check_paired,
     check_positive_int,
@@ -39,8 +41,6 @@ from ._validation import (
     check_scores,
     check_unit_interval,
     has_spread,
-    power_of_two_near,
-    stable_mean_sd,
 )
 
 __all__ = ["EFFECT_SIZES", "MAGNITUDE_CONVENTIONS", "EffectSize", "effect_size"]
@@ -321,8 +321,7 @@ def effect_size(
     >>> round(res.estimate, 2), [round(x, 2) for x in res.confidence_interval], res.magnitude
     (0.6, [-0.18, 0.92], 'large')
     """
-    if not isinstance(paired, bool | np.bool_):
-        raise TypeError(f"`paired` must be True or False; got {paired!r}.")
+    paired = check_flag(paired, "paired")
     measure = check_choice(kind, "kind", EFFECT_SIZES)
     if paired:
         a, b = check_paired(scores_a, scores_b, ("scores_a", "scores_b"), min_size=2)

@@ -15,15 +15,15 @@ import numpy as np
 from numpy.typing import ArrayLike
 from scipy import stats
 
+from ._numeric import check_finite_result
 from ._results import ConfidenceInterval
-from ._ttest import _pair_scale, _spread, _two_sided_p
+from ._ttest import pair_scale, spread, two_sided_p
 from ._validation import (
     _show,
     check_alpha_tost,
     check_broadcast,
     check_difference,
     check_finite_array,
-    check_finite_result,
     check_paired,
     check_positive_real,
     check_unit_interval,
@@ -89,7 +89,7 @@ class TOSTResult:
 
 
 def _mean_and_se(d: np.ndarray, scale: float) -> tuple[float, float]:
-    mean, _, se = _spread(d, "differences `scores_a - scores_b`", scale)
+    mean, _, se = spread(d, "differences `scores_a - scores_b`", scale)
     return mean, se
 
 
@@ -127,7 +127,7 @@ def _tost(mean: float, se: float, n: int, margin: float, alpha: float) -> TOSTRe
 def _checked_pairs_for_tost(scores_a, scores_b, margin, alpha):
     c, r = check_paired(scores_a, scores_b, ("scores_a", "scores_b"), min_size=2)
     d = check_difference(c, r, ("scores_a", "scores_b"))
-    return d, _pair_scale(c, r), check_positive_real(margin, "margin"), check_alpha_tost(alpha)
+    return d, pair_scale(c, r), check_positive_real(margin, "margin"), check_alpha_tost(alpha)
 
 
 def tost_paired(
@@ -345,7 +345,7 @@ def verdict(
     d, scale, margin, alpha = _checked_pairs_for_tost(scores_a, scores_b, margin, alpha)
     mean, se = _mean_and_se(d, scale)
     tost = _tost(mean, se, d.size, margin, alpha)
-    pvalue_difference = _two_sided_p(mean / se, d.size - 1)
+    pvalue_difference = two_sided_p(mean / se, d.size - 1)
     return VerdictResult(
         verdict=verdict_from_pvalues(pvalue_difference, tost.pvalue, alpha=alpha),
         estimate=mean,

@@ -33,7 +33,8 @@ import numpy as np
 from numpy.typing import ArrayLike
 from scipy import special
 
-from ._validation import _integer_array, _show, check_choice, check_scores, real_array, safe_scale
+from ._numeric import safe_scale
+from ._validation import _integer_array, _show, check_choice, check_scores, real_array
 
 __all__ = ["ADJUST_METHODS", "adjust_pvalues", "expected_best_of_k"]
 

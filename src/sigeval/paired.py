@@ -22,16 +22,14 @@ import numpy as np
 from numpy.typing import ArrayLike
 from scipy import stats
 
+from ._mcnemar import check_disagreements, check_form, mcnemar_core, method_name
 from ._options import ALTERNATIVES, Alternative
 from ._validation import (
-    MAX_COUNT,
-    _integer_array,
-    _show,
     check_binary,
-    check_broadcast,
     check_choice,
     check_difference,
     check_paired,
+    check_same_length,
     scalar_or_array,
 )
 
@@ -47,14 +45,7 @@ __all__ = [
 
 
 def _check_correctness(scores_a: ArrayLike, scores_b: ArrayLike) -> tuple[np.ndarray, np.ndarray]:
-    a = check_binary(scores_a, "scores_a")
-    b = check_binary(scores_b, "scores_b")
-    if a.shape != b.shape:
-        raise ValueError(
-            "`scores_a` and `scores_b` must be paired, with the same length; "
-            f"got {a.size} and {b.size}."
-        )
-    return a, b
+    return check_same_length(check_binary(scores_a, "scores_a"), check_binary(scores_b, "scores_b"), ("scores_a", "scores_b"))
 
 
 # --------------------------------------------------------------------------- McNemar
@@ -111,77 +102,13 @@ class McNemarResult:
         return self.n10
 
 
-def _check_flag(value: bool, name: str) -> bool:
-    if not isinstance(value, (bool, np.bool_)):
-        raise TypeError(f"`{name}` must be True or False; got {value!r}.")
-    return bool(value)
 
 
-def _check_disagreements(n01: ArrayLike, n10: ArrayLike) -> tuple[np.ndarray, np.ndarray]:
-    """Two disagreement counts as broadcast int64 arrays of non-negative whole numbers."""
-    arrays = []
-    for value, name in ((n01, "n01"), (n10, "n10")):
-        arr = _integer_array(value, name)
-        if np.any(arr < 0):
-            raise ValueError(f"`{name}` must be a non-negative count; got {_show(arr[arr < 0])}.")
-        arrays.append(arr)
-    n01_arr, n10_arr = check_broadcast(tuple(arrays), ("n01", "n10"))
-    # The binomial of m = n01 + n10 trials is exact in float64 up to 2**53.
-    big = n01_arr + n10_arr > MAX_COUNT
-    if np.any(big):
-        raise ValueError(
-            f"`n01 + n10` must be at most 2**53 = {MAX_COUNT:,}; got "
-            f"{_show(n01_arr[big] + n10_arr[big])}."
-        )
-    return n01_arr, n10_arr
 
 
-def _check_form(exact: bool, correction: bool, mid_p: bool) -> tuple[bool, bool, bool]:
-    """The three flags that choose the form of McNemar's test, validated together."""
-    exact = _check_flag(exact, "exact")
-    correction = _check_flag(correction, "correction")
-    mid_p = _check_flag(mid_p, "mid_p")
-    if mid_p and not exact:
-        raise ValueError(
-            "`mid_p=True` is the mid-p version of the exact binomial test and needs "
-            "`exact=True`; got exact=False. Use exact=False alone for the chi-square test."
-        )
-    return exact, correction, mid_p
 
 
-def _method_name(exact: bool, correction: bool, mid_p: bool) -> str:
-    if exact:
-        return "mid-p" if mid_p else "exact"
-    return "chi-square (continuity corrected)" if correction else "chi-square"
 
-
-def _mcnemar_core(
-    n01: np.ndarray, n10: np.ndarray, exact: bool, correction: bool, mid_p: bool = False
-):
-    """Statistic and two-sided p-value for validated integer counts (any shape).
-
-    The one implementation of the test: :func:`mcnemar`, :func:`mcnemar_counts`
-    and the rejection regions of :func:`~sigeval.power_mcnemar.mcnemar_power` all use it.
-    """
-    m = n01 + n10
-    if exact:
-        statistic = np.minimum(n01, n10).astype(float)
-        # Binomial(0, 1/2) puts all its mass on 0, so m = 0 gives p = 1 here too.
-        pvalue = np.minimum(1.0, 2.0 * stats.binom.cdf(statistic, m, 0.5))
-        if mid_p:
-            point = stats.binom.pmf(statistic, m, 0.5)
-            # Off the centre 2 F(k) <= 1, so the exact p-value was not capped and
-            # the mid-p value is 2 [F(k) - P(k)/2]. At n01 == n10 Fagerland et al.
-            # (2013) take 1 - P(k)/2; without disagreements p stays 1.
-            tie = 2 * statistic == m
-            pvalue = np.where(tie, 1.0 - 0.5 * point, pvalue - point)
-            pvalue = np.where(m == 0, 1.0, pvalue)
-    else:
-        excess = np.abs(n01 - n10) - (1 if correction else 0)
-        # With m = 0 the clipped excess is 0, so dividing by max(m, 1) gives chi2 = 0.
-        statistic = np.maximum(excess, 0).astype(float) ** 2 / np.maximum(m, 1)
-        pvalue = stats.chi2.sf(statistic, 1)
-    return statistic, pvalue
 
 
 def _mcnemar_result(n01, n10, exact, correction, mid_p) -> McNemarResult:
@@ -200,14 +127,14 @@ def _mcnemar_result(n01, n10, exact, correction, mid_p) -> McNemarResult:
                 "p-values are set to 1."
             )
         warnings.warn(message, UserWarning, stacklevel=3)
-    statistic, pvalue = _mcnemar_core(n01, n10, exact, correction, mid_p)
+    statistic, pvalue = mcnemar_core(n01, n10, exact, correction, mid_p)
     scalar = n01.ndim == 0
     return McNemarResult(
         n01=int(n01) if scalar else n01,
         n10=int(n10) if scalar else n10,
         statistic=scalar_or_array(statistic),
         pvalue=scalar_or_array(pvalue),
-        method=_method_name(exact, correction, mid_p),
+        method=method_name(exact, correction, mid_p),
     )
 
 
@@ -321,8 +248,8 @@ def mcnemar_counts(
     >>> mcnemar_counts([44, 50, 10], [28, 22, 10]).pvalue.round(4)
     array([0.0764, 0.0013, 1.    ])
     """
-    n01_arr, n10_arr = _check_disagreements(n01, n10)
-    exact, correction, mid_p = _check_form(exact, correction, mid_p)
+    n01_arr, n10_arr = check_disagreements(n01, n10)
+    exact, correction, mid_p = check_form(exact, correction, mid_p)
     return _mcnemar_result(n01_arr, n10_arr, exact, correction, mid_p)
 
 
@@ -405,7 +332,7 @@ def mcnemar(
     0.0604
     """
     a, b = _check_correctness(scores_a, scores_b)
-    exact, correction, mid_p = _check_form(exact, correction, mid_p)
+    exact, correction, mid_p = check_form(exact, correction, mid_p)
     n01 = np.int64(np.count_nonzero(a & ~b))
     n10 = np.int64(np.count_nonzero(~a & b))
     return _mcnemar_result(np.asarray(n01), np.asarray(n10), exact, correction, mid_p)

@@ -18,12 +18,12 @@ import numpy as np
 from numpy.typing import ArrayLike
 from scipy import optimize, stats
 
+from ._numeric import check_finite_result
 from ._validation import (
     MAX_COUNT,
     _show,
     check_broadcast,
     check_finite_array,
-    check_finite_result,
     check_positive_real,
     check_real,
     check_sizes,

@@ -18,6 +18,7 @@ import numpy as np
 from numpy.typing import ArrayLike
 from scipy import stats
 
+from ._mcnemar import check_form, mcnemar_core
 from ._validation import (
     _show,
     check_choice,
@@ -27,7 +28,6 @@ from ._validation import (
     check_unit_interval,
     scalar_or_array,
 )
-from .paired import _check_form, _mcnemar_core
 
 __all__ = [
     "McNemarPowerResult",
@@ -56,7 +56,7 @@ def _critical_count(
     The p-value of every form of the test rises as ``min(n01, n10)`` rises
     towards ``m/2``, so given ``m`` the test rejects exactly when
     ``min(n01, n10) <= c``. A closed-form guess is corrected step by step with
-    the p-value of ``_mcnemar_core`` itself, so that the rejection region
+    the p-value of ``mcnemar_core`` itself, so that the rejection region
     is the test's own, to the last rounding error.
     """
     m = np.asarray(m, dtype=np.int64)
@@ -72,7 +72,7 @@ def _critical_count(
 
     def rejects(k):
         k_safe = np.maximum(k, 0)
-        pvalue = _mcnemar_core(k_safe, m - k_safe, exact, correction, mid_p)[1]
+        pvalue = mcnemar_core(k_safe, m - k_safe, exact, correction, mid_p)[1]
         return (k >= 0) & (pvalue <= alpha)
 
     while True:  # too high: step down
@@ -97,7 +97,7 @@ def _rejection_probability(m: np.ndarray, q: float, alpha, exact, correction, mi
         # The mid-p value of a tie n01 = n10 = m/2 is 1 - P(X = m/2)/2 < 1 (from 0.75 at
         # m = 2): at an alpha that high even the tie is significant, and so is every table.
         half = m // 2
-        tie = (m > 0) & (m % 2 == 0) & (_mcnemar_core(half, half, exact, correction, mid_p)[1] <= alpha)
+        tie = (m > 0) & (m % 2 == 0) & (mcnemar_core(half, half, exact, correction, mid_p)[1] <= alpha)
         reject = np.where(tie, 1.0, reject)
     return reject
 
@@ -339,7 +339,7 @@ def mcnemar_power(
     n_arr = check_sizes(n, "n")
     p01_arr, p10_arr = _check_rates(p01, p10)
     alpha = check_unit_interval(alpha, "alpha")
-    exact, correction, mid_p = _check_form(exact, correction, mid_p)
+    exact, correction, mid_p = check_form(exact, correction, mid_p)
     power_method = check_choice(power_method, "power_method", _POWER_METHODS)
     try:
         n_b, p01_b, p10_b = np.broadcast_arrays(n_arr, p01_arr, p10_arr)
@@ -582,7 +582,7 @@ def mcnemar_sample_size(
             "`target_power` must exceed `alpha` (the test rejects with probability at most about "
             f"alpha when there is no difference); got target_power={target_power!r} with alpha={alpha!r}."
         )
-    exact, correction, mid_p = _check_form(exact, correction, mid_p)
+    exact, correction, mid_p = check_form(exact, correction, mid_p)
     power_method = check_choice(power_method, "power_method", _POWER_METHODS)
     rule = check_choice(rule, "rule", _SIZE_RULES)
     start = _normal_sample_size(p01, p10, alpha, target_power)

@@ -18,24 +18,25 @@ import numpy as np
 from numpy.typing import ArrayLike
 from scipy import stats
 
+from ._numeric import check_finite_result, safe_scale
 from ._results import ConfidenceInterval
-from ._ttest import _pair_scale, _spread, _two_sided_p
+from ._ttest import pair_scale, spread, two_sided_p
 from ._validation import (
     RngLike,
     as_array,
     check_choice,
     check_difference,
-    check_finite_result,
+    check_flag,
     check_memory,
     check_paired,
     check_positive_int,
     check_real,
     check_rng,
+    check_same_length,
     check_score_matrix,
     check_scores,
     check_scores_allowing_nan,
     check_unit_interval,
-    safe_scale,
 )
 
 __all__ = [
@@ -112,13 +113,10 @@ def _complete_pairs(
     scores_a: ArrayLike, scores_b: ArrayLike, nan_policy: str
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Pairs with both scores present; NaN pairs raise or are dropped, never ignored."""
-    c = check_scores_allowing_nan(scores_a, "scores_a")
-    r = check_scores_allowing_nan(scores_b, "scores_b")
-    if c.shape != r.shape:
-        raise ValueError(
-            "`scores_a` and `scores_b` must be paired, with the same length; "
-            f"got {c.size} and {r.size}."
-        )
+    c, r = check_same_length(
+        check_scores_allowing_nan(scores_a, "scores_a"), check_scores_allowing_nan(scores_b, "scores_b"),
+        ("scores_a", "scores_b"),
+    )
     failed = np.isnan(c) | np.isnan(r)
     dropped = np.flatnonzero(failed)
     if dropped.size and nan_policy == "raise":
@@ -256,7 +254,7 @@ def paired_difference(
                 f"got {threshold!r}."
             )
     d = check_difference(c, r, ("scores_a", "scores_b"))
-    mean, sd, se = _spread(d, "differences `scores_a - scores_b`", _pair_scale(c, r))
+    mean, sd, se = spread(d, "differences `scores_a - scores_b`", pair_scale(c, r))
     df = d.size - 1
     statistic = mean / se
     half = float(stats.t.isf(alpha / 2, df)) * se
@@ -274,7 +272,7 @@ def paired_difference(
         n=int(d.size),
         statistic=statistic,
         df=int(df),
-        pvalue=_two_sided_p(statistic, df),
+        pvalue=two_sided_p(statistic, df),
         confidence_interval=ConfidenceInterval(low, high),
         confidence_level=1 - alpha,
         alpha=alpha,
@@ -443,10 +441,9 @@ def prob_improvement(
     >>> round(res.estimate, 3), res.n_tasks, [round(x, 3) for x in res.confidence_interval]
     (0.787, 3, [0.6, 0.947])
     """
-    if not isinstance(paired, (bool, np.bool_)):
-        raise TypeError(f"`paired` must be True or False; got {paired!r}.")
+    paired = check_flag(paired, "paired")
     if np.ndim(as_array(scores_a, "scores_a")) == 2 or np.ndim(as_array(scores_b, "scores_b")) == 2:
-        return _prob_improvement_tasks(scores_a, scores_b, n_resamples, alpha, gamma, bool(paired), rng)
+        return _prob_improvement_tasks(scores_a, scores_b, n_resamples, alpha, gamma, paired, rng)
     if paired:
         a, b = check_paired(scores_a, scores_b, ("scores_a", "scores_b"), min_size=2)
     else:

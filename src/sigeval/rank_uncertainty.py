@@ -21,9 +21,11 @@ from typing import Any, Literal
 import numpy as np
 from numpy.typing import ArrayLike
 
+from ._ranks import score_table, within_ranks
 from ._results import ConfidenceInterval
 from ._validation import (
     RngLike,
+    check_flag,
     check_memory,
     check_positive_int,
     check_rng,
@@ -31,7 +33,7 @@ from ._validation import (
     real_array,
 )
 from .multiple import adjust_pvalues
-from .ranking import _check_flag, _ranks, _score_table, nemenyi_cd
+from .ranking import nemenyi_cd
 
 __all__ = [
     "RankStabilityResult",
@@ -162,8 +164,8 @@ def rank_stability(
     >>> res.order_stability, float(res.separation[0, 2])
     (1.0, 1.0)
     """
-    table, models = _score_table(scores)
-    higher_is_better = _check_flag(higher_is_better, "higher_is_better")
+    table, models = score_table(scores)
+    higher_is_better = check_flag(higher_is_better, "higher_is_better")
     n_resamples = check_positive_int(n_resamples, "n_resamples")
     alpha = check_unit_interval(alpha, "alpha")
     gen = check_rng(rng)
@@ -173,7 +175,7 @@ def rank_stability(
         float(n_resamples) * (4 * n + k + k * (k - 1)), "n_resamples", n_resamples,
         "the resampled mean ranks",
     )
-    ranks = _ranks(table, higher_is_better)
+    ranks = within_ranks(table, higher_is_better)
     mean_ranks = ranks.mean(axis=0)
     cd = nemenyi_cd(k, n, alpha=alpha)
 
@@ -311,7 +313,7 @@ def _model_data(scores: Any, statistic: Any) -> tuple[Any, tuple, int]:
     if isinstance(statistic, str):
         if statistic != "mean":
             raise ValueError(f"`statistic` must be 'mean' or a callable; got {statistic!r}.")
-        table, models = _score_table(scores, unit="item")
+        table, models = score_table(scores, unit="item")
         return table, models, table.shape[0]
     if not callable(statistic):
         raise TypeError(f"`statistic` must be 'mean' or a callable; got {type(statistic).__name__}.")

@@ -28,11 +28,11 @@ import numpy as np
 from numpy.typing import ArrayLike
 from scipy import stats
 
+from ._ranks import score_table, within_ranks
 from ._validation import (
     MAX_COUNT,
-    _describe,
     _show,
-    as_array,
+    check_flag,
     check_positive_int,
     check_positive_real,
     check_unit_interval,
@@ -55,56 +55,9 @@ __all__ = [
 # --------------------------------------------------------------------------- input
 
 
-def _check_flag(value: bool, name: str) -> bool:
-    if not isinstance(value, (bool, np.bool_)):
-        raise TypeError(f"`{name}` must be True or False; got {value!r}.")
-    return bool(value)
 
 
-def _score_table(scores: Any, name: str = "scores", unit: str = "task") -> tuple[np.ndarray, tuple]:
-    """A (tasks, models) float array without NaN, and the model names.
 
-    The names are the DataFrame's columns, or the column indices 0..k-1.
-    """
-    models: tuple | None = None
-    tasks = None
-    if hasattr(scores, "columns") and hasattr(scores, "to_numpy"):
-        models = tuple(scores.columns)
-        tasks = list(scores.index)
-        scores = scores.to_numpy()
-    arr = as_array(scores, name)
-    if arr.dtype.kind not in "iuf":
-        raise TypeError(f"`{name}` must hold numbers; got {_describe(arr)}.")
-    arr = arr.astype(float)
-    if arr.ndim != 2:
-        raise ValueError(
-            f"`{name}` must be a two-dimensional ({unit}s, models) table; got shape {arr.shape}."
-        )
-    n, k = arr.shape
-    if k < 2:
-        raise ValueError(f"`{name}` must hold at least 2 models (columns); got {k}.")
-    if n < 2:
-        raise ValueError(f"`{name}` must hold at least 2 {unit}s (rows); got {n}.")
-    bad = ~np.isfinite(arr)
-    if np.any(bad):
-        rows, cols = np.nonzero(bad)
-        names = models if models is not None else tuple(range(k))
-        where = ", ".join(
-            f"({unit} {tasks[r] if tasks is not None else int(r)!r}, model {names[c]!r})"
-            for r, c in zip(rows[:3], cols[:3])
-        )
-        more = "" if rows.size <= 3 else f", ... ({rows.size} cells)"
-        raise ValueError(
-            f"`{name}` holds {rows.size} NaN or infinite score(s) (a failed run?) at {where}{more}; "
-            f"a rank needs every model scored on every {unit}: rerun, or drop the "
-            f"{unit} or the model explicitly."
-        )
-    return arr, models if models is not None else tuple(range(k))
-
-
-def _ranks(table: np.ndarray, higher_is_better: bool) -> np.ndarray:
-    """Rank of every model on every task: 1 is the best, ties averaged."""
-    return stats.rankdata(-table if higher_is_better else table, axis=1)
 
 
 def _check_n_models(n_models: int) -> int:
@@ -214,9 +167,9 @@ def friedman(scores: ArrayLike, *, higher_is_better: bool = True) -> FriedmanRes
     >>> round(res.statistic, 3), round(res.pvalue, 3)
     (4.333, 0.115)
     """
-    table, models = _score_table(scores)
-    higher_is_better = _check_flag(higher_is_better, "higher_is_better")
-    ranks = _ranks(table, higher_is_better)
+    table, models = score_table(scores)
+    higher_is_better = check_flag(higher_is_better, "higher_is_better")
+    ranks = within_ranks(table, higher_is_better)
     n, k = table.shape
     mean_ranks = ranks.mean(axis=0)
     chi2 = 12 * n / (k * (k + 1)) * (np.sum(mean_ranks**2) - k * (k + 1) ** 2 / 4)

@@ -35,7 +35,7 @@ import numpy as np
 import pandas as pd
 
 from ._runs_table import pair_runs, read_runs, show_runs
-from ._validation import RngLike, check_choice, check_positive_int, check_positive_real, check_unit_interval
+from ._validation import RngLike, check_choice, check_flag, check_positive_int, check_positive_real, check_unit_interval
 from .equivalence import tost_paired, verdict_from_pvalues
 from .multiple import adjust_pvalues
 from .power import power_paired, seeds_needed
@@ -233,9 +233,7 @@ class Report:
         higher_is_better: bool = True,
         failed: FailedPolicy = "raise",
     ) -> None:
-        if not isinstance(higher_is_better, bool | np.bool_):
-            raise TypeError(f"`higher_is_better` must be True or False; got {higher_is_better!r}.")
-        self.higher_is_better = bool(higher_is_better)
+        self.higher_is_better = check_flag(higher_is_better, "higher_is_better")
         self.failed = check_choice(failed, "failed", ("raise", "drop-pairs"))
         runs = read_runs(table, {"task": task, "model": model, "seed": seed, "score": score})
         self.runs = runs

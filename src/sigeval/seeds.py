@@ -17,16 +17,14 @@ import numpy as np
 from numpy.typing import ArrayLike
 from scipy import stats
 
+from ._numeric import check_finite_result, power_of_two_near, stable_mean_sd
 from ._results import ConfidenceInterval
 from ._validation import (
     check_accuracies,
-    check_finite_result,
     check_positive_int,
     check_scores,
     check_unit_interval,
     has_spread,
-    power_of_two_near,
-    stable_mean_sd,
 )
 
 __all__ = [

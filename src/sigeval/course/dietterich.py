@@ -42,15 +42,15 @@ from dataclasses import dataclass, field
 import numpy as np
 from scipy import stats
 
-from .._validation import RngLike, check_positive_int, check_rng, check_unit_interval
-from ..crossval import (
-    _corrected_t_core,
-    _five_by_two_f_core,
-    _five_by_two_t_core,
-    _paired_t_core,
-    _proportions_core,
+from .._mcnemar import mcnemar_core
+from .._ttest import (
+    corrected_t_core,
+    five_by_two_f_core,
+    five_by_two_t_core,
+    paired_t_core,
+    proportions_core,
 )
-from ..paired import _mcnemar_core
+from .._validation import RngLike, check_positive_int, check_rng, check_unit_interval
 
 __all__ = ["TESTS", "RejectionRates", "rejection_rates", "type_one_error"]
 
@@ -210,14 +210,14 @@ def _pvalues(raw: dict[str, np.ndarray], n: int) -> dict[str, np.ndarray]:
     n_test = n - n_train
     d = raw["resampled"]
     return {
-        "proportions": _proportions_core(raw["k_a"], raw["k_b"], np.full(raw["k_a"].shape, n_test))[1],
-        "mcnemar": _mcnemar_core(raw["n01"], raw["n10"], True, True)[1],
-        "mcnemar_mid_p": _mcnemar_core(raw["n01"], raw["n10"], True, True, True)[1],
-        "resampled_t": _paired_t_core(d)[1],
-        "corrected_resampled_t": _corrected_t_core(d, n_train, n_test)[1],
-        "kfold_t": _paired_t_core(raw["kfold"])[1],
-        "five_by_two_t": _five_by_two_t_core(raw["five_by_two"])[1],
-        "five_by_two_f": _five_by_two_f_core(raw["five_by_two"])[1],
+        "proportions": proportions_core(raw["k_a"], raw["k_b"], np.full(raw["k_a"].shape, n_test))[1],
+        "mcnemar": mcnemar_core(raw["n01"], raw["n10"], True, True)[1],
+        "mcnemar_mid_p": mcnemar_core(raw["n01"], raw["n10"], True, True, True)[1],
+        "resampled_t": paired_t_core(d)[1],
+        "corrected_resampled_t": corrected_t_core(d, n_train, n_test)[1],
+        "kfold_t": paired_t_core(raw["kfold"])[1],
+        "five_by_two_t": five_by_two_t_core(raw["five_by_two"])[1],
+        "five_by_two_f": five_by_two_f_core(raw["five_by_two"])[1],
     }
 
 

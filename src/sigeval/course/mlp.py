@@ -33,8 +33,9 @@ from .._validation import (
     check_rng,
     check_seeds,
 )
+from ._compute import CHUNK, one_blas_thread
 from .cache import disk_cached
-from .shapes import _CHUNK, N_CLASSES, _one_blas_thread, blur, iter_images, make_images
+from .shapes import N_CLASSES, blur, iter_images, make_images
 
 __all__ = [
     "MLP",
@@ -78,7 +79,7 @@ class MLP:
         """Number of hidden units."""
         return self.W1.shape[2]
 
-    @_one_blas_thread
+    @one_blas_thread
     def predict(self, features: np.ndarray) -> np.ndarray:
         """Predicted classes of every network, shape (networks, n)."""
         features = np.asarray(features, dtype=float)
@@ -88,13 +89,13 @@ class MLP:
         # features @ W1[j] exactly, and BLAS runs far faster on one wide matrix.
         wide = self.W1.transpose(1, 0, 2).reshape(dims, nets * hidden)
         out = np.empty((nets, len(features)), dtype=np.int64)
-        for s in range(0, len(features), _CHUNK):
-            h = features[s : s + _CHUNK] @ wide
+        for s in range(0, len(features), CHUNK):
+            h = features[s : s + CHUNK] @ wide
             h += self.b1.reshape(-1)
             np.maximum(h, 0, out=h)
             h = h.reshape(len(h), nets, hidden).transpose(1, 0, 2)
             logits = h @ self.W2 + self.b2[:, None, :]
-            out[:, s : s + _CHUNK] = logits.argmax(axis=2)
+            out[:, s : s + CHUNK] = logits.argmax(axis=2)
         return out
 
     def accuracy(self, features: np.ndarray, labels: np.ndarray) -> np.ndarray:
@@ -102,7 +103,7 @@ class MLP:
         return np.mean(self.predict(features) == np.asarray(labels), axis=1)
 
 
-@_one_blas_thread
+@one_blas_thread
 def train_mlp(
     features: np.ndarray,
     labels: np.ndarray,
@@ -232,7 +233,7 @@ def _sgd_epochs(features, labels, seeds, hidden, epochs, lr, batch) -> Iterator[
         yield snapshot()
 
 
-@_one_blas_thread
+@one_blas_thread
 def train_mlp_checkpoints(
     features: np.ndarray,
     labels: np.ndarray,

@@ -18,16 +18,15 @@ Explained in :ref:`ch-benchmark`.
 
 from __future__ import annotations
 
-import functools
 import numbers
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 
 import numpy as np
 from scipy.ndimage import gaussian_filter
-from threadpoolctl import ThreadpoolController
 
 from .._validation import RngLike, check_positive_int, check_rng
+from ._compute import CHUNK, one_blas_thread
 from .cache import disk_cached
 
 __all__ = [
@@ -71,42 +70,19 @@ _SHIFTED = np.stack(
     [np.roll(shape, shift, axis=(0, 1)) for shape in SHAPES for shift in SHIFTS]
 ).reshape(N_CLASSES * len(SHIFTS), IMAGE_SIZE * IMAGE_SIZE)
 
-# Images per chunk when streaming. Even, because OpenBLAS computes the last row
-# of an odd-sized block with a different kernel, whose rounding could flip a
-# near-tied prediction relative to the article's single large product.
-_CHUNK = 512
 
 
 
 
-# Found once: looking up the loaded BLAS libraries takes milliseconds, while
-# setting their thread count through the controller takes microseconds.
-_BLAS = ThreadpoolController()
 
 
-def _one_blas_thread(fn):
-    """Run ``fn`` with BLAS limited to one thread.
-
-    The work here is many small matrix products (a chunk of images, a
-    minibatch), for which BLAS threads cost more than they bring: on a 2-core
-    machine one thread ran them 3 to 10 times faster than two. It also lets a
-    caller parallelise over chunks (``seed_sweep(executor=...)``) without
-    oversubscribing the cores. The results are the same either way.
-    """
-
-    @functools.wraps(fn)
-    def wrapper(*args, **kwargs):
-        with _BLAS.limit(limits=1, user_api="blas"):
-            return fn(*args, **kwargs)
-
-    return wrapper
 
 
 # --------------------------------------------------------------------------- images
 
 
 def iter_images(
-    n: int, rng: RngLike = None, *, chunk_size: int = _CHUNK
+    n: int, rng: RngLike = None, *, chunk_size: int = CHUNK
 ) -> Iterator[tuple[np.ndarray, np.ndarray]]:
     """Generate ``n`` labelled shape images in chunks of bounded memory.
 
@@ -348,12 +324,12 @@ class TemplateMatcher:
     sigma: float
     templates: np.ndarray = field(repr=False)
 
-    @_one_blas_thread
+    @one_blas_thread
     def scores(self, images: np.ndarray) -> np.ndarray:
         """Class scores, shape (n, 4): the best correlation over shifts per class."""
         images = np.asarray(images, dtype=float)
         return np.concatenate(
-            [self._chunk_scores(images[s : s + _CHUNK]) for s in range(0, len(images), _CHUNK)]
+            [self._chunk_scores(images[s : s + CHUNK]) for s in range(0, len(images), CHUNK)]
         )
 
     def __call__(self, images: np.ndarray) -> np.ndarray:
@@ -390,13 +366,13 @@ def template_matcher(sigma: float) -> TemplateMatcher:
     return TemplateMatcher(sigma=sigma, templates=templates)
 
 
-@_one_blas_thread
+@one_blas_thread
 def correctness(
     predictors: Sequence[Callable[[np.ndarray], np.ndarray]],
     n: int,
     rng: RngLike = None,
     *,
-    chunk_size: int = _CHUNK,
+    chunk_size: int = CHUNK,
 ) -> np.ndarray:
     """Per-image correctness of several predictors on ``n`` fresh images.
 

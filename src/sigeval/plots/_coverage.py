@@ -19,7 +19,7 @@ from .._validation import (
     check_sizes,
     check_unit_interval,
 )
-from ..intervals import METHODS, coverage
+from ..intervals import METHODS, IntervalMethod, coverage
 from ._style import METHOD_COLORS, _interval_color, _nominal_line
 
 
@@ -27,7 +27,7 @@ def coverage_vs_p(
     ax: Axes,
     n: int,
     *,
-    methods: Sequence[str] = ("wald", "wilson"),
+    methods: Sequence[IntervalMethod] = ("wald", "wilson"),
     p: ArrayLike | None = None,
     confidence_level: float = 0.95,
 ) -> Axes:
@@ -65,7 +65,7 @@ def coverage_vs_n(
     p: float,
     *,
     n: ArrayLike | None = None,
-    methods: Sequence[str] = ("wald", "wilson"),
+    methods: Sequence[IntervalMethod] = ("wald", "wilson"),
     confidence_level: float = 0.95,
 ) -> Axes:
     """Exact coverage against the test-set size for one true proportion ``p``.

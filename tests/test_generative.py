@@ -1,0 +1,254 @@
+"""sigeval.generative against exact combinatorics, brute force, closed forms, statsmodels and simulation."""
+
+import itertools
+import math
+from fractions import Fraction
+
+import numpy as np
+import pytest
+
+from sigeval import bootstrap_ci, pass_at_k, questions_needed, sampled_mean, sampled_paired_difference
+from sigeval.generative import _pass_at_k_per_question
+
+# --------------------------------------------------------------------------- pass@k
+
+
+def _exact(n, c, k):
+    return 1 - Fraction(math.comb(n - c, k), math.comb(n, k))
+
+
+def test_pass_at_k_equals_the_exact_binomial_formula_everywhere_on_a_grid():
+    cases = [(n, c, k) for n in range(1, 26) for c in range(n + 1) for k in range(1, n + 1)]
+    n, c, k = (np.array(x) for x in zip(*cases))
+    for kk in np.unique(k):
+        at = k == kk
+        got = _pass_at_k_per_question(n[at], c[at], int(kk))
+        want = np.array([float(_exact(a, b, int(kk))) for a, b in zip(n[at], c[at])])
+        np.testing.assert_allclose(got, want, rtol=1e-13, atol=1e-15)
+
+
+def test_pass_at_k_is_the_chance_that_one_of_k_drawn_answers_is_correct():
+    # Brute force over every subset of k of the n answers.
+    answers = [1, 0, 0, 1, 0, 0, 0]
+    n, c = len(answers), sum(answers)
+    for k in range(1, n + 1):
+        subsets = list(itertools.combinations(answers, k))
+        share = sum(any(s) for s in subsets) / len(subsets)
+        assert _pass_at_k_per_question(np.array([n]), np.array([c]), k)[0] == pytest.approx(share, rel=1e-14)
+
+
+@pytest.mark.parametrize(("n", "c", "k"), [(10**6, 3, 100), (10**7, 1, 1), (5 * 10**5, 4000, 50), (200, 1, 199)])
+def test_pass_at_k_keeps_its_precision_for_large_n(n, c, k):
+    got = _pass_at_k_per_question(np.array([n]), np.array([c]), k)[0]
+    assert got == pytest.approx(float(_exact(n, c, k)), rel=1e-12)
+
+
+def test_pass_at_k_is_unbiased_where_the_plug_in_is_not():
+    # True per-question success rates; n = 20 samples each; pass@5 estimated over many benchmarks.
+    rng = np.random.default_rng(0)
+    p = rng.uniform(0.02, 0.4, 50)
+    truth = np.mean(1 - (1 - p) ** 5)
+    correct = rng.binomial(20, p, size=(4000, 50))
+    unbiased = np.array([_pass_at_k_per_question(np.full(50, 20), row, 5).mean() for row in correct[:400]])
+    plug_in = np.mean(1 - (1 - correct / 20) ** 5, axis=1)
+    mc_se = unbiased.std(ddof=1) / math.sqrt(unbiased.size)
+    assert abs(unbiased.mean() - truth) < 3 * mc_se
+    assert plug_in.mean() < truth - 10 * plug_in.std(ddof=1) / math.sqrt(plug_in.size)
+
+
+def test_pass_at_k_interval_is_the_bootstrap_over_questions_or_groups():
+    rng = np.random.default_rng(1)
+    n = np.full(30, 10)
+    c = rng.integers(0, 11, 30)
+    groups = np.repeat(np.arange(10), 3)
+    res = pass_at_k(n, c, 3, groups=groups, n_resamples=500, confidence_level=0.9, rng=2)
+    ref = bootstrap_ci(res.per_question, groups=groups, n_resamples=500, confidence_level=0.9, rng=2)
+    assert (res.confidence_interval.low, res.confidence_interval.high) == tuple(ref.confidence_interval)
+    assert res.estimate == pytest.approx(res.per_question.mean()) and res.standard_error == ref.standard_error
+    assert (res.k, res.n_questions, res.confidence_level) == (3, 30, 0.9)
+
+
+@pytest.mark.parametrize(
+    ("args", "error", "match"),
+    [
+        (([10], [3], 1), ValueError, r"at least 2 questions; got 1"),
+        (([10, 10], [3, 11], 1), ValueError, r"`n_correct` must not exceed `n_samples`; question 1 has 11 of 10"),
+        (([10, 10], [3, -1], 1), ValueError, r"`n_correct` must be non-negative"),
+        (([10, 4], [3, 1], 5), ValueError, r"`k` = 5 exceeds `n_samples` for some question \(question 1 has 4"),
+        (([10, 10], [3, 1], 0), ValueError, r"`k` must be an integer >= 1"),
+        (([10, 10.5], [3, 1], 1), ValueError, r"`n_samples` must hold whole numbers"),
+        (([10, 10], ["3", "1"], 1), TypeError, r"`n_correct` must hold integer counts"),
+        (([10, 2**60], [3, 1], 1), ValueError, r"`n_samples`"),
+    ],
+)
+def test_pass_at_k_refuses_bad_counts(args, error, match):
+    with pytest.raises(error, match=match):
+        pass_at_k(*args)
+
+
+# --------------------------------------------------------------------------- sampled means
+
+
+def _benchmark(rng, n_questions=200, n_samples=4, sd_between=0.2, groups_of=1):
+    """0/1 samples: question difficulty shared within groups of questions."""
+    n_groups = n_questions // groups_of
+    group_effect = np.repeat(rng.normal(0, sd_between, n_groups), groups_of)
+    p = np.clip(0.6 + group_effect, 0.01, 0.99)
+    return (rng.random((n_questions, n_samples)) < p[:, None]).astype(float), p
+
+
+def test_clustered_standard_error_is_the_spread_of_question_means():
+    rng = np.random.default_rng(2)
+    x, _ = _benchmark(rng, 60, 5)
+    res = sampled_mean(x)
+    means = x.mean(axis=1)
+    assert res.estimate == pytest.approx(means.mean(), rel=1e-15)
+    assert res.standard_error == pytest.approx(means.std(ddof=1) / math.sqrt(60), rel=1e-13)
+    assert res.standard_error_naive == pytest.approx(x.std(ddof=1) / math.sqrt(x.size), rel=1e-13)
+    assert res.design_effect == pytest.approx((res.standard_error / res.standard_error_naive) ** 2)
+    half = (res.confidence_interval.high - res.confidence_interval.low) / 2
+    from scipy import stats
+
+    assert half == pytest.approx(stats.t.isf(0.025, 59) * res.standard_error, rel=1e-12)
+
+
+def test_clustered_by_groups_is_cr1_by_hand():
+    rng = np.random.default_rng(3)
+    x, _ = _benchmark(rng, 40, 3, groups_of=4)
+    groups = np.repeat(np.arange(10), 4)
+    res = sampled_mean(x, groups=groups)
+    m = x.mean(axis=1)
+    score = [sum(m[i] - m.mean() for i in range(40) if groups[i] == g) for g in range(10)]
+    cr1 = math.sqrt(10 / 9 * sum(s * s for s in score) / 40**2)
+    assert res.standard_error == pytest.approx(cr1, rel=1e-13) and res.n_clusters == 10
+
+
+def test_clustered_standard_error_equals_statsmodels_cluster_robust_ols():
+    sm = pytest.importorskip("statsmodels.api")
+    rng = np.random.default_rng(4)
+    x, _ = _benchmark(rng, 48, 3, groups_of=6)
+    groups = np.repeat(np.arange(8), 6)
+    means = x.mean(axis=1)
+    fit = sm.OLS(means, np.ones((48, 1))).fit(cov_type="cluster", cov_kwds={"groups": groups})
+    res = sampled_mean(x, groups=groups)
+    assert res.estimate == pytest.approx(fit.params[0], rel=1e-13)
+    assert res.standard_error == pytest.approx(fit.bse[0], rel=1e-10)
+
+
+def test_the_variance_split_is_unbiased():
+    # Scores with a known between-question sd 0.3 and within-question sd 0.5, K = 3 samples.
+    rng = np.random.default_rng(5)
+    between, within = [], []
+    for _ in range(400):
+        mu = rng.normal(0, 0.3, 30)
+        x = mu[:, None] + rng.normal(0, 0.5, (30, 3))
+        res = sampled_mean(x)
+        between.append(res.variance_between)
+        within.append(res.variance_within)
+    for values, truth in ((np.array(between), 0.09), (np.array(within), 0.25)):
+        assert abs(values.mean() - truth) < 3 * values.std(ddof=1) / math.sqrt(values.size)
+
+
+def test_unequal_samples_per_question_use_nan_padding():
+    x = np.array([[1, 1, np.nan], [0, 1, 1], [1, np.nan, np.nan], [0, 0, 1]], dtype=float)
+    res = sampled_mean(x)
+    means = np.array([1.0, 2 / 3, 1.0, 1 / 3])
+    assert res.estimate == pytest.approx(means.mean())
+    assert res.n_samples == pytest.approx(4 / (1 / 2 + 1 / 3 + 1 + 1 / 3))
+    # Within: mean sample variance of the questions with 2 samples or more.
+    assert res.variance_within == pytest.approx(np.mean([0.0, 1 / 3, 1 / 3]))
+
+
+def test_one_sample_per_question_has_no_variance_split():
+    res = sampled_mean(np.array([[1.0], [0.0], [1.0], [1.0]]))
+    assert res.variance_within is None and res.variance_between is None
+    assert res.standard_error == pytest.approx(np.std([1, 0, 1, 1], ddof=1) / 2)
+
+
+def test_clustered_interval_covers_and_the_naive_one_does_not():
+    # Questions in groups of 5 with a shared difficulty: the naive interval under-covers badly.
+    rng = np.random.default_rng(6)
+    hits_clustered = hits_naive = 0
+    reps = 400
+    for _ in range(reps):
+        x, p = _benchmark(rng, 100, 4, sd_between=0.25, groups_of=5)
+        truth = 0.6  # the population mean of p (its clipping is negligible at sd 0.25)
+        res = sampled_mean(x, groups=np.repeat(np.arange(20), 5))
+        low, high = res.confidence_interval
+        hits_clustered += low <= truth <= high
+        z = 1.96 * res.standard_error_naive
+        hits_naive += res.estimate - z <= truth <= res.estimate + z
+    se = math.sqrt(0.95 * 0.05 / reps)
+    assert hits_clustered / reps >= 0.95 - 3 * se
+    assert hits_naive / reps < 0.80
+
+
+def test_paired_difference_by_question():
+    rng = np.random.default_rng(7)
+    xa, _ = _benchmark(rng, 50, 4)
+    xb = (rng.random((50, 6)) < 0.55).astype(float)
+    res = sampled_paired_difference(xa, xb)
+    d = xa.mean(axis=1) - xb.mean(axis=1)
+    assert res.estimate == pytest.approx(d.mean()) and res.standard_error == pytest.approx(d.std(ddof=1) / math.sqrt(50))
+    assert res.variance_within == pytest.approx(np.mean(xa.var(axis=1, ddof=1) + xb.var(axis=1, ddof=1)))
+    assert res.n_samples == pytest.approx(2 / (1 / 4 + 1 / 6))
+    naive = math.sqrt(xa.var(ddof=1) / xa.size + xb.var(ddof=1) / xb.size)
+    assert res.standard_error_naive == pytest.approx(naive)
+
+
+@pytest.mark.parametrize(
+    ("call", "error", "match"),
+    [
+        (lambda: sampled_mean([1, 0, 1]), ValueError, r"`scores` must be a 2-D array"),
+        (lambda: sampled_mean([[1, 0]]), ValueError, r"at least 2 questions"),
+        (lambda: sampled_mean([[1, 0], [np.nan, np.nan]]), ValueError, r"without any sample \(rows 1 are all NaN\)"),
+        (lambda: sampled_mean([[1, np.inf], [0, 1]]), ValueError, r"infinite"),
+        (lambda: sampled_mean([[1, 0], [1, 0]]), ValueError, r"all equal"),
+        (lambda: sampled_mean([["a", "b"], ["c", "d"]]), TypeError, r"`scores` must hold real numbers"),
+        (lambda: sampled_mean([[1, 0], [0, 0]], groups=[1, 1]), ValueError, r"at least 2 distinct groups"),
+        (lambda: sampled_mean([[1, 0], [0, 0]], groups=[1, 2, 3]), ValueError, r"one label per question, 2 in all"),
+        (lambda: sampled_mean([[1, 0], [0, 0]], confidence_level=1.0), ValueError, r"`confidence_level`"),
+        (lambda: sampled_paired_difference([[1, 0], [0, 0]], [[1, 0], [0, 1], [1, 1]]), ValueError, r"same number of rows; got 2 and 3"),
+    ],
+)
+def test_sampled_means_refuse_bad_input(call, error, match):
+    with pytest.raises(error, match=match):
+        call()
+
+
+# --------------------------------------------------------------------------- design
+
+
+def test_questions_needed_is_the_closed_form_and_has_a_floor():
+    got = questions_needed(0.15, 0.10, target_standard_error=0.01, n_samples=[1, 4, 16, 1000])
+    np.testing.assert_array_equal(got, [2500, 1750, 1563, 1501])
+    # However many samples, at least sigma_b^2 / SE^2 = 1,500 questions.
+    assert questions_needed(0.15, 0.10, target_standard_error=0.01, n_samples=10**9) == 1501
+    assert questions_needed(0.15, 0.0, target_standard_error=0.01, n_samples=7) == 1500
+    assert isinstance(questions_needed(0.15, 0.10, target_standard_error=0.01), int)
+    assert questions_needed(0.0, 0.10, target_standard_error=0.01, n_samples=10) == 100
+
+
+def test_questions_needed_reaches_its_target_by_simulation():
+    rng = np.random.default_rng(8)
+    sb2, sw2, k = 0.04, 0.2, 4
+    n = questions_needed(sb2, sw2, target_standard_error=0.02, n_samples=k)
+    mu = rng.normal(0, math.sqrt(sb2), (3000, n))
+    means = (mu[..., None] + rng.normal(0, math.sqrt(sw2), (3000, n, k))).mean(axis=(1, 2))
+    assert means.std(ddof=1) == pytest.approx(0.02, rel=0.05)
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "error", "match"),
+    [
+        (dict(variance_between=-0.1, variance_within=0.1, target_standard_error=0.01), ValueError, r"at least 0"),
+        (dict(variance_between=0.0, variance_within=0.0, target_standard_error=0.01), ValueError, r"both 0"),
+        (dict(variance_between=0.1, variance_within=0.1, target_standard_error=0.0), ValueError, r"positive"),
+        (dict(variance_between=0.1, variance_within=0.1, target_standard_error=0.01, n_samples=0), ValueError, r"at least 1"),
+        (dict(variance_between=0.1, variance_within=0.1, target_standard_error=1e-9), ValueError, r"2\*\*53"),
+        (dict(variance_between="0.1", variance_within=0.1, target_standard_error=0.01), TypeError, r"`variance_between`"),
+    ],
+)
+def test_questions_needed_refuses_bad_designs(kwargs, error, match):
+    with pytest.raises(error, match=match):
+        questions_needed(**kwargs)
