@@ -245,3 +245,71 @@ def test_bad_input_is_refused(call, error, match):
 def test_the_module_documents_every_aggregate():
     assert AGGREGATES == ("iqm", "mean", "median", "optimality_gap")
     assert set(AGGREGATES) <= set(aggregate_module.aggregate_ci.__doc__.replace('"', " ").split())
+
+
+# --------------------------------------------------------------------------- edges the mutation tests asked for
+
+
+def test_defaults_of_the_bootstrap_functions():
+    x = _matrix((3, 4), seed=7)
+    res = aggregate_ci(x, rng=0)
+    assert (res.n_resamples, res.aggregate, res.confidence_level) == (10_000, "iqm", 0.95)
+    assert aggregate_ci(x, statistic="optimality_gap", n_resamples=5, rng=0).estimate == pytest.approx(optimality_gap(x))
+    prof = performance_profile(x, [0.5, 1.0], rng=0)
+    assert (prof.n_resamples, prof.confidence_level) == (2_000, 0.95)
+
+
+def test_tiny_scores_beside_large_ones_are_not_rescaled_away():
+    # Scores of 1e200 need no rescaling for sums of first powers; dividing them by 2**664 would flush 1e-300 to 0.
+    assert iqm([[1e200, 1e-300, 2e-300, 3e-300]]) == pytest.approx(2.5e-300)
+
+
+def test_overflow_is_refused_in_full_and_silently(monkeypatch):
+    import warnings
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        with pytest.raises(ValueError, match=r"^The result overflows float64 \(optimality_gap not finite\): the values "
+                                             r"of `scores` are too large"):
+            optimality_gap([[-1.7e308]], gamma=1.7e308)
+        with pytest.raises(ValueError, match=r"^The result overflows float64 \(estimate, bootstrap_distribution not "
+                                             r"finite\): the values of `scores` are too large"):
+            aggregate_ci([[-1.7e308], [-1.6e308]], statistic="optimality_gap", gamma=1.7e308, n_resamples=10, rng=0)
+
+
+def test_memory_limits_are_exact(monkeypatch):
+    import sigeval._validation as validation
+
+    x = np.zeros((2, 2))
+    monkeypatch.setattr(validation, "MEMORY_LIMIT", 3 * 10 * 4 * 8)  # 3 numbers per cell and resample
+    assert aggregate_ci(x, n_resamples=10, rng=0).n_resamples == 10
+    with pytest.raises(ValueError, match=r"^`n_resamples` = 11 would need 1.0 KiB of memory for the stratified "
+                                         r"resamples; the limit is 960.0 bytes"):
+        aggregate_ci(x, n_resamples=11, rng=0)
+    # The profile: 10 resamples x (4 cells + 2 thresholds), and the 4 x 2 table of cells above thresholds.
+    monkeypatch.setattr(validation, "MEMORY_LIMIT", (10 * (4 + 2) + 4 * 2) * 8)
+    assert performance_profile(x, [0.1, 0.2], n_resamples=10, rng=0).n_resamples == 10
+    monkeypatch.setattr(validation, "MEMORY_LIMIT", (10 * (4 + 2) + 4 * 2) * 8 - 1)
+    with pytest.raises(ValueError, match=r"^`n_resamples` = 10 would need 544.0 bytes of memory for the stratified "
+                                         r"resamples"):
+        performance_profile(x, [0.1, 0.2], n_resamples=10, rng=0)
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "match"),
+    [
+        (dict(taus=[0.1, 0.5, 0.3]), r"^`taus` must be strictly increasing; got 0.5 then 0.3 at positions 1 and 2\.$"),
+        (dict(taus=[0.1], n_resamples=0), r"^`n_resamples` must be an integer >= 1"),
+        (dict(taus=[0.1], confidence_level=1.0), r"^`confidence_level` must be strictly between 0 and 1"),
+    ],
+)
+def test_profile_messages_in_full(kwargs, match):
+    with pytest.raises(ValueError, match=match):
+        performance_profile([[0.1], [0.2]], **kwargs)
+
+
+def test_each_aggregate_is_its_own_statistic():
+    x = np.array([[0.0, 0.5, 3.0], [0.2, 0.9, 4.0]])
+    values = {a: aggregate_ci(x, statistic=a, n_resamples=5, rng=0).estimate for a in AGGREGATES}
+    # Sorted 0 .2 .5 .9 3 4: the middle four average 1.15; task means .1 .7 3.5; min(x, 1) sums to 3.6.
+    assert values == pytest.approx({"iqm": 1.15, "mean": 8.6 / 6, "median": 0.7, "optimality_gap": 1 - 3.6 / 6})

@@ -64,23 +64,22 @@ def _aggregates(x: np.ndarray, counts: np.ndarray, aggregate: str, gamma: float)
     enough for a sum to overflow.
     """
     n_runs, n_tasks = x.shape
-    s = safe_scale(np.r_[x.ravel(), gamma], power=1)
+    s = safe_scale(np.r_[x.ravel(), gamma])
     y = x / s
     c = counts.astype(float)
     if aggregate == "iqm":
-        order = np.argsort(y.T, axis=None, kind="stable")  # cells sorted by value, task-major like counts
-        weight = c.reshape(c.shape[0], -1)[:, order]
+        order = np.argsort(y.T, axis=None)  # cells sorted by value, task-major like counts (ties are interchangeable)
+        weight = c.reshape(len(c), x.size)[:, order]
         upper = np.cumsum(weight, axis=1)
-        n = x.size
-        cut = int(0.25 * n)  # scipy.stats.trim_mean's cut: whole values from each end
-        inside = np.clip(np.minimum(upper, n - cut) - np.maximum(upper - weight, cut), 0, None)
-        values = inside @ y.T.ravel()[order] / (n - 2 * cut)
+        cut = int(0.25 * x.size)  # scipy.stats.trim_mean's cut: whole values from each end
+        inside = np.clip(np.minimum(upper, x.size - cut) - np.maximum(upper - weight, cut), 0, None)
+        values = inside @ y.T.ravel()[order] / (x.size - 2 * cut)
     elif aggregate == "median":
         values = np.median(np.einsum("btr,rt->bt", c, y) / n_runs, axis=1)
-    else:
-        # The gap gamma - mean(min(x, gamma)) as the mean shortfall max(gamma - x, 0): never below 0.
-        cells = np.maximum(gamma / s - y, 0.0) if aggregate == "optimality_gap" else y
-        values = np.einsum("btr,rt->b", c, cells) / x.size
+    elif aggregate == "mean":
+        values = np.einsum("btr,rt->b", c, y) / x.size
+    else:  # the gap gamma - mean(min(x, gamma)) as the mean shortfall max(gamma - x, 0): never below 0
+        values = np.einsum("btr,rt->b", c, np.maximum(gamma / s - y, 0.0)) / x.size
     with np.errstate(over="ignore"):  # an overflow is refused by the caller, naming `scores`
         return values * s
 
@@ -326,8 +325,8 @@ def aggregate_ci(
     check_memory(3.0 * n_resamples * x.size, "n_resamples", n_resamples, "the stratified resamples")
     estimate = float(_aggregates(x, np.ones((1, n_tasks, n_runs)), aggregate, gamma)[0])
     boot = _aggregates(x, _stratified_counts(rng, n_runs, n_tasks, n_resamples), aggregate, gamma)
+    check_finite_result({"estimate": estimate, "bootstrap_distribution": boot}, "`scores`")
     low, high = _percentile(boot, confidence_level)
-    check_finite_result({"estimate": estimate, "confidence_interval": np.array([low, high])}, "`scores`")
     return AggregateInterval(
         estimate=estimate,
         confidence_interval=ConfidenceInterval(float(low), float(high)),
