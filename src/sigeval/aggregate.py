@@ -185,8 +185,9 @@ def aggregate_mean(scores: ArrayLike) -> float:
 def aggregate_median(scores: ArrayLike) -> float:
     """Median over tasks of each task's mean score over runs.
 
-    Robust to outlier tasks, but it ignores all tasks but one or two and has
-    a wide interval with few tasks (Agarwal et al., 2021).
+    Robust to outlier tasks, but it rests on the one or two middle tasks and
+    varies more from one set of runs to another than the IQM (Agarwal et al.,
+    2021).
 
     Parameters
     ----------

@@ -205,7 +205,7 @@ def _cliff_unpaired(a: np.ndarray, b: np.ndarray) -> tuple[float, float]:
     losses = float(np.sum(n_b - np.searchsorted(sorted_b, a, side="right")))
     ties = float(n_a) * n_b - wins - losses
     residual = wins * (1 - delta) ** 2 + losses * (1 + delta) ** 2 + ties * delta**2
-    # Cliff's (1993) unbiased estimate, at least its smallest possible value (1 - delta^2) / (n_a n_b - 1).
+    # Cliff's (1993) unbiased estimate, floored at (1 - delta^2) / (n_a n_b - 1): it can be negative.
     unbiased = (
         float(n_b) ** 2 * np.sum((row - delta) ** 2) + float(n_a) ** 2 * np.sum((column - delta) ** 2) - residual
     ) / (float(n_a) * n_b * (n_a - 1) * (n_b - 1))
@@ -247,10 +247,11 @@ def effect_size(
     ``kind="cliff_delta"``: Cliff's :math:`\delta`
         Unpaired: :math:`P(a > b) - P(a < b)` over all pairs of a run of A
         and a run of B, with Cliff's (1993) asymmetric interval built on his
-        unbiased variance estimate (raised to its smallest possible value
-        :math:`(1 - \delta^2)/(n_a n_b - 1)` when below it) and Student's t
-        quantile with :math:`n_a + n_b - 2` degrees of freedom (Feng & Cliff,
-        2004), as the R package effsize computes it by default. Paired: the mean sign of the
+        unbiased variance estimate (floored at
+        :math:`(1 - \delta^2)/(n_a n_b - 1)`, since the unbiased estimate can
+        be negative) and Student's t quantile with :math:`n_a + n_b - 2`
+        degrees of freedom (Feng & Cliff, 2004), as the R package effsize
+        computes it by default (effsize does not floor the variance). Paired: the mean sign of the
         differences, :math:`\frac1n \sum_i \operatorname{sign}(a_i - b_i)`,
         with a percentile bootstrap interval over the pairs.
     ``kind="common_language"``: the common-language effect size
