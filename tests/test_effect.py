@@ -276,3 +276,71 @@ def test_conventions_name_their_sources():
 def test_bad_input_is_refused(call, error, match):
     with pytest.raises(error, match=match):
         call()
+
+
+# --------------------------------------------------------------------------- edges the mutation tests asked for
+
+
+def test_defaults():
+    res = effect_size(A, B, rng=0)
+    assert (res.kind, res.paired, res.confidence_level) == ("cohen_dz", True, 0.95)
+    # The paired bootstrap draws 10,000 resamples by default: the same interval as asking for them.
+    default = effect_size(A, B, kind="cliff_delta", rng=3)
+    explicit = effect_size(A, B, kind="cliff_delta", n_resamples=10_000, rng=3)
+    assert tuple(default.confidence_interval) == tuple(explicit.confidence_interval)
+
+
+def test_zero_spread_message_in_full():
+    with pytest.raises(ValueError, match=r"^The differences `scores_a - scores_b` have zero spread \(all equal up to "
+                                         r"rounding error\): a standardised difference divides by their sd and is "
+                                         r"undefined\. Use kind='cliff_delta' or 'common_language', or check that the "
+                                         r"runs were independent repetitions\.$"):
+        effect_size([0.7, 0.8, 0.9], [0.6, 0.7, 0.8])
+
+
+def test_spread_is_judged_against_the_scores_at_the_threshold():
+    # Scores near 1.9 (rescaled by 1): the zero-spread threshold is 64 eps = 1.42e-14 of the scale 1, not of 1.9.
+    a = np.array([1.9, 1.9 + 2e-14, 1.9 + 4e-14, 1.9 + 6e-14])
+    b = np.full(4, 1.9)
+    sd = np.std(a - b, ddof=1)
+    assert 64 * np.finfo(float).eps < sd < 64 * np.finfo(float).eps * 1.9
+    assert np.isfinite(effect_size(a, b).estimate)
+    pooled = np.sqrt((np.var(a, ddof=1) * 3 + 0) / 6)
+    assert 64 * np.finfo(float).eps < pooled < 64 * np.finfo(float).eps * 1.9
+    assert np.isfinite(effect_size(a, b, paired=False).estimate)
+    # Differences of 1e-9 on scores of 1e6: rounding error of the scores, refused.
+    with pytest.raises(ValueError, match="zero spread"):
+        effect_size(1e6 + np.array([1e-9, 2e-9, 3e-9]), np.full(3, 1e6))
+
+
+def test_the_variance_floor_is_used_when_the_unbiased_estimate_falls_below_it():
+    a, b = np.array([0.0, 2.0]), np.array([5.0, 3.0, 2.0])
+    delta, variance = effect_module._cliff_unpaired(a, b)
+    assert delta == pytest.approx(-5 / 6)
+    assert variance == pytest.approx((1 - delta**2) / 5)  # the unbiased estimate is 1/36
+
+
+def test_the_noncentral_t_is_used_up_to_the_limit():
+    for df in (1, 4, 30):
+        low, high = effect_module._nct_interval(1e4, df, 0.95)
+        assert stats.nct.sf(1e4, df, low) == pytest.approx(0.025, rel=1e-10)
+        assert stats.nct.cdf(1e4, df, high) == pytest.approx(0.025, rel=1e-10)
+
+
+def test_unpaired_inputs_are_checked_by_name():
+    with pytest.raises(ValueError, match=r"^`scores_a` must hold at least 2 value\(s\); got 1"):
+        effect_size([0.7], [0.6, 0.7], paired=False)
+    with pytest.raises(ValueError, match=r"^`scores_b` must hold at least 2 value\(s\); got 1"):
+        effect_size([0.7, 0.8], [0.6], paired=False)
+
+
+def test_bootstrap_memory_message_in_full():
+    with pytest.raises(ValueError, match=r"^`n_resamples` = 10000000 would need 74.5 GiB of memory for the bootstrap "
+                                         r"counts"):
+        effect_size(np.arange(1000.0), np.arange(1000.0), kind="cliff_delta", n_resamples=10**7)
+
+
+def test_the_common_language_label_measures_the_distance_from_one_half():
+    # Three wins, two losses: A = 0.6, a distance of 0.1 from 1/2: "small" by Vargha and Delaney.
+    res = effect_size([1.0, 1.0, 1.0, 0.0, 0.0], [0.0, 0.0, 0.0, 1.0, 1.0], kind="common_language", rng=0)
+    assert res.estimate == pytest.approx(0.6) and res.magnitude == "small"

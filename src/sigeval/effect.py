@@ -133,7 +133,7 @@ def _increasing_root(f, start: float) -> float:
     else:
         while f(hi) < 0:
             hi, step = hi + step, 2 * step
-    return float(optimize.brentq(f, lo, hi, xtol=1e-12, rtol=1e-12))
+    return float(optimize.brentq(f, lo, hi))
 
 
 def _nct_interval(t: float, df: float, confidence_level: float) -> tuple[float, float]:
@@ -198,10 +198,11 @@ def _cliff_unpaired(a: np.ndarray, b: np.ndarray) -> tuple[float, float]:
     n_a, n_b = a.size, b.size
     sorted_a, sorted_b = np.sort(a), np.sort(b)
     # For each a_i: the fraction of b it beats minus the fraction that beats it; likewise for each b_j.
-    row = (np.searchsorted(sorted_b, a, side="left") - (n_b - np.searchsorted(sorted_b, a, side="right"))) / n_b
-    column = ((n_a - np.searchsorted(sorted_a, b, side="right")) - np.searchsorted(sorted_a, b, side="left")) / n_a
+    # searchsorted(..., side="left") counts the values below, side="right" those not above.
+    row = (np.searchsorted(sorted_b, a) - (n_b - np.searchsorted(sorted_b, a, side="right"))) / n_b
+    column = ((n_a - np.searchsorted(sorted_a, b, side="right")) - np.searchsorted(sorted_a, b)) / n_a
     delta = float(row.mean())
-    wins = float(np.sum(np.searchsorted(sorted_b, a, side="left")))
+    wins = float(np.sum(np.searchsorted(sorted_b, a)))
     losses = float(np.sum(n_b - np.searchsorted(sorted_b, a, side="right")))
     ties = float(n_a) * n_b - wins - losses
     residual = wins * (1 - delta) ** 2 + losses * (1 + delta) ** 2 + ties * delta**2
