@@ -334,6 +334,11 @@ def test_unpaired_inputs_are_checked_by_name():
         effect_size([0.7, 0.8], [0.6], paired=False)
 
 
+def test_the_default_number_of_resamples_is_10000():
+    with pytest.raises(ValueError, match=r"^`n_resamples` = 10000 would need 4.5 GiB"):
+        effect_size(np.zeros(60_000), np.ones(60_000), kind="common_language")
+
+
 def test_bootstrap_memory_message_in_full():
     with pytest.raises(ValueError, match=r"^`n_resamples` = 10000000 would need 74.5 GiB of memory for the bootstrap "
                                          r"counts"):
