@@ -449,3 +449,38 @@ def test_prob_improvement_across_tasks_swaps_with_the_models():
 def test_prob_improvement_across_tasks_rejects_bad_input(kwargs, error, match):
     with pytest.raises(error, match=match):
         prob_improvement(**kwargs)
+
+
+def test_prob_improvement_across_tasks_reports_its_decisions_at_their_boundaries():
+    ones = np.ones((3, 1))
+    # Three tasks that A wins in every run, one that B wins: every resample gives exactly 0.75.
+    a = np.hstack([ones, ones, ones, 0 * ones])
+    b = np.hstack([0 * ones, 0 * ones, 0 * ones, ones])
+    res = prob_improvement(a, b, alpha=0.2, n_resamples=50, rng=0)
+    assert (res.estimate, tuple(res.confidence_interval)) == (0.75, (0.75, 0.75))
+    assert (res.reject, res.meaningful) == (True, False)  # U = 0.75 is not above gamma = 0.75
+    assert (res.alpha, res.confidence_level, res.gamma) == (0.2, 0.8, 0.75)
+    # One task each way: exactly 0.5, not above it.
+    even = prob_improvement(a[:, 2:], b[:, 2:], paired=False, gamma=0.6, n_resamples=50, rng=0)
+    assert tuple(even.confidence_interval) == (0.5, 0.5) and even.reject is False and even.gamma == 0.6
+
+
+def test_prob_improvement_across_tasks_messages_in_full(monkeypatch):
+    ragged, square = [[0.1, 0.2], [0.3]], [[0.1, 0.2], [0.3, 0.4]]
+    for name, args in (("scores_a", (ragged, square)), ("scores_b", (square, ragged))):
+        with pytest.raises(ValueError, match=rf"^`{name}` must be a rectangular array"):
+            prob_improvement(*args)
+    with pytest.raises(ValueError, match=r"^`scores_b` must hold at least 2 run\(s\) \(rows\) per task; got 1"):
+        prob_improvement(np.zeros((3, 2)), np.zeros((1, 2)), paired=False)
+    assert prob_improvement(np.zeros((3, 2)), np.ones((2, 2)), paired=False, n_resamples=5, rng=0).n_b == 2
+    with pytest.raises(ValueError, match=r"got 3 and 5 runs\. Pass paired=False for independent runs\.$"):
+        prob_improvement(np.zeros((3, 4)), np.zeros((5, 4)))
+    import sigeval._validation as validation
+
+    # 10 resamples x 3 tasks x (2 + 2) runs of counts, and the 3 x 2 x 2 table of wins.
+    monkeypatch.setattr(validation, "MEMORY_LIMIT", (10 * 3 * 4 + 3 * 2 * 2) * 8)
+    assert prob_improvement(np.zeros((2, 3)), np.ones((2, 3)), paired=False, n_resamples=10, rng=0).n_tasks == 3
+    monkeypatch.setattr(validation, "MEMORY_LIMIT", (10 * 3 * 4 + 3 * 2 * 2) * 8 - 1)
+    with pytest.raises(ValueError, match=r"^`n_resamples` = 10 would need 1.0 KiB of memory for the stratified "
+                                         r"bootstrap counts"):
+        prob_improvement(np.zeros((2, 3)), np.ones((2, 3)), paired=False, n_resamples=10, rng=0)
