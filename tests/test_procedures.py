@@ -460,6 +460,8 @@ def test_prob_improvement_across_tasks_reports_its_decisions_at_their_boundaries
     assert (res.estimate, tuple(res.confidence_interval)) == (0.75, (0.75, 0.75))
     assert (res.reject, res.meaningful) == (True, False)  # U = 0.75 is not above gamma = 0.75
     assert (res.alpha, res.confidence_level, res.gamma) == (0.2, 0.8, 0.75)
+    sweep = prob_improvement(a[:, :3], b[:, :3], n_resamples=50, rng=0)  # A wins every run of every task
+    assert (sweep.estimate, sweep.reject, sweep.meaningful) == (1.0, True, True)
     # One task each way: exactly 0.5, not above it.
     even = prob_improvement(a[:, 2:], b[:, 2:], paired=False, gamma=0.6, n_resamples=50, rng=0)
     assert tuple(even.confidence_interval) == (0.5, 0.5) and even.reject is False and even.gamma == 0.6
@@ -470,6 +472,8 @@ def test_prob_improvement_across_tasks_messages_in_full(monkeypatch):
     for name, args in (("scores_a", (ragged, square)), ("scores_b", (square, ragged))):
         with pytest.raises(ValueError, match=rf"^`{name}` must be a rectangular array"):
             prob_improvement(*args)
+    with pytest.raises(ValueError, match=r"^`scores_b` must be a rectangular array"):
+        prob_improvement([0.1, 0.2], ragged)  # a vector beside a ragged list: the latter is named
     with pytest.raises(ValueError, match=r"^`scores_b` must hold at least 2 run\(s\) \(rows\) per task; got 1"):
         prob_improvement(np.zeros((3, 2)), np.zeros((1, 2)), paired=False)
     assert prob_improvement(np.zeros((3, 2)), np.ones((2, 2)), paired=False, n_resamples=5, rng=0).n_b == 2
