@@ -114,6 +114,17 @@ VALID: dict[str, dict] = {
     "holm_vs_control": dict(scores=_TABLE, control=0, alpha=0.05),
     "rank_stability": dict(scores=_TABLE, n_resamples=50, alpha=0.05, rng=0),
     "bootstrap_ranks": dict(scores=np.array(_TABLE).T, n_resamples=50, alpha=0.1, rng=0),
+    "correlated_ttest": dict(differences=[0.02, 0.01, 0.03, 0.0], test_fraction=0.1, rope=0.01),
+    "bayesian_paired_t": dict(scores_a=_A, scores_b=_B, rope=0.01),
+    "bayesian_signed_rank": dict(scores_a=_A, scores_b=_B, rope=0.01, prior_strength=0.5, n_samples=50, rng=0),
+    "bayesian_sign_test": dict(scores_a=_A, scores_b=_B, rope=0.01, prior_strength=1.0, n_samples=50, rng=0),
+    "iqm": dict(scores=_TABLE),
+    "optimality_gap": dict(scores=_TABLE, gamma=0.9),
+    "aggregate_mean": dict(scores=_TABLE),
+    "aggregate_median": dict(scores=_TABLE),
+    "aggregate_ci": dict(scores=_TABLE, n_resamples=50, confidence_level=0.9, gamma=0.9, rng=0),
+    "performance_profile": dict(scores=_TABLE, taus=[0.5, 0.7, 0.9], n_resamples=50, confidence_level=0.9, rng=0),
+    "effect_size": dict(scores_a=_A, scores_b=_B, confidence_level=0.9, n_resamples=50, rng=0),
 }
 
 #: Arguments that hold numbers but are not numeric inputs of the statistic.

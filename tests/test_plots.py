@@ -13,11 +13,15 @@ import pandas as pd  # noqa: E402
 import pytest  # noqa: E402
 
 from sigeval import (  # noqa: E402
+    aggregate_ci,
+    bayesian_signed_rank,
     bootstrap_ci,
     cd_groups,
+    correlated_ttest,
     friedman,
     nemenyi_cd,
     paired_bootstrap_ci,
+    performance_profile,
     plots,  # noqa: E402
 )
 from sigeval.course import figures  # noqa: E402
@@ -72,7 +76,17 @@ def test_continuous_values_get_at_most_60_bins(ax):
     assert 2 <= len(ax.patches) <= 60
 
 
+def _posteriors():
+    t_post = correlated_ttest([0.02, 0.01, 0.03, 0.0, 0.02], test_fraction=0.2, rope=0.01)
+    dp = bayesian_signed_rank([0.8, 0.7, 0.9, 0.6], [0.79, 0.72, 0.88, 0.6], rope=0.01, n_samples=300, rng=0)
+    scores = np.array([[0.9, 1.1, 0.5], [1.0, 1.3, 0.4], [0.8, 1.0, 0.6]])
+    agg = [aggregate_ci(scores, statistic=s, n_resamples=50, rng=0) for s in ("iqm", "mean")]
+    profile = performance_profile(scores, [0.0, 0.5, 1.0, 1.5], n_resamples=50, rng=0)
+    return t_post, dp, agg, profile
+
+
 def _smoke_calls():
+    t_post, dp, agg, profile = _posteriors()
     runs = pd.DataFrame({"hidden": [8, 8, 16, 16], "test_acc": [0.6, 0.62, 0.63, 0.61],
                          "fresh_acc": [0.61, 0.615, 0.62, 0.618]})
     res = bootstrap_ci(np.r_[np.ones(17), np.zeros(3)], n_resamples=200, rng=0)
@@ -102,6 +116,10 @@ def _smoke_calls():
         "best_of_k": lambda ax: plots.best_of_k(ax, [0.6, 0.62, 0.61], values=[0.6, 0.6, 0.61]),
         "verdict_intervals": lambda ax: plots.verdict_intervals(ax, [0.0], [[-0.2, 0.2]], [[-0.1, 0.1]],
                                                                 ["equivalent"], margin=0.5),
+        "posterior_density": lambda ax: plots.posterior_density(ax, t_post, names=("new", "old")),
+        "posterior_simplex": lambda ax: plots.posterior_simplex(ax, dp),
+        "aggregate_intervals": lambda ax: plots.aggregate_intervals(ax, {"A": agg, "B": agg}),
+        "performance_profiles": lambda ax: plots.performance_profiles(ax, {"A": profile}),
     }
 
 
@@ -134,6 +152,7 @@ def _bad_calls():
     ranks = SimpleNamespace(mean_ranks=[1.0, NAN, 2.0], models=["a", "b", "c"], n_tasks=4)
     runs = pd.DataFrame({"hidden": [8, 8], "test_acc": [0.6, NAN], "fresh_acc": [0.61, 0.62]})
     rates = pd.DataFrame({"FWER": [0.6, NAN]}, index=["none", "holm"])
+    t_post, dp, agg, profile = _posteriors()
     P = plots
     F = figures
     return {
@@ -304,6 +323,49 @@ def _bad_calls():
             (lambda ax: F.difference_histogram(ax, [], 10, 0.05), ValueError, "`differences` must hold at least 1"),
             (lambda ax: F.difference_histogram(ax, [0.1], 10, NAN), ValueError,
              "`population_difference` must be finite"),
+        ],
+        "posterior_density": [
+            (lambda ax: P.posterior_density(ax, dp), TypeError, "`posterior` must be a StudentPosterior"),
+            (lambda ax: P.posterior_density(ax, dataclasses.replace(t_post, loc=NAN)), ValueError,
+             "`posterior.loc` must be finite"),
+            (lambda ax: P.posterior_density(ax, dataclasses.replace(t_post, df=0)), ValueError,
+             "`posterior.df` must be an integer >= 1"),
+            (lambda ax: P.posterior_density(ax, dataclasses.replace(t_post, prob_rope=NAN)), ValueError,
+             "`posterior probabilities` must be finite"),
+            (lambda ax: P.posterior_density(ax, t_post, names=("A",)), ValueError,
+             r"`names` must have one entry per model \(2\); got 1"),
+        ],
+        "posterior_simplex": [
+            (lambda ax: P.posterior_simplex(ax, t_post), TypeError, "`posterior` must be a DirichletPosterior"),
+            (lambda ax: P.posterior_simplex(ax, dataclasses.replace(dp, posterior_samples=np.ones((3, 2)))),
+             ValueError, r"must have shape \(n_samples, 3\); got \(3, 2\)"),
+            (lambda ax: P.posterior_simplex(ax, dataclasses.replace(dp, posterior_samples=np.full((3, 3), NAN))),
+             ValueError, "`posterior.posterior_samples` must be finite"),
+            (lambda ax: P.posterior_simplex(ax, dp, gridsize=0), ValueError, "`gridsize` must be an integer >= 1"),
+            (lambda ax: P.posterior_simplex(ax, dp, names="AB"), TypeError, "`names` must be a sequence"),
+        ],
+        "aggregate_intervals": [
+            (lambda ax: P.aggregate_intervals(ax, {}), ValueError, "`results` must hold at least one entry"),
+            (lambda ax: P.aggregate_intervals(ax, [agg]), TypeError, "`results` must be a dict"),
+            (lambda ax: P.aggregate_intervals(ax, {"A": agg[0]}), TypeError,
+             r"`results\['A'\]` must be a non-empty sequence of AggregateInterval"),
+            (lambda ax: P.aggregate_intervals(ax, {"A": [1.0]}), TypeError,
+             r"`results\['A'\]\[0\]` must be a AggregateInterval"),
+            (lambda ax: P.aggregate_intervals(ax, {"A": agg, "B": agg[::-1]}), ValueError,
+             "must hold the same aggregates in the same order for every model"),
+            (lambda ax: P.aggregate_intervals(ax, {"A": [dataclasses.replace(agg[0], estimate=NAN)]}), ValueError,
+             r"`results\['A'\]\[0\].estimate` must be finite"),
+            (lambda ax: P.aggregate_intervals(ax, {"A": agg}, colors=["red", "blue"]), ValueError,
+             r"`colors` must have one entry per model \(1\); got 2"),
+        ],
+        "performance_profiles": [
+            (lambda ax: P.performance_profiles(ax, {}), ValueError, "`profiles` must hold at least one entry"),
+            (lambda ax: P.performance_profiles(ax, {"A": agg[0]}), TypeError,
+             r"`profiles\['A'\]` must be a PerformanceProfile"),
+            (lambda ax: P.performance_profiles(ax, {"A": dataclasses.replace(profile, estimate=np.ones(2))}),
+             ValueError, r"`profiles\['A'\].estimate` must have the shape of"),
+            (lambda ax: P.performance_profiles(ax, {"A": dataclasses.replace(profile, taus=profile.taus * NAN)}),
+             ValueError, r"`profiles\['A'\].taus` must be finite"),
         ],
         "seed_spread": [
             (lambda ax: F.seed_spread(ax, runs), ValueError, r"`runs\[\['test_acc', 'fresh_acc'\]\]` must be finite"),
@@ -476,3 +538,30 @@ def test_cd_diagram_draws_model_names_with_dollar_signs_as_text():
 def test_cd_diagram_refuses_hostile_inputs(call, error, match, ax):
     with pytest.raises(error, match=match):
         call(ax)
+
+
+# --------------------------------------------------------------------------- posteriors and aggregates
+
+
+def test_posterior_density_shades_each_region_and_draws_a_point_mass(ax):
+    post = correlated_ttest([0.02, 0.01, 0.03, 0.0, 0.02], test_fraction=0.2, rope=0.01)
+    plots.posterior_density(ax, post, names=("new", "old"))
+    labels = ax.get_legend_handles_labels()[1]
+    assert labels == [f"new better: {post.prob_a_better:.3f}", f"equivalent: {post.prob_rope:.3f}",
+                      f"old better: {post.prob_b_better:.3f}"]
+    fig, ax2 = plt.subplots()
+    plots.posterior_density(ax2, correlated_ttest([0.02] * 4, test_fraction=0.2, rope=0.01))
+    assert ax2.get_legend_handles_labels()[1] == ["A better: 1.000 (point mass)"]
+    plots.posterior_density(ax2, correlated_ttest([0.02, 0.01, -0.01], test_fraction=0.2))
+    assert "equivalent: 0.000" not in ax2.get_legend_handles_labels()[1]
+    plt.close(fig)
+
+
+def test_posterior_simplex_puts_each_certain_sample_in_its_corner(ax):
+    post = bayesian_signed_rank([0.8, 0.7, 0.9, 0.6], [0.79, 0.72, 0.88, 0.6], rope=0.01, n_samples=3, rng=0)
+    corners = dataclasses.replace(post, posterior_samples=np.eye(3))
+    plots.posterior_simplex(ax, corners, gridsize=5)
+    offsets = ax.collections[0].get_offsets()
+    assert len(offsets) == 3  # one occupied hexagon per corner
+    texts = [t.get_text() for t in ax.texts]
+    assert texts[0].startswith("A better") and texts[1].startswith("B better") and texts[2].startswith("equivalent")

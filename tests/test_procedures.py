@@ -341,3 +341,150 @@ def test_prob_improvement_false_detections_under_the_null():
 def test_prob_improvement_rejects_bad_input(kwargs, error, match):
     with pytest.raises(error, match=match):
         prob_improvement(**kwargs)
+
+
+# --------------------------------------------------------------------------- P(A > B) across tasks
+
+
+def _task_matrices(n_a=5, n_b=5, n_tasks=4, seed=0, ties=True):
+    rng = np.random.default_rng(seed)
+    means = np.linspace(0.3, 0.9, n_tasks)
+    a = rng.normal(means + 0.01, 0.02, size=(n_a, n_tasks))
+    b = rng.normal(means, 0.02, size=(n_b, n_tasks))
+    return (np.round(a, 2), np.round(b, 2)) if ties else (a, b)
+
+
+def test_prob_improvement_across_tasks_is_the_mean_of_each_tasks_probability():
+    a, b = _task_matrices(n_a=4, n_b=6)
+    res = prob_improvement(a, b, paired=False, n_resamples=200, rng=0)
+    per_task = [np.mean([(x > y) + 0.5 * (x == y) for x in a[:, t] for y in b[:, t]]) for t in range(a.shape[1])]
+    assert res.estimate == pytest.approx(np.mean(per_task), abs=1e-15)
+    assert (res.n_a, res.n_b, res.n_tasks, res.paired) == (4, 6, 4, False)
+    a2, b2 = _task_matrices(n_a=5, n_b=5, seed=1)
+    paired = prob_improvement(a2, b2, n_resamples=200, rng=0)
+    assert paired.estimate == pytest.approx(np.mean((a2 > b2) + 0.5 * (a2 == b2)), abs=1e-15)
+    assert (paired.n_a, paired.n_b, paired.n_tasks, paired.paired) == (5, 5, 4, True)
+
+
+def test_prob_improvement_across_tasks_matches_rliable():
+    metrics = pytest.importorskip("rliable.metrics")
+    for seed, (n_a, n_b) in enumerate([(3, 3), (5, 8), (10, 4)]):
+        a, b = _task_matrices(n_a=n_a, n_b=n_b, n_tasks=6, seed=seed)
+        b[:, 0] = a[0, 0]  # a task where every run of B ties with A's first run
+        res = prob_improvement(a, b, paired=False, n_resamples=10, rng=0)
+        assert res.estimate == pytest.approx(metrics.probability_of_improvement(a, b), abs=1e-12)
+
+
+@pytest.mark.parametrize("paired", [True, False])
+def test_stratified_bootstrap_of_prob_improvement_matches_a_loop_over_the_same_draws(paired):
+    a, b = _task_matrices(n_a=4, n_b=4 if paired else 3, n_tasks=5, seed=2)
+    res = prob_improvement(a, b, paired=paired, n_resamples=300, alpha=0.2, rng=5)
+    gen = np.random.default_rng(5)
+    counts_a = gen.multinomial(4, np.full(4, 1 / 4), size=(300, 5))
+    counts_b = None if paired else gen.multinomial(3, np.full(3, 1 / 3), size=(300, 5))
+    boot = []
+    for k in range(300):
+        per_task = []
+        for t in range(5):
+            if paired:
+                x = np.repeat(a[:, t], counts_a[k, t])
+                y = np.repeat(b[:, t], counts_a[k, t])
+                per_task.append(np.mean((x > y) + 0.5 * (x == y)))
+            else:
+                x, y = np.repeat(a[:, t], counts_a[k, t]), np.repeat(b[:, t], counts_b[k, t])
+                per_task.append(np.mean((x[:, None] > y) + 0.5 * (x[:, None] == y)))
+        boot.append(np.mean(per_task))
+    np.testing.assert_allclose(res.bootstrap_distribution, boot, rtol=0, atol=1e-12)
+    np.testing.assert_allclose(tuple(res.confidence_interval), np.quantile(boot, [0.1, 0.9]), atol=1e-12)
+    assert res.reject == (res.confidence_interval.low > 0.5)
+    assert res.meaningful == (res.confidence_interval.high > 0.75)
+
+
+@pytest.mark.parametrize("paired", [True, False])
+def test_one_task_is_the_vector_case(paired):
+    a = np.array([0.652, 0.648, 0.661, 0.655, 0.640, 0.659])
+    b = np.array([0.641, 0.650, 0.645, 0.638, 0.642, 0.651])
+    vector = prob_improvement(a, b, paired=paired, n_resamples=500, rng=3)
+    matrix = prob_improvement(a[:, None], b[:, None], paired=paired, n_resamples=500, rng=3)
+    assert matrix.estimate == vector.estimate and (matrix.n_tasks, vector.n_tasks) == (1, 1)
+    np.testing.assert_allclose(matrix.bootstrap_distribution, vector.bootstrap_distribution, atol=1e-15)
+    assert tuple(matrix.confidence_interval) == pytest.approx(tuple(vector.confidence_interval))
+
+
+def test_prob_improvement_across_tasks_swaps_with_the_models():
+    a, b = _task_matrices(n_a=5, n_b=7, seed=3)
+    forward = prob_improvement(a, b, paired=False, n_resamples=50, rng=0)
+    backward = prob_improvement(b, a, paired=False, n_resamples=50, rng=0)
+    assert backward.estimate == pytest.approx(1 - forward.estimate, abs=1e-15)
+    # An outlier task cannot dominate: each task weighs 1/T whatever its scale.
+    a_far, b_far = a.copy(), b.copy()
+    a_far[:, 0] *= 1000
+    b_far[:, 0] *= 1000
+    assert prob_improvement(a_far, b_far, paired=False, n_resamples=50, rng=0).estimate == pytest.approx(forward.estimate)
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "error", "match"),
+    [
+        (dict(scores_a=np.zeros((3, 4)), scores_b=np.zeros((3, 5))), ValueError,
+         r"must hold the same tasks \(columns\); got 4 and 5 tasks"),
+        (dict(scores_a=np.zeros((3, 4)), scores_b=np.zeros((4, 4))), ValueError,
+         r"must hold paired runs \(rows\) with paired=True; got 3 and 4 runs"),
+        (dict(scores_a=np.zeros((3, 4)), scores_b=np.zeros(3)), ValueError,
+         r"`scores_b` must be a runs x tasks matrix .* got shape \(3,\)"),
+        (dict(scores_a=np.zeros(3), scores_b=np.zeros((3, 1))), ValueError, "`scores_a` must be a runs x tasks matrix"),
+        (dict(scores_a=np.zeros((1, 4)), scores_b=np.zeros((3, 4)), paired=False), ValueError,
+         r"`scores_a` must hold at least 2 run\(s\)"),
+        (dict(scores_a=[[0.1, np.nan], [0.2, 0.3]], scores_b=np.zeros((2, 2))), ValueError,
+         r"`scores_a` holds NaN or infinite score\(s\) .* at \(run 0, task 1\)"),
+        (dict(scores_a=np.zeros((3, 4)), scores_b=np.zeros((3, 4)), gamma=0.5), ValueError, r"`gamma` must lie in \(0.5, 1\)"),
+        (dict(scores_a=np.zeros((3, 4)), scores_b=np.zeros((3, 4)), alpha=0.0), ValueError, "`alpha` must be strictly"),
+        (dict(scores_a=np.zeros((3, 4)), scores_b=np.zeros((3, 4)), n_resamples=0), ValueError, "`n_resamples` must be"),
+        (dict(scores_a=np.zeros((3, 4)), scores_b=np.zeros((3, 4)), rng="x"), TypeError, "`rng`"),
+        (dict(scores_a=np.zeros((3, 4)), scores_b=np.zeros((3, 4)), paired="yes"), TypeError, "`paired` must be True or False"),
+        (dict(scores_a=np.zeros((10, 100)), scores_b=np.zeros((10, 100)), n_resamples=10**8), ValueError,
+         "`n_resamples` = 100000000 would need"),
+    ],
+)
+def test_prob_improvement_across_tasks_rejects_bad_input(kwargs, error, match):
+    with pytest.raises(error, match=match):
+        prob_improvement(**kwargs)
+
+
+def test_prob_improvement_across_tasks_reports_its_decisions_at_their_boundaries():
+    ones = np.ones((3, 1))
+    # Three tasks that A wins in every run, one that B wins: every resample gives exactly 0.75.
+    a = np.hstack([ones, ones, ones, 0 * ones])
+    b = np.hstack([0 * ones, 0 * ones, 0 * ones, ones])
+    res = prob_improvement(a, b, alpha=0.2, n_resamples=50, rng=0)
+    assert (res.estimate, tuple(res.confidence_interval)) == (0.75, (0.75, 0.75))
+    assert (res.reject, res.meaningful) == (True, False)  # U = 0.75 is not above gamma = 0.75
+    assert (res.alpha, res.confidence_level, res.gamma) == (0.2, 0.8, 0.75)
+    sweep = prob_improvement(a[:, :3], b[:, :3], n_resamples=50, rng=0)  # A wins every run of every task
+    assert (sweep.estimate, sweep.reject, sweep.meaningful) == (1.0, True, True)
+    # One task each way: exactly 0.5, not above it.
+    even = prob_improvement(a[:, 2:], b[:, 2:], paired=False, gamma=0.6, n_resamples=50, rng=0)
+    assert tuple(even.confidence_interval) == (0.5, 0.5) and even.reject is False and even.gamma == 0.6
+
+
+def test_prob_improvement_across_tasks_messages_in_full(monkeypatch):
+    ragged, square = [[0.1, 0.2], [0.3]], [[0.1, 0.2], [0.3, 0.4]]
+    for name, args in (("scores_a", (ragged, square)), ("scores_b", (square, ragged))):
+        with pytest.raises(ValueError, match=rf"^`{name}` must be a rectangular array"):
+            prob_improvement(*args)
+    with pytest.raises(ValueError, match=r"^`scores_b` must be a rectangular array"):
+        prob_improvement([0.1, 0.2], ragged)  # a vector beside a ragged list: the latter is named
+    with pytest.raises(ValueError, match=r"^`scores_b` must hold at least 2 run\(s\) \(rows\) per task; got 1"):
+        prob_improvement(np.zeros((3, 2)), np.zeros((1, 2)), paired=False)
+    assert prob_improvement(np.zeros((3, 2)), np.ones((2, 2)), paired=False, n_resamples=5, rng=0).n_b == 2
+    with pytest.raises(ValueError, match=r"got 3 and 5 runs\. Pass paired=False for independent runs\.$"):
+        prob_improvement(np.zeros((3, 4)), np.zeros((5, 4)))
+    import sigeval._validation as validation
+
+    # 10 resamples x 3 tasks x (2 + 2) runs of counts, and the 3 x 2 x 2 table of wins.
+    monkeypatch.setattr(validation, "MEMORY_LIMIT", (10 * 3 * 4 + 3 * 2 * 2) * 8)
+    assert prob_improvement(np.zeros((2, 3)), np.ones((2, 3)), paired=False, n_resamples=10, rng=0).n_tasks == 3
+    monkeypatch.setattr(validation, "MEMORY_LIMIT", (10 * 3 * 4 + 3 * 2 * 2) * 8 - 1)
+    with pytest.raises(ValueError, match=r"^`n_resamples` = 10 would need 1.0 KiB of memory for the stratified "
+                                         r"bootstrap counts"):
+        prob_improvement(np.zeros((2, 3)), np.ones((2, 3)), paired=False, n_resamples=10, rng=0)

@@ -596,6 +596,86 @@ def test_sampled_means_and_the_design_are_consistent(data, n, k, level):
     assert np.all(np.diff(sizes) <= 0)
 
 
+# --------------------------------------------------------------------------- Bayesian comparisons
+
+
+def _regions(post):
+    p = np.array([post.prob_a_better, post.prob_rope, post.prob_b_better])
+    assert np.all((p >= 0) & (p <= 1)) and abs(p.sum() - 1) < 1e-9, p
+    return p
+
+
+ropes = st.sampled_from([0.0, 1e-12, 0.01, 0.5]) | st.floats(0, 1e300)
+
+
+@given(ab=pairs(), rope=ropes, fraction=st.floats(1e-9, 1 - 1e-9))
+def test_t_posteriors_give_three_probabilities(ab, rope, fraction):
+    a, b = ab
+    for post in (outcome(lambda: sg.bayesian_paired_t(a, b, rope=rope)),
+                 outcome(lambda: sg.correlated_ttest(a, test_fraction=fraction, rope=rope))):
+        if post is not None:
+            p = _regions(post)
+            finite(post.loc, post.scale)
+            assert post.scale >= 0 and (rope > 0 or p[1] == 0)
+
+
+@given(ab=pairs(), rope=ropes, prior=st.sampled_from([0.1, 0.5, 1.0, 10.0]))
+def test_dirichlet_posteriors_give_three_probabilities(ab, rope, prior):
+    a, b = ab
+    for test in (sg.bayesian_signed_rank, sg.bayesian_sign_test):
+        post = outcome(lambda test=test: test(a, b, rope=rope, prior_strength=prior, n_samples=200, rng=0))
+        if post is not None:
+            p = _regions(post)
+            samples = post.posterior_samples
+            assert samples.shape == (200, 3) and np.all((samples >= 0) & (samples <= 1))
+            np.testing.assert_allclose(samples.sum(axis=1), 1.0, atol=1e-9)
+            assert rope > 0 or p[1] == 0
+
+
+# --------------------------------------------------------------------------- aggregates and effect sizes
+
+
+@given(table=tables(), gamma=wide, level=levels, statistic=st.sampled_from(sg.AGGREGATES))
+def test_aggregates_lie_within_the_scores(table, gamma, level, statistic):
+    for point in (sg.iqm, sg.aggregate_mean, sg.aggregate_median):
+        value = outcome(lambda point=point: point(table))
+        if value is not None:
+            assert table.min() <= value <= table.max() or np.isclose(value, table.min()) or np.isclose(value, table.max())
+    gap = outcome(lambda: sg.optimality_gap(table, gamma=gamma))
+    if gap is not None:
+        assert gap >= 0 and math.isfinite(gap)
+    res = outcome(lambda: sg.aggregate_ci(table, statistic=statistic, n_resamples=20, confidence_level=level,
+                                          gamma=gamma, rng=0))
+    if res is not None:
+        interval(res.confidence_interval)
+        finite(res.estimate, res.bootstrap_distribution)
+    across = outcome(lambda: sg.prob_improvement(table, table[::-1], paired=statistic == "iqm", n_resamples=20, rng=0))
+    if across is not None:
+        interval(across.confidence_interval)
+        assert 0 <= across.estimate <= 1 and across.n_tasks == table.shape[1]
+    prof = outcome(lambda: sg.performance_profile(table, np.unique(table), n_resamples=20, confidence_level=level,
+                                                  rng=0))
+    if prof is not None:
+        interval(prof.confidence_interval)  # a percentile band need not hold the estimate
+        assert np.all((prof.estimate >= 0) & (prof.estimate <= 1)) and np.all(np.diff(prof.estimate) <= 0)
+
+
+@given(ab=pairs(), kind=st.sampled_from(sg.EFFECT_SIZES), paired=st.booleans(), level=levels)
+def test_effect_sizes_are_finite_with_ordered_intervals(ab, kind, paired, level):
+    a, b = ab
+    res = outcome(lambda: sg.effect_size(a, b, kind=kind, paired=paired, confidence_level=level,
+                                         n_resamples=20, rng=0))
+    if res is None:
+        return
+    # The noncentral t interval holds d at usual levels; at levels near 0 it shrinks to the
+    # noncentrality whose median is t, which can miss d.
+    interval(res.confidence_interval, res.estimate if kind != "cohen_d" or level >= 0.5 else None)
+    bounds = {"cliff_delta": (-1, 1), "common_language": (0, 1)}.get(kind)
+    if bounds:
+        assert bounds[0] <= res.confidence_interval.low and res.confidence_interval.high <= bounds[1]
+    assert res.magnitude in ("negligible", "small", "medium", "large")
+
+
 def test_the_suite_checks_every_public_statistics_function():
     source = Path(__file__).read_text()
     functions = {n for n in sg.__all__ if inspect.isfunction(getattr(sg, n))}

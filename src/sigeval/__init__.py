@@ -20,6 +20,9 @@ idea of the course, and its chapter explains it:
 ``multiple``          adjusted p-values for a family of tests: Bonferroni, Holm, Hochberg, BH, BY
 ``ranking``           many models over many datasets: Friedman, Nemenyi, Holm vs control
 ``rank_uncertainty``  how sure a ranking is: rank stability over datasets, bootstrap rank intervals
+``bayes``             Bayesian comparisons with a region of practical equivalence (correlated t, signed-rank)
+``aggregate``         aggregate scores over runs x tasks: IQM, optimality gap, stratified bootstrap, profiles
+``effect``            effect sizes with intervals: Cohen's d_z, Hedges' g, Cliff's delta, common language
 ``report``            a table of runs, view by view: pairwise, power, equivalence, ranking (``Report``)
 ``predictions``       a table of predictions, every model and every pair (what ``sigeval compare`` prints)
 ``generative``        sampled answers: pass@k, means over samples, clustered errors, questions vs samples
@@ -35,8 +38,11 @@ from the package itself: ``from sigeval import proportion_ci``. Importing
 """
 
 from . import (
+    aggregate,
+    bayes,
     counts,
     crossval,
+    effect,
     equivalence,
     generative,
     intervals,
@@ -56,8 +62,11 @@ from . import (
     seeds,
 )
 from ._results import BootstrapResult, ConfidenceInterval
+from .aggregate import *  # noqa: F403
+from .bayes import *  # noqa: F403
 from .counts import *  # noqa: F403
 from .crossval import *  # noqa: F403
+from .effect import *  # noqa: F403
 from .equivalence import *  # noqa: F403
 from .generative import *  # noqa: F403
 from .intervals import *  # noqa: F403
@@ -112,5 +121,8 @@ __all__ = [
     *report.__all__,
     *predictions.__all__,
     *generative.__all__,
+    *bayes.__all__,
+    *aggregate.__all__,
+    *effect.__all__,
     "__version__",
 ]

@@ -254,6 +254,26 @@ def check_same_length(a: np.ndarray, b: np.ndarray, names: tuple[str, str]) -> t
     return a, b
 
 
+def check_score_matrix(scores: ArrayLike, name: str = "scores", *, min_runs: int = 1) -> np.ndarray:
+    """A finite runs x tasks float matrix with at least ``min_runs`` runs and one task."""
+    x = real_array(scores, name, allow_bool=True)
+    if x.ndim != 2 or x.shape[1] == 0:
+        raise ValueError(
+            f"`{name}` must be a runs x tasks matrix (2-D, one column per task); got shape {x.shape}."
+        )
+    if x.shape[0] < min_runs:
+        raise ValueError(f"`{name}` must hold at least {min_runs} run(s) (rows) per task; got {x.shape[0]}.")
+    bad = np.argwhere(~np.isfinite(x))
+    if bad.size:
+        where = ", ".join(f"(run {r}, task {t})" for r, t in bad[:3])
+        more = f", ... ({len(bad)} cells)" if len(bad) > 3 else ""
+        raise ValueError(
+            f"`{name}` holds NaN or infinite score(s) (a failed run?) at {where}{more}; "
+            "remove or handle them explicitly."
+        )
+    return x
+
+
 def check_binary(x: ArrayLike, name: str) -> np.ndarray:
     """A 1-D boolean correctness vector from booleans or 0/1 numbers."""
     arr = check_scores(x, name)

@@ -23,6 +23,7 @@ from ._results import ConfidenceInterval
 from ._ttest import pair_scale, spread, two_sided_p
 from ._validation import (
     RngLike,
+    as_array,
     check_choice,
     check_difference,
     check_flag,
@@ -32,6 +33,7 @@ from ._validation import (
     check_real,
     check_rng,
     check_same_length,
+    check_score_matrix,
     check_scores,
     check_scores_allowing_nan,
     check_unit_interval,
@@ -307,7 +309,9 @@ class ProbImprovement:
     paired : bool
         Whether runs were compared pair by pair or all against all.
     n_a, n_b : int
-        Number of runs of A and of B.
+        Number of runs of A and of B (per task, for matrices).
+    n_tasks : int
+        Number of tasks: 1 for vectors of runs, the columns of runs x tasks matrices.
     bootstrap_distribution : ndarray
         The ``n_resamples`` bootstrap estimates.
     """
@@ -322,6 +326,7 @@ class ProbImprovement:
     paired: bool
     n_a: int
     n_b: int
+    n_tasks: int
     bootstrap_distribution: np.ndarray = field(repr=False)
 
 
@@ -365,6 +370,18 @@ def prob_improvement(
         :math:`\hat P = \frac{1}{n_a n_b} \sum_{i,j} \bigl(\mathbf 1[a_i > b_j] + \tfrac12 \mathbf 1[a_i = b_j]\bigr)`,
         the Mann–Whitney estimate; the bootstrap resamples each set of runs.
 
+    **Across tasks.** Given two *runs x tasks* matrices (one column per task
+    of a benchmark, as :mod:`sigeval.aggregate` takes them), the estimate is
+    the average over the :math:`T` tasks of each task's :math:`P(A > B)`,
+    Agarwal et al.'s (2021) *average probability of improvement*:
+    :math:`\hat P = \frac1T \sum_t \hat P_t`, each :math:`\hat P_t`
+    paired or all against all as above (``paired=False`` is their and
+    rliable's definition). Its interval comes from the *stratified*
+    bootstrap: runs are resampled within each task (pairs of runs, or the
+    runs of A and of B independently), the tasks stay fixed. Both matrices
+    need the same tasks in the same columns, and with ``paired=True`` the
+    same runs in the same rows.
+
     A resample is summarised by how many times it draws each run (a
     multinomial count), so all resamples are evaluated in one matrix product.
 
@@ -372,7 +389,8 @@ def prob_improvement(
     ----------
     scores_a, scores_b : array_like of float
         Scores of the runs of A and of B, at least 2 each; with
-        ``paired=True`` of the same length and in pair order.
+        ``paired=True`` of the same length and in pair order. Or two runs x
+        tasks matrices with the same tasks (columns), at least 2 runs each.
     n_resamples : int
         Number of bootstrap resamples.
     alpha : float
@@ -392,7 +410,9 @@ def prob_improvement(
     ------
     ValueError
         If a set has fewer than 2 runs or holds NaN, paired sets differ in
-        length, ``gamma`` is not in (0.5, 1) or a level is outside (0, 1).
+        length, matrices differ in their tasks (or, paired, in their runs),
+        one input is a matrix and the other is not, ``gamma`` is not in
+        (0.5, 1) or a level is outside (0, 1).
     TypeError
         If ``paired`` is not a bool, or ``rng`` or ``n_resamples`` has the wrong type.
 
@@ -410,20 +430,27 @@ def prob_improvement(
     (0.75, False, True)
     >>> prob_improvement(a, b, paired=False, rng=0).estimate
     0.8515625
+
+    Across three tasks, five runs of each model per task:
+
+    >>> import numpy as np
+    >>> gen = np.random.default_rng(1)
+    >>> runs_a = gen.normal([0.70, 0.80, 0.50], 0.02, size=(5, 3))
+    >>> runs_b = gen.normal([0.69, 0.80, 0.48], 0.02, size=(5, 3))
+    >>> res = prob_improvement(runs_a, runs_b, paired=False, rng=0)
+    >>> round(res.estimate, 3), res.n_tasks, [round(x, 3) for x in res.confidence_interval]
+    (0.787, 3, [0.6, 0.947])
     """
     paired = check_flag(paired, "paired")
+    if np.ndim(as_array(scores_a, "scores_a")) == 2 or np.ndim(as_array(scores_b, "scores_b")) == 2:
+        return _prob_improvement_tasks(scores_a, scores_b, n_resamples, alpha, gamma, paired, rng)
     if paired:
         a, b = check_paired(scores_a, scores_b, ("scores_a", "scores_b"), min_size=2)
     else:
         a = check_scores(scores_a, "scores_a", min_size=2)
         b = check_scores(scores_b, "scores_b", min_size=2)
     n_resamples = check_positive_int(n_resamples, "n_resamples")
-    alpha = check_unit_interval(alpha, "alpha")
-    gamma = check_unit_interval(gamma, "gamma")
-    if gamma <= 0.5:
-        raise ValueError(f"`gamma` must lie in (0.5, 1); got {gamma!r}.")
-    rng = check_rng(rng)
-
+    alpha, gamma, rng = _decision_arguments(alpha, gamma, rng)
     n_a, n_b = a.size, b.size
     # The multinomial counts of every resample are drawn at once (and the
     # all-against-all table of wins when unpaired).
@@ -454,5 +481,69 @@ def prob_improvement(
         paired=bool(paired),
         n_a=int(n_a),
         n_b=int(n_b),
+        n_tasks=1,
+        bootstrap_distribution=boot,
+    )
+
+
+def _decision_arguments(alpha: float, gamma: float, rng: RngLike) -> tuple[float, float, np.random.Generator]:
+    alpha = check_unit_interval(alpha, "alpha")
+    gamma = check_unit_interval(gamma, "gamma")
+    if gamma <= 0.5:
+        raise ValueError(f"`gamma` must lie in (0.5, 1); got {gamma!r}.")
+    return alpha, gamma, check_rng(rng)
+
+
+def _prob_improvement_tasks(
+    scores_a: ArrayLike,
+    scores_b: ArrayLike,
+    n_resamples: int,
+    alpha: float,
+    gamma: float,
+    paired: bool,
+    rng: RngLike,
+) -> ProbImprovement:
+    """P(A > B) averaged over the tasks of two runs x tasks matrices, with the stratified bootstrap."""
+    a = check_score_matrix(scores_a, "scores_a", min_runs=2)
+    b = check_score_matrix(scores_b, "scores_b", min_runs=2)
+    if a.shape[1] != b.shape[1]:
+        raise ValueError(
+            "`scores_a` and `scores_b` must hold the same tasks (columns); "
+            f"got {a.shape[1]} and {b.shape[1]} tasks."
+        )
+    if paired and a.shape[0] != b.shape[0]:
+        raise ValueError(
+            "`scores_a` and `scores_b` must hold paired runs (rows) with paired=True; "
+            f"got {a.shape[0]} and {b.shape[0]} runs. Pass paired=False for independent runs."
+        )
+    n_resamples = check_positive_int(n_resamples, "n_resamples")
+    alpha, gamma, generator = _decision_arguments(alpha, gamma, rng)
+    (n_a, n_tasks), n_b = a.shape, b.shape[0]
+    check_memory(
+        float(n_resamples) * n_tasks * (n_a + n_b) + float(n_tasks) * n_a * n_b,
+        "n_resamples", n_resamples, "the stratified bootstrap counts",
+    )
+    # The counts of every resample, (n_resamples, n_tasks, n_runs): runs drawn within each task.
+    counts_a = generator.multinomial(n_a, np.full(n_a, 1 / n_a), size=(n_resamples, n_tasks))
+    if paired:
+        wins = _wins(a, b)  # runs x tasks
+        boot = np.einsum("btr,rt->b", counts_a, wins) / (n_a * n_tasks)
+    else:
+        wins = _wins(a.T[:, :, None], b.T[:, None, :])  # tasks x runs of A x runs of B
+        counts_b = generator.multinomial(n_b, np.full(n_b, 1 / n_b), size=(n_resamples, n_tasks))
+        boot = np.sum(np.einsum("bti,tij->btj", counts_a, wins) * counts_b, axis=(1, 2)) / (n_a * n_b * n_tasks)
+    low, high = np.quantile(boot, [alpha / 2, 1 - alpha / 2])
+    return ProbImprovement(
+        estimate=float(wins.mean()),  # equal runs per task: the mean over tasks of each task's P(A > B)
+        confidence_interval=ConfidenceInterval(float(low), float(high)),
+        confidence_level=1 - alpha,
+        alpha=alpha,
+        reject=bool(low > 0.5),
+        meaningful=bool(high > gamma),
+        gamma=gamma,
+        paired=paired,
+        n_a=int(n_a),
+        n_b=int(n_b),
+        n_tasks=int(n_tasks),
         bootstrap_distribution=boot,
     )

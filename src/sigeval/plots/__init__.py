@@ -3,11 +3,13 @@
 Each function draws on a Matplotlib ``ax`` that the caller provides and returns
 it, so a chapter (or a reader) controls the figure layout, size and saving.
 The functions live in private modules grouped by idea (coverage, the
-bootstrap, comparisons of two models, many models) and are used from here:
+bootstrap, comparisons of two models, many models, posteriors, aggregates over tasks) and are used from here:
 ``from sigeval.plots import cd_diagram``.
 """
 
 from . import _style
+from ._aggregate import aggregate_intervals, performance_profiles
+from ._bayes import posterior_density, posterior_simplex
 from ._bootstrap import bootstrap_distribution
 from ._comparison import (
     disagreement_table,
@@ -37,6 +39,10 @@ __all__ = [
     "cd_diagram",
     "error_rates",
     "best_of_k",
+    "posterior_density",
+    "posterior_simplex",
+    "aggregate_intervals",
+    "performance_profiles",
 ]
 
 # The palettes are bound here rather than imported so that their ``#:``

@@ -1,0 +1,579 @@
+"""Bayesian comparisons of two models with a region of practical equivalence.
+
+Instead of a p-value, each test returns the posterior probabilities of three
+regions of the difference :math:`\\delta` (A minus B): A practically better
+(:math:`\\delta > r`), practically equivalent (:math:`|\\delta| \\le r`, the
+*region of practical equivalence*, ROPE, of half-width ``rope`` = :math:`r`)
+and B practically better (:math:`\\delta < -r`), as Benavoli, Corani, Demšar
+and Zaffalon (2017) propose and the ``baycomp`` package computes:
+
+- :func:`correlated_ttest`: the differences of k-fold or repeated random
+  splits on one dataset (Corani & Benavoli, 2015);
+- :func:`bayesian_paired_t`: the differences of independent paired runs
+  (seeds that are separate trainings), with the noninformative prior;
+- :func:`bayesian_signed_rank` and :func:`bayesian_sign_test`: one score per
+  dataset and model, over several datasets (Benavoli et al., 2014, 2017).
+
+The frequentist tests over splits are explained in :ref:`ch-procedures`, the
+comparisons over datasets in :ref:`ch-ranking`.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+
+import numpy as np
+from numpy.typing import ArrayLike
+from scipy import stats
+
+from ._numeric import check_finite_result, power_of_two_near, stable_mean_sd
+from ._ttest import pair_scale
+from ._validation import (
+    RngLike,
+    check_difference,
+    check_memory,
+    check_paired,
+    check_positive_int,
+    check_positive_real,
+    check_real,
+    check_rng,
+    check_scores,
+    check_unit_interval,
+    has_spread,
+)
+
+__all__ = [
+    "StudentPosterior",
+    "correlated_ttest",
+    "bayesian_paired_t",
+    "DirichletPosterior",
+    "bayesian_signed_rank",
+    "bayesian_sign_test",
+]
+
+# Region probabilities whose difference is below this count as a tie for the
+# most probable region (only degenerate data, e.g. every difference 0, ties).
+_TIE_TOLERANCE = 1e-12
+# baycomp adds this to every cell of the sign test's Dirichlet, so that an
+# empty cell still has a positive parameter.
+_SIGN_TEST_EPSILON = 1e-4
+
+
+# --------------------------------------------------------------------------- Student t posteriors
+
+
+@dataclass(frozen=True)
+class StudentPosterior:
+    """Result of :func:`correlated_ttest` and :func:`bayesian_paired_t`.
+
+    The posterior of the mean difference :math:`\\delta` (A minus B) is a
+    Student t distribution with ``df`` degrees of freedom, location ``loc``
+    and scale ``scale``; ``scale = 0`` is a point mass at ``loc`` (differences
+    all equal, see the functions).
+
+    Attributes
+    ----------
+    prob_a_better : float
+        :math:`P(\\delta > r)`: A practically better.
+    prob_rope : float
+        :math:`P(|\\delta| \\le r)`: practically equivalent; 0 when ``rope = 0``.
+    prob_b_better : float
+        :math:`P(\\delta < -r)`: B practically better.
+    rope : float
+        The half-width :math:`r` of the region of practical equivalence.
+    df : int
+        Degrees of freedom, ``n - 1``.
+    loc : float
+        Location: the mean difference.
+    scale : float
+        Scale of the posterior t distribution (0 for a point mass).
+    n : int
+        Number of differences.
+    """
+
+    prob_a_better: float
+    prob_rope: float
+    prob_b_better: float
+    rope: float
+    df: int
+    loc: float
+    scale: float
+    n: int
+
+
+def _check_rope(rope: float) -> float:
+    rope = check_real(rope, "rope")
+    if rope < 0:
+        raise ValueError(f"`rope` must be a half-width >= 0 in the units of the scores; got {rope!r}.")
+    return rope
+
+
+def _t_regions(loc: float, scale: float, df: int, rope: float) -> tuple[float, float, float]:
+    """P(delta > r), P(|delta| <= r), P(delta < -r) under t(df, loc, scale); a point mass if scale is 0."""
+    if scale == 0:
+        if rope == 0 and loc == 0:
+            return 0.5, 0.0, 0.5  # the point mass on the boundary: ties count half, as in P(A > B)
+        return float(loc > rope), float(abs(loc) <= rope), float(loc < -rope)
+    upper = (rope - loc) / scale  # Python floats: an overflow is inf, silently
+    lower = (-rope - loc) / scale
+    a_better = float(stats.t.sf(upper, df))
+    b_better = float(stats.t.cdf(lower, df))
+    # The middle from the tail on the side of zero, so that a tiny ROPE
+    # probability far out in a tail is not lost to cancellation.
+    if lower > 0:
+        middle = float(stats.t.sf(lower, df) - a_better)
+    else:
+        middle = float(stats.t.cdf(upper, df) - b_better)
+    return a_better, middle, b_better
+
+
+def _student_posterior(
+    d: np.ndarray, rope: float, inflation: float, scale_of_data: float | None, names: str
+) -> StudentPosterior:
+    """The t posterior of the mean of ``d`` with scale sd * sqrt(1/n + inflation).
+
+    Spread is judged against ``scale_of_data``, the magnitude of the scores the
+    differences come from (None: the differences' own).
+    """
+    n = d.size
+    loc, sd = stable_mean_sd(d)  # the mean of finite values is finite
+    if not has_spread(sd, d, scale_of_data):
+        sd = 0.0  # equal up to rounding error: a point mass at the mean
+    scale = sd * math.sqrt(1 / n + inflation)
+    check_finite_result({"scale": scale}, names)
+    a_better, middle, b_better = _t_regions(loc, scale, n - 1, rope)
+    return StudentPosterior(
+        prob_a_better=a_better,
+        prob_rope=middle,
+        prob_b_better=b_better,
+        rope=rope,
+        df=n - 1,
+        loc=loc,
+        scale=scale,
+        n=n,
+    )
+
+
+def correlated_ttest(differences: ArrayLike, *, test_fraction: float, rope: float = 0.0) -> StudentPosterior:
+    r"""Bayesian correlated t-test over the splits of one dataset (Corani & Benavoli, 2015).
+
+    The :math:`n` differences :math:`d_j` (A minus B) of k-fold
+    cross-validation, or of repeated random train/test splits, are correlated
+    because the training sets overlap. Corani and Benavoli model them as
+    normal with a correlation :math:`\rho` between any two, equal to the
+    fraction of the data in each test set (Nadeau and Bengio's heuristic,
+    :math:`\rho = 1/k` for k-fold). With the noninformative prior the
+    posterior of the mean difference :math:`\delta` is a Student t
+    distribution with :math:`n - 1` degrees of freedom,
+
+    .. math::
+
+        \delta \mid d \sim t_{n-1}\Bigl(\bar d,\;
+        s^2 \Bigl(\frac1n + \frac{\rho}{1-\rho}\Bigr)\Bigr),
+
+    location the mean :math:`\bar d` and squared scale the sample variance
+    :math:`s^2` (:math:`n - 1` denominator) times the Nadeau–Bengio
+    correction; :func:`sigeval.crossval.corrected_resampled_t` is its
+    frequentist twin. The three probabilities come from the t distribution's
+    cumulative distribution function (no sampling): ``prob_a_better`` =
+    :math:`P(\delta > r)`, ``prob_rope`` = :math:`P(|\delta| \le r)` and
+    ``prob_b_better`` = :math:`P(\delta < -r)`, for ``rope`` = :math:`r`
+    (0 when ``rope = 0``). baycomp's ``CorrelatedTTest`` gives the same
+    posterior (its ``runs`` repetitions of k folds are ``test_fraction = 1/k``).
+
+    Differences that are all equal (up to rounding error: their sd at most
+    about 1.4e-14 times their largest magnitude) give a posterior scale of 0,
+    a point mass at their mean: the region that holds the mean gets
+    probability 1 (a mean of exactly 0 with ``rope = 0`` counts half to each
+    side). This is the limit of the posterior as the spread vanishes, not a
+    statement of certainty worth reporting: identical differences usually
+    mean the splits did not vary what they should.
+
+    Parameters
+    ----------
+    differences : array_like of float, 1-D
+        One difference A minus B per split (or fold), at least 2.
+    test_fraction : float
+        :math:`\rho`, the fraction of the data in each test set, in (0, 1):
+        ``1/k`` for k-fold cross-validation, ``n_test / (n_train + n_test)``
+        for random splits.
+    rope : float
+        Half-width :math:`r \ge 0` of the region of practical equivalence, in
+        the units of the scores.
+
+    Returns
+    -------
+    StudentPosterior
+
+    Raises
+    ------
+    ValueError
+        If ``differences`` has fewer than 2 values or holds NaN or inf,
+        ``test_fraction`` is outside (0, 1), ``rope`` is negative or not
+        finite, or the scale overflows float64.
+
+    Notes
+    -----
+    The tests over splits are explained in :ref:`ch-procedures`.
+
+    Examples
+    --------
+    Ten folds of one 10-fold cross-validation:
+
+    >>> from sigeval import correlated_ttest
+    >>> d = [0.02, 0.01, 0.03, 0.00, 0.02, 0.04, 0.01, 0.02, 0.03, 0.01]
+    >>> post = correlated_ttest(d, test_fraction=1 / 10, rope=0.01)
+    >>> round(post.loc, 3), round(post.scale, 4), post.df
+    (0.019, 0.0055, 9)
+    >>> round(post.prob_a_better, 3), round(post.prob_rope, 3), round(post.prob_b_better, 4)
+    (0.932, 0.068, 0.0003)
+    """
+    d = check_scores(differences, "differences", min_size=2)
+    test_fraction = check_unit_interval(test_fraction, "test_fraction")
+    rope = _check_rope(rope)
+    return _student_posterior(d, rope, test_fraction / (1 - test_fraction), None, "`differences`")
+
+
+def bayesian_paired_t(scores_a: ArrayLike, scores_b: ArrayLike, *, rope: float = 0.0) -> StudentPosterior:
+    r"""Bayesian paired t over independent pairs of runs, with the noninformative prior.
+
+    Pair :math:`i` trains A and B under the same planned conditions (a seed,
+    say), and the pairs are independent: separate trainings, not the folds of
+    one cross-validation (those are correlated: :func:`correlated_ttest`).
+    For normal differences :math:`d_i = a_i - b_i` and the noninformative
+    prior :math:`p(\mu, \sigma) \propto 1/\sigma`, the posterior of the mean
+    difference :math:`\delta` is a Student t distribution (e.g. Gelman et al.,
+    *Bayesian Data Analysis*, section 3.2),
+
+    .. math::
+
+        \delta \mid d \sim t_{n-1}\bigl(\bar d,\; s^2/n\bigr),
+
+    location the mean difference and scale its standard error
+    :math:`s/\sqrt n`: the correlated t-test with :math:`\rho = 0`. Its 95%
+    central interval is the paired t interval of
+    :func:`sigeval.procedures.paired_difference`; what is new are the three
+    region probabilities ``prob_a_better`` = :math:`P(\delta > r)`,
+    ``prob_rope`` = :math:`P(|\delta| \le r)` and ``prob_b_better`` =
+    :math:`P(\delta < -r)`.
+
+    Differences all equal up to rounding error give scale 0, a point mass at
+    their mean; see :func:`correlated_ttest`.
+
+    Parameters
+    ----------
+    scores_a, scores_b : array_like of float
+        Scores of the paired runs, at least 2 pairs, in pair order.
+    rope : float
+        Half-width :math:`r \ge 0` of the region of practical equivalence.
+
+    Returns
+    -------
+    StudentPosterior
+
+    Raises
+    ------
+    ValueError
+        If the arrays differ in length, have fewer than 2 pairs, hold NaN or
+        inf, a difference overflows float64, or ``rope`` is negative or not
+        finite.
+
+    Notes
+    -----
+    The paired t over seeds is explained in :ref:`ch-procedures`.
+
+    Examples
+    --------
+    >>> from sigeval import bayesian_paired_t
+    >>> scores_b = [71.2, 70.8, 71.5, 70.9, 71.1]
+    >>> scores_a = [71.6, 71.1, 71.6, 71.4, 71.2]
+    >>> post = bayesian_paired_t(scores_a, scores_b, rope=0.1)
+    >>> round(post.loc, 2), round(post.scale, 3)
+    (0.28, 0.08)
+    >>> round(post.prob_a_better, 3), round(post.prob_rope, 3), round(post.prob_b_better, 4)
+    (0.956, 0.039, 0.0045)
+    """
+    a, b = check_paired(scores_a, scores_b, ("scores_a", "scores_b"), min_size=2)
+    rope = _check_rope(rope)
+    d = check_difference(a, b, ("scores_a", "scores_b"))
+    return _student_posterior(d, rope, 0.0, pair_scale(a, b), "`scores_a` and `scores_b`")
+
+
+# --------------------------------------------------------------------------- Dirichlet posteriors over datasets
+
+
+@dataclass(frozen=True)
+class DirichletPosterior:
+    """Result of :func:`bayesian_signed_rank` and :func:`bayesian_sign_test`.
+
+    Attributes
+    ----------
+    prob_a_better, prob_rope, prob_b_better : float
+        The fraction of posterior samples in which A practically better,
+        practical equivalence, or B practically better is the most probable
+        region (baycomp's definition); they sum to 1, and ``prob_rope`` is 0
+        when ``rope = 0``.
+    rope : float
+        The half-width of the region of practical equivalence.
+    prior_strength : float
+        Weight of the prior's pseudo-observation at 0.
+    n : int
+        Number of datasets.
+    n_samples : int
+        Number of posterior samples.
+    posterior_samples : ndarray, shape (n_samples, 3)
+        Each sample's probabilities of the three regions, in the order
+        (A better, equivalent, B better); each row sums to 1.
+    """
+
+    prob_a_better: float
+    prob_rope: float
+    prob_b_better: float
+    rope: float
+    prior_strength: float
+    n: int
+    n_samples: int
+    posterior_samples: np.ndarray = field(repr=False)
+
+
+def _check_datasets(
+    scores_a: ArrayLike, scores_b: ArrayLike, rope: float, prior_strength: float, n_samples: int
+) -> tuple[np.ndarray, float, float, int]:
+    a, b = check_paired(scores_a, scores_b, ("scores_a", "scores_b"), min_size=2)
+    rope = _check_rope(rope)
+    prior_strength = check_positive_real(prior_strength, "prior_strength")
+    n_samples = check_positive_int(n_samples, "n_samples")
+    return check_difference(a, b, ("scores_a", "scores_b")), rope, prior_strength, n_samples
+
+
+def _winners(theta: np.ndarray) -> np.ndarray:
+    """The fraction of samples (rows) in which each region (column) is the most probable; ties split equally."""
+    top = theta >= theta.max(axis=1, keepdims=True) - _TIE_TOLERANCE
+    return (top / top.sum(axis=1, keepdims=True)).mean(axis=0)
+
+
+def _dirichlet_posterior(
+    theta: np.ndarray, rope: float, prior_strength: float, n: int
+) -> DirichletPosterior:
+    a_better, middle, b_better = _winners(theta)
+    return DirichletPosterior(
+        prob_a_better=float(a_better),
+        prob_rope=float(middle),
+        prob_b_better=float(b_better),
+        rope=rope,
+        prior_strength=prior_strength,
+        n=n,
+        n_samples=int(theta.shape[0]),
+        posterior_samples=theta,
+    )
+
+
+def _heaviside(x: np.ndarray) -> np.ndarray:
+    """1 above 0, 1/2 at 0, 0 below."""
+    return (x > 0) + 0.5 * (x == 0)
+
+
+# Rows of posterior weights processed at once: bounds the memory of w @ A.
+_CHUNK_ELEMENTS = 2**22
+
+
+def bayesian_signed_rank(
+    scores_a: ArrayLike,
+    scores_b: ArrayLike,
+    *,
+    rope: float = 0.0,
+    prior_strength: float = 0.5,
+    n_samples: int = 50_000,
+    rng: RngLike = None,
+) -> DirichletPosterior:
+    r"""Bayesian signed-rank test over datasets (Benavoli et al., 2014, 2017).
+
+    One score per dataset and model; :math:`z_i = a_i - b_i` over the
+    :math:`n` datasets. The distribution of the differences gets a Dirichlet
+    process prior whose base measure is a single pseudo-observation
+    :math:`z_0 = 0` of weight :math:`s` (``prior_strength``); its posterior
+    puts random weights :math:`w \sim \mathrm{Dirichlet}(s, 1, \dots, 1)` on
+    :math:`z_0, z_1, \dots, z_n`. In each posterior sample the probabilities
+    of the three regions are those of a Walsh average
+    :math:`(z_i + z_j)/2` of two draws from the weighted differences,
+
+    .. math::
+
+        \theta_A = \sum_{i,j=0}^{n} w_i w_j\, H\!\Bigl(\frac{z_i + z_j}{2} - r\Bigr), \qquad
+        \theta_B = \sum_{i,j=0}^{n} w_i w_j\, H\!\Bigl(-r - \frac{z_i + z_j}{2}\Bigr), \qquad
+        \theta_0 = 1 - \theta_A - \theta_B,
+
+    with :math:`H` the Heaviside step (:math:`H(0) = 1/2`) and :math:`r` the
+    ``rope``. With ``rope = 0``, :math:`\theta_0 = 0` and
+    :math:`\theta_B = 1 - \theta_A`. The reported probabilities are, as in
+    the paper and baycomp's ``SignedRankTest``, the fractions of the
+    ``n_samples`` samples in which each region is the most probable; a
+    sample whose largest two region probabilities agree within 1e-12 (only
+    degenerate data, such as all differences 0 with ``rope = 0``) counts
+    half to each. The samples themselves are returned for the simplex plot
+    (:func:`sigeval.plots.posterior_simplex`).
+
+    All samples are drawn at once (``rng.dirichlet``) and evaluated as two
+    quadratic forms :math:`w^\top H w` in matrix products; 50,000 samples of
+    50 datasets take a fraction of a second.
+
+    Parameters
+    ----------
+    scores_a, scores_b : array_like of float
+        One score per dataset for A and for B (the mean over its
+        cross-validation, say), at least 2 datasets, in the same order.
+    rope : float
+        Half-width :math:`r \ge 0` of the region of practical equivalence.
+    prior_strength : float
+        Weight :math:`s > 0` of the pseudo-observation at 0 (baycomp's
+        ``prior``, 0.5 by default).
+    n_samples : int
+        Number of posterior samples.
+    rng : numpy.random.Generator, int or None
+        Source of the Dirichlet draws.
+
+    Returns
+    -------
+    DirichletPosterior
+
+    Raises
+    ------
+    ValueError
+        If the arrays differ in length, have fewer than 2 datasets or hold
+        NaN or inf, ``rope`` is negative, ``prior_strength`` is not positive,
+        or the samples would need more than 4 GiB.
+
+    Notes
+    -----
+    The comparison of models over datasets is explained in :ref:`ch-ranking`.
+
+    Examples
+    --------
+    >>> from sigeval import bayesian_signed_rank
+    >>> a = [0.81, 0.74, 0.92, 0.66, 0.88, 0.79, 0.71, 0.85]
+    >>> b = [0.80, 0.70, 0.90, 0.67, 0.84, 0.78, 0.66, 0.84]
+    >>> post = bayesian_signed_rank(a, b, rope=0.01, n_samples=20_000, rng=0)
+    >>> round(post.prob_a_better, 2), round(post.prob_rope, 2), round(post.prob_b_better, 2)
+    (0.98, 0.01, 0.0)
+    >>> post.posterior_samples.shape
+    (20000, 3)
+    """
+    z, rope, prior_strength, n_samples = _check_datasets(scores_a, scores_b, rope, prior_strength, n_samples)
+    rng = check_rng(rng)
+    m = z.size + 1
+    check_memory(float(n_samples) * m, "n_samples", n_samples, "the posterior weights")
+    check_memory(float(m) * m, "scores_a", f"{z.size} datasets", "the table of Walsh averages")
+    # Pairwise sums z_i + z_j against 2r, on values divided by a power of two
+    # (exact) when they are large enough for the sums to overflow.
+    top = max(float(np.max(np.abs(z))), rope)
+    s = power_of_two_near(top) if top > 2.0**1000 else 1.0
+    values = np.r_[0.0, z / s]
+    sums = values[:, None] + values[None, :]
+    above = _heaviside(sums - 2 * (rope / s))
+    below = _heaviside(-2 * (rope / s) - sums)
+    weights = rng.dirichlet(np.r_[prior_strength, np.ones(z.size)], n_samples)
+    theta = np.empty((n_samples, 3))
+    step = max(1, _CHUNK_ELEMENTS // m)
+    for start in range(0, n_samples, step):  # blocks of samples, each one matrix product
+        w = weights[start:start + step]
+        theta[start:start + step, 0] = np.sum((w @ above) * w, axis=1)
+        if rope > 0:
+            theta[start:start + step, 2] = np.sum((w @ below) * w, axis=1)
+    if rope > 0:
+        theta[:, 1] = 1 - theta[:, 0] - theta[:, 2]
+    else:
+        theta[:, 1] = 0.0
+        theta[:, 2] = 1 - theta[:, 0]
+    np.clip(theta, 0.0, 1.0, out=theta)  # sums of products of weights can leave [0, 1] by a rounding error
+    return _dirichlet_posterior(theta, rope, prior_strength, z.size)
+
+
+def bayesian_sign_test(
+    scores_a: ArrayLike,
+    scores_b: ArrayLike,
+    *,
+    rope: float = 0.0,
+    prior_strength: float = 1.0,
+    n_samples: int = 50_000,
+    rng: RngLike = None,
+) -> DirichletPosterior:
+    r"""Bayesian sign test over datasets (Benavoli et al., 2014, 2017).
+
+    Counts the datasets on which A is practically better
+    (:math:`z_i = a_i - b_i > r`), practically equivalent
+    (:math:`|z_i| \le r`) and B practically better (:math:`z_i < -r`):
+    :math:`n_A, n_0, n_B`. With the Dirichlet process prior of
+    :func:`bayesian_signed_rank` (a pseudo-observation at 0, in the ROPE, of
+    weight :math:`s`) the posterior of the three region probabilities is
+
+    .. math::
+
+        (\theta_A, \theta_0, \theta_B) \sim \mathrm{Dirichlet}(n_A + \epsilon,\; n_0 + s + \epsilon,\; n_B + \epsilon),
+
+    with baycomp's :math:`\epsilon = 10^{-4}`, which keeps an empty cell's
+    parameter positive. The probabilities are the fractions of samples in
+    which each region is the most probable, as for the signed-rank test.
+
+    With ``rope = 0`` the equivalence region is empty: differences of exactly
+    0 and the pseudo-observation count half to each side, as the signed-rank
+    test's Heaviside step counts them, so that
+    :math:`\theta_A \sim \mathrm{Beta}(n_A + (n_0 + s)/2 + \epsilon,\; n_B + (n_0 + s)/2 + \epsilon)`
+    and ``prob_rope`` is 0. (baycomp keeps a third cell for the zeros and
+    renormalises the other two probabilities instead.)
+
+    The sign test uses only the signs of the differences beyond the ROPE, not
+    their sizes; it is the more robust and less powerful of the two.
+
+    Parameters
+    ----------
+    scores_a, scores_b : array_like of float
+        One score per dataset for A and for B, at least 2 datasets.
+    rope : float
+        Half-width :math:`r \ge 0` of the region of practical equivalence.
+    prior_strength : float
+        Weight :math:`s > 0` of the pseudo-observation (baycomp's ``prior``, 1
+        by default).
+    n_samples : int
+        Number of posterior samples.
+    rng : numpy.random.Generator, int or None
+        Source of the Dirichlet draws.
+
+    Returns
+    -------
+    DirichletPosterior
+
+    Raises
+    ------
+    ValueError
+        If the arrays differ in length, have fewer than 2 datasets or hold
+        NaN or inf, ``rope`` is negative or ``prior_strength`` is not positive.
+
+    Notes
+    -----
+    The comparison of models over datasets is explained in :ref:`ch-ranking`.
+
+    Examples
+    --------
+    >>> from sigeval import bayesian_sign_test
+    >>> a = [0.81, 0.74, 0.92, 0.66, 0.88, 0.79, 0.71, 0.85]
+    >>> b = [0.80, 0.70, 0.90, 0.67, 0.84, 0.78, 0.66, 0.84]
+    >>> post = bayesian_sign_test(a, b, rope=0.015, n_samples=20_000, rng=0)
+    >>> round(post.prob_a_better, 2), round(post.prob_rope, 2), round(post.prob_b_better, 2)
+    (0.37, 0.63, 0.0)
+    """
+    z, rope, prior_strength, n_samples = _check_datasets(scores_a, scores_b, rope, prior_strength, n_samples)
+    rng = check_rng(rng)
+    check_memory(3.0 * n_samples, "n_samples", n_samples, "the posterior samples")
+    n_a = float(np.sum(z > rope))
+    n_b = float(np.sum(z < -rope))
+    n_0 = z.size - n_a - n_b
+    theta = np.zeros((n_samples, 3))
+    if rope > 0:
+        alpha = np.array([n_a, n_0 + prior_strength, n_b]) + _SIGN_TEST_EPSILON
+        theta[:] = rng.dirichlet(alpha, n_samples)
+    else:
+        half = (n_0 + prior_strength) / 2
+        theta[:, 0] = rng.beta(n_a + half + _SIGN_TEST_EPSILON, n_b + half + _SIGN_TEST_EPSILON, n_samples)
+        theta[:, 2] = 1 - theta[:, 0]
+    return _dirichlet_posterior(theta, rope, prior_strength, z.size)
