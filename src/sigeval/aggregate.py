@@ -298,13 +298,13 @@ def aggregate_ci(
         If ``scores`` is not a 2-D matrix with at least 2 runs, holds NaN or
         inf, ``statistic`` is unknown, or the resamples need more than 4 GiB.
 
+    Notes
+    -----
     With few runs per task the percentile interval is too narrow: simulated
     with 20 normal tasks (``tests/test_aggregate.py``, 400 simulations each,
     Monte Carlo error 0.011) the 95% IQM interval covered the true IQM in
     87.0% of the simulations with 3 runs per task and 94.5% with 10.
 
-    Notes
-    -----
     Explained beside the rankings over datasets, :ref:`ch-ranking`.
 
     Examples
