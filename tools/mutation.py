@@ -63,6 +63,8 @@ def _scratch_copy(module: str, tests: list[str]) -> Path:
     for test in tests:
         if (ROOT / test).exists():
             shutil.copy2(ROOT / test, scratch / test)
+    # Some tests read the repository's tools (test_cli checks the example files against their generator).
+    shutil.copytree(ROOT / "tools", scratch / "tools", ignore=shutil.ignore_patterns("__pycache__"))
     if (ROOT / "tests" / "data").exists():
         shutil.copytree(ROOT / "tests" / "data", scratch / "tests" / "data")
     package = scratch / "src" / "sigeval"
