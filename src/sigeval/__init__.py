@@ -26,6 +26,7 @@ idea of the course, and its chapter explains it:
 ``report``            a table of runs, view by view: pairwise, power, equivalence, ranking (``Report``)
 ``predictions``       a table of predictions, every model and every pair (what ``sigeval compare`` prints)
 ``generative``        sampled answers: pass@k, means over samples, clustered errors, questions vs samples
+``sequential``        looking while the seeds come in: group-sequential bounds, confidence sequences
 ``plots``             figures any user may want (needs the ``plots`` extra: matplotlib)
 ``course``            the course's own apparatus: shape benchmark, MLP, the article's reproduction
 ====================  =============================================================================
@@ -60,6 +61,7 @@ from . import (
     resampling,
     roc,
     seeds,
+    sequential,
 )
 from ._results import BootstrapResult, ConfidenceInterval
 from .aggregate import *  # noqa: F403
@@ -84,6 +86,7 @@ from .report import *  # noqa: F403
 from .resampling import *  # noqa: F403
 from .roc import *  # noqa: F403
 from .seeds import *  # noqa: F403
+from .sequential import *  # noqa: F403
 
 # The one version number of the package (pyproject.toml reads it); CHANGELOG.md says what changed.
 __version__ = "0.3.0"
@@ -121,6 +124,7 @@ __all__ = [
     *report.__all__,
     *predictions.__all__,
     *generative.__all__,
+    *sequential.__all__,
     *bayes.__all__,
     *aggregate.__all__,
     *effect.__all__,

@@ -29,6 +29,7 @@ STATISTICS: dict[str, tuple[str, ...]] = {
     "report": ("tests/test_report.py",),
     "predictions": ("tests/test_predictions.py", "tests/test_cli.py"),
     "generative": ("tests/test_generative.py",),
+    "sequential": ("tests/test_sequential.py",),
     "bayes": ("tests/test_bayes.py",),
     "aggregate": ("tests/test_aggregate.py",),
     "effect": ("tests/test_effect.py",),

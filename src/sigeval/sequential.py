@@ -1,0 +1,770 @@
+r"""Looking at a comparison while the seeds come in: group-sequential boundaries
+and confidence sequences.
+
+A fixed-sample interval is valid at the one sample size planned in advance.
+Looked at after every new pair of runs, with a stop as soon as it excludes
+zero, it rejects a true null far more often than its level says. Two remedies
+keep the level:
+
+- a **group-sequential design** (:func:`group_sequential_bounds`): a few planned
+  looks, each with a critical value, chosen so that the probability of crossing
+  any of them under the null is ``alpha``, the level being *spent* across the
+  looks by a Lan--DeMets spending function;
+- a **confidence sequence** (:func:`confidence_sequence`): an interval after
+  every pair that covers the true mean difference at all sample sizes at once,
+  so any stopping rule, even one chosen while looking, keeps its level.
+
+:class:`SequentialComparison` drives either of them one pair of runs at a time
+and says when the four verdicts of :ref:`ch-power` are reached. Explained in
+:ref:`ch-sequential`.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Literal
+
+import numpy as np
+from numpy.typing import ArrayLike
+from scipy import optimize, stats
+
+from ._validation import check_choice, check_unit_interval
+
+__all__ = [
+    "SPENDING_FUNCTIONS",
+    "SEQUENCE_METHODS",
+    "SEQUENTIAL_VERDICTS",
+    "GroupSequentialBounds",
+    "ConfidenceSequence",
+    "group_sequential_bounds",
+    "spending_alpha",
+    "max_information_inflation",
+    "confidence_sequence",
+    "SequentialComparison",
+]
+
+SPENDING_FUNCTIONS = ("obrien-fleming", "pocock")
+SEQUENCE_METHODS = ("betting", "t-mixture")
+SEQUENTIAL_VERDICTS = ("continue", "different", "equivalent", "trivial", "undetermined")
+_ALTERNATIVES = ("two-sided", "greater")
+# Points of the grid on which the sub-density of the score statistic is carried from look to look:
+# with Simpson's rule the boundaries move by less than 1e-8 from 401 to 1601 points.
+_GRID_POINTS = 401
+# The betting sequence's limits are found on a grid over the scaled range [0, 1] (reported outward,
+# so the interval only widens); this many points, processed this many pairs at a time.
+_BETTING_GRID = 4001
+_BETTING_BLOCK = 256
+
+
+def _check_alpha(alpha: float) -> float:
+    return check_unit_interval(alpha, "alpha")
+
+
+def spending_alpha(t: ArrayLike, *, alpha: float = 0.05, spending: str = "obrien-fleming") -> np.ndarray:
+    r"""The level spent up to information fraction ``t`` (Lan--DeMets spending functions).
+
+    For a one-sided level :math:`\alpha_1`,
+
+    .. math::
+
+        \alpha_1^{\mathrm{OF}}(t) = 2 - 2\,\Phi\!\left(z_{1-\alpha_1/2}/\sqrt{t}\right),
+        \qquad
+        \alpha_1^{\mathrm{P}}(t) = \alpha_1 \ln\bigl(1 + (e - 1)\,t\bigr),
+
+    the O'Brien--Fleming type and the Pocock type; both equal :math:`\alpha_1` at
+    :math:`t = 1`. Here ``alpha`` is the one-sided level :math:`\alpha_1`.
+
+    Parameters
+    ----------
+    t : array_like
+        Information fractions in (0, 1].
+    alpha : float
+        One-sided level, in (0, 1).
+    spending : {"obrien-fleming", "pocock"}
+        The spending function.
+
+    Returns
+    -------
+    ndarray
+        The cumulative level spent at each ``t``.
+
+    Examples
+    --------
+    >>> from sigeval.sequential import spending_alpha
+    >>> spending_alpha([0.5, 1.0], alpha=0.025).round(5)
+    array([0.00153, 0.025  ])
+    """
+    alpha = _check_alpha(alpha)
+    spending = check_choice(spending, "spending", SPENDING_FUNCTIONS)
+    t = np.asarray(t, dtype=float)
+    if np.any(~np.isfinite(t)) or np.any(t <= 0) or np.any(t > 1):
+        raise ValueError(f"`t` must hold information fractions in (0, 1]; got {t.tolist()}.")
+    if spending == "obrien-fleming":
+        return 2.0 - 2.0 * stats.norm.cdf(stats.norm.isf(alpha / 2.0) / np.sqrt(t))
+    return alpha * np.log1p((np.e - 1.0) * t)
+
+
+@dataclass(frozen=True)
+class GroupSequentialBounds:
+    """Critical values of a group-sequential design.
+
+    Attributes
+    ----------
+    information_rates : ndarray
+        The information fraction of each look (the fraction of the planned pairs).
+    critical_values : ndarray
+        z critical value at each look: reject when the z statistic's absolute
+        value (``"two-sided"``) or value (``"greater"``) reaches it.
+    alpha_spent : ndarray
+        The cumulative level spent up to each look (both sides together for a
+        two-sided design); its last value is ``alpha``.
+    alpha : float
+    spending : str
+    alternative : str
+    """
+
+    information_rates: np.ndarray
+    critical_values: np.ndarray
+    alpha_spent: np.ndarray
+    alpha: float
+    spending: str
+    alternative: str
+
+    def t_critical_values(self, n_pairs: ArrayLike) -> np.ndarray:
+        r"""The critical values mapped onto paired t statistics with ``n_pairs`` pairs at the looks.
+
+        Each z value :math:`c_k` becomes the t quantile of the same tail,
+        :math:`t_{n_k - 1}^{-1}(\Phi(c_k))`, so that each look's own tail
+        probability is the one the design assigns to it. Plain z values on t
+        statistics of a few seeds reject far too often (measured in
+        ``tests/test_sequential.py`` and :ref:`ch-sequential`).
+
+        Examples
+        --------
+        >>> from sigeval import group_sequential_bounds
+        >>> b = group_sequential_bounds(3)
+        >>> b.t_critical_values([5, 10, 20]).round(3)
+        array([12.92 ,  3.135,  2.132])
+        """
+        n = np.asarray(n_pairs)
+        if n.shape != self.critical_values.shape or not np.issubdtype(n.dtype, np.integer):
+            raise ValueError(
+                f"`n_pairs` must hold one whole number of pairs per look ({self.critical_values.size}); "
+                f"got {np.asarray(n_pairs).tolist()}."
+            )
+        if np.any(n < 2) or np.any(np.diff(n) <= 0):
+            raise ValueError(f"`n_pairs` must increase and start at 2 or more; got {n.tolist()}.")
+        return stats.t.ppf(stats.norm.cdf(self.critical_values), n - 1)
+
+
+def _information_rates(n_looks: int, information_rates: ArrayLike | None) -> np.ndarray:
+    if isinstance(n_looks, (bool, np.bool_)) or not isinstance(n_looks, (int, np.integer)) or n_looks < 1:
+        raise ValueError(f"`n_looks` must be a whole number of looks, at least 1; got {n_looks!r}.")
+    if n_looks > 50:
+        raise ValueError(f"`n_looks` must be at most 50 (a design with more looks is a confidence sequence); got {n_looks}.")
+    if information_rates is None:
+        return np.arange(1, n_looks + 1) / n_looks
+    t = np.asarray(information_rates, dtype=float)
+    if (t.shape != (n_looks,) or np.any(~np.isfinite(t)) or t[0] <= 0 or np.any(np.diff(t) <= 0)
+            or not np.isclose(t[-1], 1.0)):
+        raise ValueError(
+            f"`information_rates` must hold {n_looks} increasing fractions in (0, 1] ending at 1; "
+            f"got {np.asarray(information_rates).tolist()}."
+        )
+    t[-1] = 1.0
+    return t
+
+
+def _simpson_weights(m: int, width: float) -> np.ndarray:
+    w = np.ones(m)
+    w[1:-1:2], w[2:-1:2] = 4.0, 2.0
+    return w * width / (3.0 * (m - 1))
+
+
+class _Recursion:
+    """The sub-density of the score statistic W_k = Z_k sqrt(t_k) on the continuation region, look by look
+    (Armitage, McPherson & Rowe 1969), under a drift ``theta`` (W(t) ~ N(theta t, t))."""
+
+    def __init__(self, two_sided: bool, theta: float = 0.0):
+        self.two_sided, self.theta = two_sided, theta
+        self.grid: np.ndarray | None = None  # None before the first look: W_0 = 0 surely
+        self.density = np.ones(1)
+        self.weights = np.ones(1)
+        self.t_prev = 0.0
+
+    def _from(self) -> tuple[np.ndarray, np.ndarray]:
+        if self.grid is None:
+            return np.zeros(1), np.ones(1)
+        return self.grid, self.density * self.weights
+
+    def exit_probability(self, c: float, t: float, *, lower: bool = True) -> float:
+        u, mass = self._from()
+        s = np.sqrt(t - self.t_prev)
+        mean = u + self.theta * (t - self.t_prev)
+        b = c * np.sqrt(t)
+        upper = stats.norm.sf((b - mean) / s)
+        lower = stats.norm.cdf((-b - mean) / s) if self.two_sided and lower else 0.0
+        return float(np.sum(mass * (upper + lower)))
+
+    def advance(self, c: float, t: float) -> None:
+        u, mass = self._from()
+        s = np.sqrt(t - self.t_prev)
+        b = c * np.sqrt(t)
+        # The continuation region, cut where the density is negligible (12 sd below the mean path).
+        low = -b if self.two_sided else min(-b, float(u.min()) + self.theta * (t - self.t_prev)) - 12.0 * np.sqrt(t)
+        grid = np.linspace(low, b, _GRID_POINTS)
+        mean = u + self.theta * (t - self.t_prev)
+        self.density = stats.norm.pdf((grid[:, None] - mean[None, :]) / s) @ mass / s
+        self.grid, self.weights, self.t_prev = grid, _simpson_weights(_GRID_POINTS, b - low), t
+
+
+def group_sequential_bounds(
+    n_looks: int,
+    *,
+    alpha: float = 0.05,
+    spending: Literal["obrien-fleming", "pocock"] = "obrien-fleming",
+    information_rates: ArrayLike | None = None,
+    alternative: Literal["two-sided", "greater"] = "two-sided",
+) -> GroupSequentialBounds:
+    r"""Critical values of a group-sequential test with Lan--DeMets alpha spending.
+
+    At look :math:`k`, with information fraction :math:`t_k` and z statistic
+    :math:`Z_k`, the test stops and rejects when :math:`|Z_k| \ge c_k`
+    (two-sided). The :math:`c_k` are chosen one look at a time so that the
+    probability, under the null, of continuing to look :math:`k` and crossing
+    there equals the level the spending function assigns to it,
+    :math:`\alpha(t_k) - \alpha(t_{k-1})`. For a two-sided test each side spends
+    :func:`spending_alpha` at the one-sided level :math:`\alpha/2`, the
+    convention of the standard group-sequential software (rpact, gsDesign).
+
+    The probabilities are integrals over the joint normal law of the
+    :math:`Z_k` (independent increments of a Brownian motion), computed by the
+    recursive numerical integration of Armitage, McPherson and Rowe (1969) with
+    Simpson's rule, not by simulation.
+
+    Parameters
+    ----------
+    n_looks : int
+        Number of looks, the last one at the planned maximum sample size.
+    alpha : float
+        Overall level, in (0, 1).
+    spending : {"obrien-fleming", "pocock"}
+        The Lan--DeMets spending function of O'Brien--Fleming type (strict early,
+        nearly the fixed-sample value at the end) or of Pocock type (nearly the
+        same value at every look).
+    information_rates : array_like, optional
+        The fraction of the maximum sample size at each look, increasing and
+        ending at 1; equally spaced by default.
+    alternative : {"two-sided", "greater"}
+        ``"greater"`` gives the one-sided design at level ``alpha``.
+
+    Returns
+    -------
+    GroupSequentialBounds
+
+    Raises
+    ------
+    ValueError
+        For a number of looks that is not a whole number in [1, 50], rates that
+        are not increasing fractions ending at 1, or an unknown option.
+
+    Notes
+    -----
+    A z statistic assumes a known variance; with a few seeds use
+    :meth:`GroupSequentialBounds.t_critical_values`. Lan and DeMets (1983).
+    Explained in :ref:`ch-sequential`.
+
+    Examples
+    --------
+    >>> from sigeval import group_sequential_bounds
+    >>> group_sequential_bounds(4).critical_values.round(4)
+    array([4.3326, 2.9631, 2.359 , 2.0141])
+    >>> group_sequential_bounds(4, spending="pocock").critical_values.round(4)
+    array([2.3683, 2.3675, 2.3582, 2.35  ])
+    """
+    alpha = _check_alpha(alpha)
+    spending = check_choice(spending, "spending", SPENDING_FUNCTIONS)
+    alternative = check_choice(alternative, "alternative", _ALTERNATIVES)
+    t = _information_rates(n_looks, information_rates)
+    critical, spent = _bounds(tuple(t.tolist()), alpha, spending, alternative)
+    return GroupSequentialBounds(t, np.array(critical), np.array(spent), alpha, spending, alternative)
+
+
+@functools.lru_cache(maxsize=256)
+def _bounds(rates: tuple[float, ...], alpha: float, spending: str, alternative: str) -> tuple[tuple, tuple]:
+    """The critical values and the level spent, cached: a driver per simulated path asks for the same design."""
+    t = np.array(rates)
+    two_sided = alternative == "two-sided"
+    sides = 2.0 if two_sided else 1.0
+    spent = sides * spending_alpha(t, alpha=alpha / sides, spending=spending)
+    recursion = _Recursion(two_sided)
+    critical = np.empty(t.size)
+    for k in range(t.size):  # a loop over the few looks; each look is one vectorised integral
+        target = spent[k] - (spent[k - 1] if k else 0.0)
+        if target <= 1e-300:  # nothing to spend at this look: it cannot reject
+            critical[k] = np.inf
+            continue
+
+        def excess(c: float, k: int = k, target: float = target) -> float:
+            return recursion.exit_probability(c, t[k]) - target
+
+        critical[k] = optimize.brentq(excess, 0.0, 40.0, xtol=1e-12, rtol=1e-12)
+        recursion.advance(critical[k], t[k])
+    return tuple(critical.tolist()), tuple(spent.tolist())
+
+
+def _rejection_probability(bounds: GroupSequentialBounds, theta: float) -> float:
+    """The probability of crossing an upper boundary at some look, under drift ``theta``: the power
+    of the design counts rejections in the right direction only."""
+    recursion = _Recursion(bounds.alternative == "two-sided", theta)
+    total = 0.0
+    for c, t in zip(bounds.critical_values, bounds.information_rates):
+        if np.isfinite(c):
+            total += recursion.exit_probability(c, t, lower=False)
+            recursion.advance(c, t)
+    return total
+
+
+def max_information_inflation(bounds: GroupSequentialBounds, *, target_power: float = 0.8) -> float:
+    r"""How much larger the maximum sample size must be than the fixed design's, for the same power.
+
+    The drift :math:`\theta` at which the design reaches ``target_power`` (the
+    probability of crossing an upper boundary at some look) is compared with the
+    fixed-sample test's :math:`z_{1-\alpha/2} + z_{\text{power}}` (one-sided:
+    :math:`z_{1-\alpha}`); the ratio of their squares is the factor by which the
+    planned number of pairs grows.
+
+    Parameters
+    ----------
+    bounds : GroupSequentialBounds
+        The design, from :func:`group_sequential_bounds`.
+    target_power : float
+        In (0, 1).
+
+    Returns
+    -------
+    float
+        The inflation factor, at least 1.
+
+    Examples
+    --------
+    >>> from sigeval import group_sequential_bounds, max_information_inflation
+    >>> round(max_information_inflation(group_sequential_bounds(4)), 4)
+    1.0196
+    """
+    if not isinstance(bounds, GroupSequentialBounds):
+        raise TypeError(f"`bounds` must be a GroupSequentialBounds; got {type(bounds).__name__}.")
+    power = check_unit_interval(target_power, "target_power")
+    sides = 2.0 if bounds.alternative == "two-sided" else 1.0
+    fixed = stats.norm.isf(bounds.alpha / sides) + stats.norm.ppf(power)
+    theta = optimize.brentq(lambda th: _rejection_probability(bounds, th) - power, 0.0, 3.0 * fixed + 10.0,
+                            xtol=1e-10)
+    return float((theta / fixed) ** 2)
+
+
+@dataclass(frozen=True)
+class ConfidenceSequence:
+    """Running limits valid at every number of pairs at once.
+
+    Attributes
+    ----------
+    n : ndarray
+        Number of pairs after each update, 1, 2, ...
+    low, high : ndarray
+        The limits after each pair (intersected over time: ``low`` never falls,
+        ``high`` never rises); infinite or at ``bounds`` while the data say nothing.
+    confidence_level : float
+    method : str
+    """
+
+    n: np.ndarray
+    low: np.ndarray
+    high: np.ndarray
+    confidence_level: float
+    method: str
+
+
+def _differences(differences: ArrayLike) -> np.ndarray:
+    arr = np.asarray(differences)
+    if arr.dtype == object or not (np.issubdtype(arr.dtype, np.number) or arr.dtype == bool) \
+            or np.issubdtype(arr.dtype, np.complexfloating):
+        raise TypeError(f"`differences` must hold real numbers; got dtype {arr.dtype}.")
+    d = arr.astype(float).ravel()
+    if arr.ndim != 1 or d.size < 1:
+        raise ValueError(f"`differences` must be a non-empty 1-D array; got shape {arr.shape}.")
+    if not np.all(np.isfinite(d)):
+        raise ValueError(f"`differences` must be finite; got {int(np.sum(~np.isfinite(d)))} NaN or infinite values.")
+    return d
+
+
+def _check_bounds(bounds: tuple[float, float]) -> tuple[float, float]:
+    try:
+        lo, hi = (float(b) for b in bounds)
+    except (TypeError, ValueError):
+        raise TypeError(f"`bounds` must be a pair (low, high) of real numbers; got {bounds!r}.") from None
+    if not (np.isfinite(lo) and np.isfinite(hi) and lo < hi) or hi - lo > 1e300:
+        raise ValueError(f"`bounds` must be finite with low < high; got {bounds!r}.")
+    return lo, hi
+
+
+class _Betting:
+    """The hedged capital process with predictable plug-in bets (Waudby-Smith & Ramdas 2024, Thm 3) for
+    observations in [0, 1], carried over a grid of candidate means so that new observations extend it;
+    the limits are the grid points just outside the set it does not reject."""
+
+    def __init__(self, alpha: float):
+        self.grid = np.linspace(0.0, 1.0, _BETTING_GRID)
+        with np.errstate(divide="ignore"):
+            # c = 1/2 truncation of the bets, as in the paper's experiments.
+            self.cap_up, self.cap_down = 0.5 / self.grid, 0.5 / (1.0 - self.grid)
+        self.log_up = np.zeros(self.grid.size)
+        self.log_down = np.zeros(self.grid.size)
+        self.n, self.total, self.squares = 0, 0.0, 0.0
+        self.log_bet_numerator = np.log(2.0 * np.log(2.0 / alpha))
+        self.threshold = np.log(2.0 / alpha)  # hedged: max(K+/2, K-/2) < 1/alpha
+
+    def _bets(self, x: np.ndarray) -> np.ndarray:
+        t = self.n + np.arange(1, x.size + 1)
+        mean_hat = (0.5 + self.total + np.cumsum(x)) / (t + 1)
+        var_hat = (0.25 + self.squares + np.cumsum((x - mean_hat) ** 2)) / (t + 1)
+        var_before = np.concatenate(([(0.25 + self.squares) / (self.n + 1)], var_hat[:-1]))
+        self.n, self.total, self.squares = int(t[-1]), self.total + float(x.sum()), (t[-1] + 1) * var_hat[-1] - 0.25
+        return np.minimum(np.exp(0.5 * (self.log_bet_numerator - np.log(var_before * t * np.log1p(t)))), 0.5)
+
+    def extend(self, x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        lam = self._bets(x)
+        low, high = np.empty(x.size), np.empty(x.size)
+        for start in range(0, x.size, _BETTING_BLOCK):  # blocks of pairs, so memory stays grid x block
+            xb, lb = x[start:start + _BETTING_BLOCK, None], lam[start:start + _BETTING_BLOCK, None]
+            step = xb - self.grid
+            up = self.log_up + np.cumsum(np.log1p(np.minimum(lb, self.cap_up) * step), axis=0)
+            down = self.log_down + np.cumsum(np.log1p(-np.minimum(lb, self.cap_down) * step), axis=0)
+            self.log_up, self.log_down = up[-1], down[-1]
+            capital = np.maximum(up, down)
+            inside = capital < self.threshold
+            empty = ~inside.any(axis=1)
+            inside[empty, np.argmin(capital[empty], axis=1)] = True
+            first = np.argmax(inside, axis=1)
+            last = self.grid.size - 1 - np.argmax(inside[:, ::-1], axis=1)
+            low[start:start + xb.shape[0]] = self.grid[np.maximum(first - 1, 0)]
+            high[start:start + xb.shape[0]] = self.grid[np.minimum(last + 1, self.grid.size - 1)]
+        return low, high
+
+
+def _t_mixture_limits(d: np.ndarray, alpha: float, prior_precision: float) -> tuple[np.ndarray, np.ndarray]:
+    r"""Lai's (1976) confidence sequence for a normal mean with unknown variance: the set of :math:`\mu`
+    where the mixture martingale :math:`\sqrt{c^2/(n+c^2)}\,(V/(V - S^2/(n+c^2)))^{n/2}` of the centred
+    data (S their sum, V their sum of squares) stays below 1/alpha, solved in closed form."""
+    n = np.arange(1, d.size + 1, dtype=float)
+    mean = np.cumsum(d) / n
+    # Welford's running sum of squared deviations, without cancellation.
+    delta = d - np.concatenate(([0.0], mean[:-1]))
+    q = np.cumsum(delta * (d - mean))
+    c2 = prior_precision
+    log_a = np.log(1.0 / alpha) + 0.5 * np.log((n + c2) / c2)
+    r = np.exp(2.0 * log_a / n)
+    kappa = (1.0 - 1.0 / r) * (n + c2)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        half = np.where(n > kappa, np.sqrt(np.maximum(q, 0.0) * kappa / (n * (n - kappa))), np.inf)
+    half[0] = np.inf  # one difference says nothing about the spread
+    return mean - half, mean + half
+
+
+def confidence_sequence(
+    differences: ArrayLike,
+    *,
+    bounds: tuple[float, float] | None = None,
+    confidence_level: float = 0.95,
+    method: Literal["betting", "t-mixture"] = "betting",
+    prior_precision: float = 1.0,
+) -> ConfidenceSequence:
+    r"""An interval for the mean difference after every pair, valid at all sample sizes at once.
+
+    With probability at least ``confidence_level``, the true mean lies in every
+    one of the intervals, whatever the number of pairs; a comparison may be
+    looked at after every pair and stopped on any rule.
+
+    ``method="betting"`` needs only that every difference lies within
+    ``bounds`` (for differences of accuracies, ``(-1, 1)``): the hedged capital
+    process with predictable plug-in bets of Waudby-Smith and Ramdas (2024),
+    whose limits are found on a grid of 4001 points over ``bounds`` and reported
+    outward. Over a range much wider than the spread of the differences it is
+    wide at a few pairs.
+
+    ``method="t-mixture"`` assumes normal differences with unknown variance:
+    the normal-mixture confidence sequence of Lai (1976), studied by Wang and
+    Ramdas (2023), the sequential counterpart of the paired t interval. The
+    mixture is :math:`N(0, 1/c^2)` over the standardised mean (``prior_precision``
+    is :math:`c^2`); it decides at which sample sizes the sequence is
+    tightest, not whether it is valid.
+
+    Parameters
+    ----------
+    differences : array_like
+        Paired differences A - B, in the order they arrived.
+    bounds : (float, float), optional
+        Known limits of every difference; required by ``"betting"``.
+    confidence_level : float
+        In (0, 1).
+    method : {"betting", "t-mixture"}
+    prior_precision : float
+        :math:`c^2 > 0` of the t-mixture.
+
+    Returns
+    -------
+    ConfidenceSequence
+
+    Raises
+    ------
+    ValueError
+        For differences that are empty, not finite or outside ``bounds``, a
+        level outside (0, 1), missing bounds for ``"betting"``, or an unknown method.
+
+    Notes
+    -----
+    Explained in :ref:`ch-sequential`.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from sigeval import confidence_sequence
+    >>> d = np.random.default_rng(0).normal(0.01, 0.004, size=30)
+    >>> cs = confidence_sequence(d, method="t-mixture")
+    >>> bool(cs.low[-1] > 0)
+    True
+    """
+    level = check_unit_interval(confidence_level, "confidence_level")
+    method = check_choice(method, "method", SEQUENCE_METHODS)
+    d = _differences(differences)
+    alpha = 1.0 - level
+    if method == "betting":
+        if bounds is None:
+            raise ValueError("`bounds` must be given for method='betting' (for differences of accuracies, (-1, 1)).")
+        lo, hi = _check_bounds(bounds)
+        outside = (d < lo) | (d > hi)
+        if outside.any():
+            raise ValueError(
+                f"`differences` must lie within `bounds` {(lo, hi)}; got {int(outside.sum())} outside, "
+                f"the first {d[outside][0]!r}."
+            )
+        low, high = _Betting(alpha).extend((d - lo) / (hi - lo))
+        low, high = lo + low * (hi - lo), lo + high * (hi - lo)
+    else:
+        if isinstance(prior_precision, bool) or not isinstance(prior_precision, (int, float, np.floating, np.integer)) \
+                or not (np.isfinite(prior_precision) and 0 < prior_precision < 1e12):
+            raise ValueError(f"`prior_precision` must be a positive finite number; got {prior_precision!r}.")
+        scale = float(np.max(np.abs(d))) or 1.0  # scale-free: computed on d / scale to avoid overflow
+        low, high = _t_mixture_limits(d / scale, alpha, float(prior_precision))
+        low, high = low * scale, high * scale
+        if bounds is not None:
+            lo, hi = _check_bounds(bounds)
+            low, high = np.maximum(low, lo), np.minimum(high, hi)
+    low, high = np.maximum.accumulate(low), np.minimum.accumulate(high)
+    return ConfidenceSequence(np.arange(1, d.size + 1), low, high, level, method)
+
+
+class SequentialComparison:
+    r"""Compare two procedures one pair of runs at a time, and stop at a verdict.
+
+    Each :meth:`update` adds pairs of scores (A and B trained with the same
+    seed, say) and returns the current decision: ``"continue"`` until one of
+    the verdicts of :ref:`ch-power` is reached, then ``"different"`` (the mean
+    difference is not ``threshold``), ``"equivalent"`` (it lies within
+    ``(-margin, margin)``), ``"trivial"`` (both), or ``"undetermined"`` once
+    ``max_pairs`` pairs are in without one.
+
+    With ``method="betting"`` or ``"t-mixture"`` the decision comes from a
+    :func:`confidence_sequence` at level :math:`1 - \alpha`, valid whenever one
+    stops. With ``method="group-sequential"`` the paired t statistic is tested
+    only at the planned ``looks`` against :func:`group_sequential_bounds`
+    (O'Brien--Fleming type) mapped onto t quantiles; at the last look without a
+    crossing, a paired TOST at ``alpha`` decides equivalence when a ``margin``
+    is given.
+
+    Parameters
+    ----------
+    threshold : float, optional
+        The value the mean difference A - B is tested against (0 if omitted).
+    margin : float, optional
+        The equivalence margin, > 0; without it, only ``"different"`` can be reached.
+    bounds : (float, float), optional
+        Known limits of every score (for accuracies ``(0, 1)``); required by
+        ``"betting"``, which works on differences within ``(low - high, high - low)``.
+    alpha : float
+        In (0, 1).
+    method : {"betting", "t-mixture", "group-sequential"}
+    looks : sequence of int, optional
+        Numbers of pairs at which a group-sequential design looks (increasing,
+        the first at least 2); required by ``"group-sequential"``.
+    max_pairs : int, optional
+        The most pairs a comparison may use; the last look by default.
+
+    Attributes
+    ----------
+    decision : str
+        One of :data:`SEQUENTIAL_VERDICTS`.
+    decided_at : int or None
+        The number of pairs at which the decision was reached.
+    low, high : float
+        The current interval (for ``"group-sequential"``, the :math:`1 - 2\alpha` t
+        interval of the last look, the one a TOST reads).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from sigeval import SequentialComparison
+    >>> rng = np.random.default_rng(0)
+    >>> comp = SequentialComparison(method="t-mixture", margin=0.005, max_pairs=50)
+    >>> comp.run(lambda i: (0.80 + rng.normal(0, 0.003), 0.79 + rng.normal(0, 0.003)))
+    'different'
+    >>> comp.n
+    5
+    """
+
+    def __init__(
+        self,
+        *,
+        threshold: float | None = None,
+        margin: float | None = None,
+        bounds: tuple[float, float] | None = None,
+        alpha: float = 0.05,
+        method: Literal["betting", "t-mixture", "group-sequential"] = "betting",
+        looks: ArrayLike | None = None,
+        max_pairs: int | None = None,
+    ):
+        self.alpha = _check_alpha(alpha)
+        self.method = check_choice(method, "method", (*SEQUENCE_METHODS, "group-sequential"))
+        self.threshold = 0.0 if threshold is None else _finite(threshold, "threshold")
+        self.margin = None if margin is None else _finite(margin, "margin")
+        if self.margin is not None and self.margin <= 0:
+            raise ValueError(f"`margin` must be > 0; got {margin!r}.")
+        self.bounds = None if bounds is None else _check_bounds(bounds)
+        if self.method == "betting" and self.bounds is None:
+            raise ValueError("`bounds` must be given for method='betting' (for accuracies, (0, 1)).")
+        self.looks: np.ndarray | None = None
+        if self.method == "group-sequential":
+            if looks is None:
+                raise ValueError("`looks` must be given for method='group-sequential' (say [5, 10, 20]).")
+            self.looks = np.asarray(looks)
+            design = group_sequential_bounds(self.looks.size, alpha=self.alpha) if self.looks.ndim == 1 else None
+            if design is None or not np.issubdtype(self.looks.dtype, np.integer):
+                raise ValueError(f"`looks` must be increasing whole numbers of pairs; got {looks!r}.")
+            self.critical = design.t_critical_values(self.looks)
+            if max_pairs is not None and max_pairs != self.looks[-1]:
+                raise ValueError(f"`max_pairs` must be the last look, {self.looks[-1]}; got {max_pairs!r}.")
+            max_pairs = int(self.looks[-1])
+        elif looks is not None:
+            raise ValueError(f"`looks` is for method='group-sequential'; got method={self.method!r}.")
+        if max_pairs is not None and (isinstance(max_pairs, bool) or not isinstance(max_pairs, (int, np.integer))
+                                      or max_pairs < 2):
+            raise ValueError(f"`max_pairs` must be a whole number >= 2; got {max_pairs!r}.")
+        self.max_pairs = max_pairs
+        self._d = np.empty(0)
+        self._betting = _Betting(self.alpha) if self.method == "betting" else None
+        self.low, self.high = -np.inf, np.inf
+        self.decision = "continue"
+        self.decided_at: int | None = None
+
+    @property
+    def n(self) -> int:
+        """Pairs so far."""
+        return int(self._d.size)
+
+    @property
+    def differences(self) -> np.ndarray:
+        """The differences A - B so far, in order."""
+        return self._d.copy()
+
+    def update(self, score_a: ArrayLike, score_b: ArrayLike) -> str:
+        """Add one pair of scores, or several in order, and return the decision.
+
+        Several pairs at once decide as one update per pair would: the decision is that of the
+        first pair that reached one (``decided_at`` says which); the pairs after it are kept in
+        :attr:`differences` but do not change it.
+        """
+        if self.decision != "continue":
+            raise ValueError(f"the comparison has reached its decision {self.decision!r} after {self.n} pairs; "
+                             "start a new SequentialComparison for new runs.")
+        a, b = (np.atleast_1d(np.asarray(v)) for v in (score_a, score_b))
+        for v, name in ((a, "score_a"), (b, "score_b")):
+            if v.dtype == object or not (np.issubdtype(v.dtype, np.integer) or np.issubdtype(v.dtype, np.floating)):
+                raise TypeError(f"`{name}` must hold real numbers; got dtype {v.dtype}.")
+            if not np.all(np.isfinite(v)):
+                raise ValueError(f"`{name}` must be finite; got {v.tolist()} (a failed run cannot be paired).")
+            if self.bounds is not None and np.any((v < self.bounds[0]) | (v > self.bounds[1])):
+                raise ValueError(f"`{name}` must lie within `bounds` {self.bounds}; got {v.tolist()}.")
+        if a.shape != b.shape or a.ndim != 1:
+            raise ValueError(f"`score_a` and `score_b` must have the same length; got {a.shape} and {b.shape}.")
+        if self.max_pairs is not None and self.n + a.size > self.max_pairs:
+            raise ValueError(f"this update would exceed `max_pairs` ({self.max_pairs}); got {a.size} pairs after {self.n}.")
+        new = a.astype(float) - b.astype(float)
+        self._d = np.concatenate((self._d, new))
+        if self.method == "group-sequential":
+            self._look()
+        else:
+            self._sequence(new)
+        if self.decision == "continue" and self.max_pairs is not None and self.n >= self.max_pairs:
+            self.decision, self.decided_at = "undetermined", self.n
+        return self.decision
+
+    def _sequence(self, new: np.ndarray) -> None:
+        if self._betting is not None:
+            lo, hi = self.bounds
+            width = 2.0 * (hi - lo)
+            low, high = self._betting.extend((new + (hi - lo)) / width)
+            low, high = low * width - (hi - lo), high * width - (hi - lo)
+        else:
+            cs = confidence_sequence(self._d, confidence_level=1.0 - self.alpha, method="t-mixture")
+            low, high = cs.low[-new.size:], cs.high[-new.size:]
+        lows = np.maximum.accumulate(np.append(self.low, low))[1:]
+        highs = np.minimum.accumulate(np.append(self.high, high))[1:]
+        for i, (lo_t, hi_t) in enumerate(zip(lows, highs)):
+            self.low, self.high = float(lo_t), float(hi_t)
+            self.decision = self._verdict(self.low, self.high)
+            if self.decision != "continue":  # the verdict of the first pair that reached one
+                self.decided_at = self.n - new.size + 1 + i
+                break
+
+    def _verdict(self, low: float, high: float) -> str:
+        different = low > self.threshold or high < self.threshold
+        equivalent = self.margin is not None and -self.margin < low and high < self.margin
+        return ("continue", "equivalent", "different", "trivial")[2 * different + equivalent]
+
+    def _look(self) -> None:
+        assert self.looks is not None
+        for k in np.flatnonzero(self.looks <= self.n):
+            n = int(self.looks[k])
+            d = self._d[:n]
+            se = d.std(ddof=1) / np.sqrt(n)
+            mean = d.mean()
+            if se == 0:
+                raise ValueError(f"the first {n} differences are all equal: the paired t statistic is undefined.")
+            half = stats.t.ppf(1.0 - self.alpha, n - 1) * se
+            self.low, self.high = mean - half, mean + half  # the fixed-n interval at this look, for display
+            if abs(mean - self.threshold) / se >= self.critical[k]:
+                self.decision, self.decided_at = "different", n
+                return
+        if self.n >= self.looks[-1]:
+            tost = self.margin is not None and -self.margin < self.low and self.high < self.margin
+            self.decision, self.decided_at = ("equivalent" if tost else "undetermined"), int(self.looks[-1])
+
+    def run(self, run_pair: Callable[[int], tuple[float, float]], *, max_pairs: int | None = None) -> str:
+        """Call ``run_pair(i)`` for pairs ``i = n, n + 1, ...`` (each returns the scores of A and B)
+        until a decision or ``max_pairs`` pairs; return the decision."""
+        limit = self.max_pairs if max_pairs is None else max_pairs
+        if limit is None:
+            raise ValueError("`max_pairs` must be given, here or to SequentialComparison, so that run() ends.")
+        if not callable(run_pair):
+            raise TypeError(f"`run_pair` must be callable; got {type(run_pair).__name__}.")
+        while self.decision == "continue" and self.n < limit:
+            self.update(*run_pair(self.n))
+        return self.decision
+
+
+def _finite(value: float, name: str) -> float:
+    if isinstance(value, bool) or not isinstance(value, (int, float, np.integer, np.floating)) \
+            or not np.isfinite(value):
+        raise ValueError(f"`{name}` must be a finite number; got {value!r}.")
+    return float(value)

@@ -1,0 +1,286 @@
+"""Group-sequential boundaries, confidence sequences and the sequential driver."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from scipy import stats
+
+from sigeval import (
+    SEQUENTIAL_VERDICTS,
+    SequentialComparison,
+    confidence_sequence,
+    group_sequential_bounds,
+    max_information_inflation,
+    spending_alpha,
+)
+from sigeval.sequential import _t_mixture_limits
+
+
+def _crossing(bounds, z_paths: np.ndarray, two_sided: bool = True) -> np.ndarray:
+    """Whether each simulated path of z statistics (paths x looks) crosses a boundary at some look."""
+    z = np.abs(z_paths) if two_sided else z_paths
+    return np.any(z >= bounds.critical_values, axis=1)
+
+
+def _brownian_z(rng, n_paths: int, t: np.ndarray, theta: float = 0.0) -> np.ndarray:
+    """Z_k = W(t_k) / sqrt(t_k) for a Brownian motion with drift theta, at the information rates t."""
+    dt = np.diff(np.concatenate(([0.0], t)))
+    w = np.cumsum(rng.normal(theta * dt, np.sqrt(dt), size=(n_paths, t.size)), axis=1)
+    return w / np.sqrt(t)
+
+
+# --- published values -------------------------------------------------------------------------
+
+
+def test_obrien_fleming_four_looks_matches_rpact_and_gsdesign():
+    # rpact getDesignGroupSequential(kMax = 4, alpha = 0.05, sided = 2, typeOfDesign = "asOF"):
+    # 4.3326, 2.9631, 2.3590, 2.0141 (the same values in gsDesign with sfLDOF, test.type = 2).
+    b = group_sequential_bounds(4)
+    np.testing.assert_allclose(b.critical_values, [4.3326, 2.9631, 2.3590, 2.0141], atol=6e-5)
+    assert b.alpha_spent[-1] == pytest.approx(0.05)
+
+
+def test_pocock_type_is_nearly_constant():
+    # rpact typeOfDesign = "asP", kMax = 4, two-sided 0.05: 2.3683, 2.3675, 2.3582, 2.3500.
+    b = group_sequential_bounds(4, spending="pocock")
+    np.testing.assert_allclose(b.critical_values, [2.3683, 2.3675, 2.3582, 2.3500], atol=6e-5)
+
+
+def test_one_look_is_the_fixed_sample_test():
+    assert group_sequential_bounds(1).critical_values[0] == pytest.approx(stats.norm.isf(0.025), abs=1e-9)
+    assert group_sequential_bounds(1, alternative="greater").critical_values[0] == pytest.approx(
+        stats.norm.isf(0.05), abs=1e-9)
+
+
+def test_two_sided_equals_one_sided_at_half_the_level_to_printed_precision():
+    two = group_sequential_bounds(3, information_rates=[0.3, 0.7, 1.0])
+    one = group_sequential_bounds(3, alternative="greater", alpha=0.025, information_rates=[0.3, 0.7, 1.0])
+    np.testing.assert_allclose(two.critical_values, one.critical_values, atol=1e-4)
+
+
+def test_spending_functions_by_formula():
+    t = np.array([0.25, 0.5, 1.0])
+    np.testing.assert_allclose(spending_alpha(t, alpha=0.025),
+                               2 - 2 * stats.norm.cdf(stats.norm.isf(0.0125) / np.sqrt(t)))
+    np.testing.assert_allclose(spending_alpha(t, alpha=0.025, spending="pocock"),
+                               0.025 * np.log(1 + (np.e - 1) * t))
+
+
+# --- against simulation ---------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("spending", ["obrien-fleming", "pocock"])
+def test_null_rejection_probability_by_monte_carlo(spending):
+    t = np.array([0.2, 0.5, 0.8, 1.0])
+    b = group_sequential_bounds(4, spending=spending, information_rates=t)
+    z = _brownian_z(np.random.default_rng(11), 400_000, t)
+    crossed = _crossing(b, z)
+    se = np.sqrt(0.05 * 0.95 / crossed.size)
+    assert abs(crossed.mean() - 0.05) < 3 * se
+    # And the level spent by each look: the first crossing happens at look k with the spent increment.
+    first = np.where(crossed, np.argmax(np.abs(z) >= b.critical_values, axis=1), -1)
+    spent = np.cumsum([np.mean(first == k) for k in range(4)])
+    np.testing.assert_allclose(spent, b.alpha_spent, atol=4 * se)
+
+
+def test_inflation_reaches_the_target_power_by_monte_carlo():
+    b = group_sequential_bounds(4)
+    inflation = max_information_inflation(b, target_power=0.8)
+    assert 1.01 < inflation < 1.03
+    theta = np.sqrt(inflation) * (stats.norm.isf(0.025) + stats.norm.ppf(0.8))
+    z = _brownian_z(np.random.default_rng(3), 200_000, b.information_rates, theta)
+    power = np.mean(np.any(z >= b.critical_values, axis=1))
+    assert abs(power - 0.8) < 3 * np.sqrt(0.16 / z.shape[0])
+    assert max_information_inflation(group_sequential_bounds(4, spending="pocock")) > inflation
+
+
+def test_t_mapping_fixes_the_calibration_of_few_seeds():
+    # Looks after 5, 10 and 20 pairs of normal differences under the null.
+    looks = np.array([5, 10, 20])
+    b = group_sequential_bounds(3)
+    critical_t = b.t_critical_values(looks)
+    np.testing.assert_allclose(critical_t, stats.t.ppf(stats.norm.cdf(b.critical_values), looks - 1))
+    d = np.random.default_rng(5).normal(size=(40_000, 20))
+    t = np.stack([d[:, :n].mean(1) / (d[:, :n].std(1, ddof=1) / np.sqrt(n)) for n in looks], axis=1)
+    plain = np.mean(np.any(np.abs(t) >= b.critical_values, axis=1))
+    mapped = np.mean(np.any(np.abs(t) >= critical_t, axis=1))
+    se = np.sqrt(0.05 * 0.95 / d.shape[0])
+    assert plain > 0.08  # z boundaries on t statistics of 5 seeds: nearly twice the level
+    # Mapped, the level is nearly kept: 0.0533 measured with 10^5 paths, 0.003 above 0.05.
+    assert abs(mapped - 0.05) < 0.0035 + 2 * se
+
+
+# --- confidence sequences -------------------------------------------------------------------
+
+
+def _ever_excluded(truth: float, cs) -> bool:
+    return bool(np.any((cs.low > truth) | (cs.high < truth)))
+
+
+@pytest.mark.parametrize(
+    "draw, truth",
+    [
+        (lambda rng, n: rng.uniform(-0.2, 0.6, n), 0.2),
+        (lambda rng, n: rng.beta(0.5, 5.0, n) * 2 - 1, 0.5 / 5.5 * 2 - 1),  # skewed
+        (lambda rng, n: np.where(rng.random(n) < 0.3, 1.0, -1.0), -0.4),  # two points
+    ],
+)
+def test_betting_sequence_covers_uniformly_in_time(draw, truth):
+    rng = np.random.default_rng(2)
+    paths = 80
+    misses = sum(_ever_excluded(truth, confidence_sequence(draw(rng, 300), bounds=(-1, 1))) for _ in range(paths))
+    assert misses / paths <= 0.05 + 2 * np.sqrt(0.05 * 0.95 / paths)
+
+
+def test_t_mixture_covers_normal_means_uniformly_in_time():
+    rng = np.random.default_rng(4)
+    paths = 2000
+    misses = sum(_ever_excluded(0.3, confidence_sequence(rng.normal(0.3, 2.0, 500), method="t-mixture"))
+                 for _ in range(paths))
+    assert misses / paths <= 0.05 + 2 * np.sqrt(0.05 * 0.95 / paths)
+
+
+def test_t_mixture_limits_are_where_the_mixture_martingale_reaches_one_over_alpha():
+    d = np.random.default_rng(0).normal(0.1, 1.0, 40)
+    low, high = _t_mixture_limits(d, 0.05, 1.0)
+    n, c2 = 40, 1.0
+    for mu in (low[-1], high[-1]):
+        x = d - mu
+        s, v = x.sum(), (x**2).sum()
+        martingale = np.sqrt(c2 / (n + c2)) * (v / (v - s**2 / (n + c2))) ** (n / 2)
+        assert martingale == pytest.approx(20.0, rel=1e-9)
+
+
+def test_sequences_are_nested_inside_bounds_and_wider_than_the_t_interval():
+    d = np.random.default_rng(9).normal(0.004, 0.003, 1000)
+    for cs in (confidence_sequence(d, bounds=(-1, 1)), confidence_sequence(d, method="t-mixture", bounds=(-1, 1))):
+        assert np.all(np.diff(cs.low) >= 0) and np.all(np.diff(cs.high) <= 0)
+        assert np.all(cs.low >= -1) and np.all(cs.high <= 1) and np.all(cs.low <= cs.high)
+        for n in (10, 30, 100, 1000):
+            half_t = stats.t.ppf(0.975, n - 1) * d[:n].std(ddof=1) / np.sqrt(n)
+            assert (cs.high[n - 1] - cs.low[n - 1]) / 2 > half_t
+    tm = confidence_sequence(d, method="t-mixture")
+    half_t = stats.t.ppf(0.975, 999) * d.std(ddof=1) / np.sqrt(1000)
+    assert (tm.high[-1] - tm.low[-1]) / 2 < 2.5 * half_t  # wider, not absurdly
+
+
+# --- the driver -----------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("method, kwargs, paths", [
+    ("t-mixture", {"max_pairs": 100}, 1500),
+    ("group-sequential", {"looks": [5, 10, 20]}, 3000),
+])
+def test_optional_stopping_under_the_null_keeps_the_level(method, kwargs, paths):
+    rng = np.random.default_rng(8)
+    n = kwargs.get("max_pairs") or kwargs["looks"][-1]
+    wrong = 0
+    for _ in range(paths):
+        comp = SequentialComparison(method=method, **kwargs)
+        comp.update(rng.normal(0.8, 0.01, n), rng.normal(0.8, 0.01, n))
+        assert comp.decision in SEQUENTIAL_VERDICTS
+        wrong += comp.decision == "different"
+    assert wrong / paths <= 0.05 + 2 * np.sqrt(0.05 * 0.95 / paths)
+
+
+def test_one_update_per_pair_equals_one_update_of_all_pairs():
+    rng = np.random.default_rng(1)
+    a, b = rng.normal(0.81, 0.01, 60), rng.normal(0.80, 0.01, 60)
+    for kwargs in ({"method": "betting", "bounds": (0, 1), "max_pairs": 60, "margin": 0.5},
+                   {"method": "t-mixture", "max_pairs": 60, "margin": 0.05}):
+        one, all_ = SequentialComparison(**kwargs), SequentialComparison(**kwargs)
+        for x, y in zip(a, b):
+            if one.update(x, y) != "continue":
+                break
+        all_.update(a, b)
+        assert (one.decision, one.decided_at) == (all_.decision, all_.decided_at)
+        assert one.decision in ("different", "equivalent", "trivial")
+
+
+def test_run_stops_at_a_decision_and_reaches_undetermined_at_max_pairs():
+    rng = np.random.default_rng(0)
+    comp = SequentialComparison(method="t-mixture", margin=0.005, max_pairs=50)
+    assert comp.run(lambda i: (0.80 + rng.normal(0, 0.003), 0.79 + rng.normal(0, 0.003))) == "different"
+    assert comp.decided_at == comp.n < 50
+    flat = SequentialComparison(method="betting", bounds=(0, 1), max_pairs=5)
+    assert flat.run(lambda i: (rng.uniform(), rng.uniform())) == "undetermined" and flat.n == 5
+
+
+def test_group_sequential_equivalence_at_the_last_look():
+    rng = np.random.default_rng(0)
+    comp = SequentialComparison(method="group-sequential", looks=[5, 10, 20], margin=0.01)
+    comp.update(0.8 + rng.normal(0, 0.002, 20), 0.8 + rng.normal(0, 0.002, 20))
+    assert comp.decision == "equivalent" and comp.decided_at == 20
+
+
+@pytest.mark.parametrize("kwargs, update, match", [
+    ({"method": "betting", "bounds": (0, 1)}, (1.2, 0.5), "within `bounds`"),
+    ({"method": "t-mixture"}, (np.nan, 0.5), "finite"),
+    ({"method": "t-mixture"}, ("a", 0.5), "real numbers"),
+    ({"method": "t-mixture"}, ([0.1, 0.2], [0.1]), "same length"),
+])
+def test_driver_bad_updates(kwargs, update, match):
+    with pytest.raises((ValueError, TypeError), match=match):
+        SequentialComparison(**kwargs).update(*update)
+
+
+@pytest.mark.parametrize("kwargs, match", [
+    ({"method": "betting"}, "`bounds` must be given"),
+    ({"method": "t-mixture", "alpha": 1.5}, "alpha"),
+    ({"method": "group-sequential"}, "`looks` must be given"),
+    ({"method": "group-sequential", "looks": [10, 5]}, "increase"),
+    ({"method": "group-sequential", "looks": [5.0, 10.0]}, "whole numbers"),
+    ({"method": "t-mixture", "looks": [5, 10]}, "group-sequential"),
+    ({"method": "t-mixture", "margin": -1}, "margin"),
+    ({"method": "t-mixture", "max_pairs": 1}, "max_pairs"),
+    ({"method": "sprt"}, "method"),
+])
+def test_driver_bad_arguments(kwargs, match):
+    with pytest.raises((ValueError, TypeError), match=match):
+        SequentialComparison(**kwargs)
+
+
+def test_update_after_a_decision_is_refused():
+    comp = SequentialComparison(method="t-mixture", max_pairs=3)
+    comp.update([0.1, 0.2, 0.3], [0.1, 0.3, 0.2])
+    with pytest.raises(ValueError, match="reached its decision"):
+        comp.update(0.1, 0.1)
+
+
+@pytest.mark.parametrize("call, match", [
+    (lambda: group_sequential_bounds(0), "n_looks"),
+    (lambda: group_sequential_bounds(2.5), "n_looks"),
+    (lambda: group_sequential_bounds(3, information_rates=[0.5, 0.4, 1.0]), "information_rates"),
+    (lambda: group_sequential_bounds(2, information_rates=[0.5, 0.9]), "information_rates"),
+    (lambda: group_sequential_bounds(2, alpha=0.0), "alpha"),
+    (lambda: group_sequential_bounds(2, spending="haybittle"), "spending"),
+    (lambda: spending_alpha([0.0, 1.0]), "information fractions"),
+    (lambda: max_information_inflation("design"), "GroupSequentialBounds"),
+    (lambda: group_sequential_bounds(3).t_critical_values([5, 10]), "one whole number"),
+    (lambda: group_sequential_bounds(2).t_critical_values([10, 5]), "increase"),
+    (lambda: confidence_sequence([0.1, 0.2]), "`bounds` must be given"),
+    (lambda: confidence_sequence([0.1, 2.0], bounds=(-1, 1)), "within `bounds`"),
+    (lambda: confidence_sequence([], bounds=(-1, 1)), "non-empty"),
+    (lambda: confidence_sequence([0.1, np.inf], method="t-mixture"), "finite"),
+    (lambda: confidence_sequence([0.1, 0.2], bounds=(1, -1)), "low < high"),
+    (lambda: confidence_sequence([0.1, 0.2], bounds="ab"), "pair"),
+    (lambda: confidence_sequence([0.1, 0.2], method="t-mixture", prior_precision=0.0), "prior_precision"),
+    (lambda: confidence_sequence(np.array([1j, 2j]), method="t-mixture"), "real numbers"),
+    (lambda: confidence_sequence([0.1, 0.2], method="t-mixture", confidence_level=1.0), "confidence_level"),
+])
+def test_bad_arguments(call, match):
+    with pytest.raises((ValueError, TypeError), match=match):
+        call()
+
+
+def test_t_mixture_is_scale_free_and_handles_extreme_magnitudes():
+    d = np.random.default_rng(0).normal(1.0, 1.0, 50)
+    base = confidence_sequence(d, method="t-mixture")
+    for scale in (1e-300, 1e300):
+        cs = confidence_sequence(d * scale, method="t-mixture")
+        np.testing.assert_allclose(cs.high[1:] / scale, base.high[1:], rtol=1e-9)
+    constant = confidence_sequence(np.full(5, 0.2), method="t-mixture")
+    # Zero spread: the normal model's interval collapses on the common value (no NaN, no warning).
+    np.testing.assert_allclose(constant.low[1:], 0.2, rtol=1e-15)
+    np.testing.assert_allclose(constant.high[1:], 0.2, rtol=1e-15)
