@@ -602,6 +602,35 @@ def test_sampled_means_and_the_design_are_consistent(data, n, k, level):
     assert np.all(np.diff(sizes) <= 0)
 
 
+# --------------------------------------------------------------------------- sequential comparisons
+
+
+@given(n_looks=st.integers(1, 6), alpha=levels, pocock=st.booleans(), power=levels)
+def test_group_sequential_designs_spend_exactly_alpha(n_looks, alpha, pocock, power):
+    spending = "pocock" if pocock else "obrien-fleming"
+    b = outcome(lambda: sg.group_sequential_bounds(n_looks, alpha=alpha, spending=spending))
+    if b is None:
+        return
+    assert np.all(b.critical_values > 0) and np.all(np.diff(b.alpha_spent) >= 0)
+    assert b.alpha_spent[-1] == pytest.approx(alpha, rel=1e-9)
+    spent = sg.spending_alpha(b.information_rates, alpha=alpha / 2, spending=spending)
+    np.testing.assert_allclose(b.alpha_spent, 2 * spent, rtol=1e-12)
+    inflation = outcome(lambda: sg.max_information_inflation(b, target_power=power))
+    if inflation is not None:
+        assert inflation >= 1 - 1e-9 and math.isfinite(inflation)
+
+
+@given(d=vectors(min_size=1, max_size=30), level=levels)
+def test_confidence_sequences_are_nested_and_hold_the_running_mean(d, level):
+    for x, kwargs in ((d, {"method": "t-mixture"}), (np.clip(d, -1.0, 1.0), {"bounds": (-1.0, 1.0)})):
+        cs = outcome(lambda x=x, kwargs=kwargs: sg.confidence_sequence(x, confidence_level=level, **kwargs))
+        if cs is None:
+            continue
+        assert np.all(np.diff(cs.low) >= 0) and np.all(np.diff(cs.high) <= 0)
+        assert not np.any(np.isnan(cs.low)) and not np.any(np.isnan(cs.high))
+        assert np.all(cs.low <= cs.high)
+
+
 # --------------------------------------------------------------------------- Bayesian comparisons
 
 
