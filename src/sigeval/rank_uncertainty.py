@@ -628,14 +628,16 @@ def rank_confidence_sets(
     standard_error = np.where(varies, differences.std(axis=0, ddof=1) / np.sqrt(n), 0.0)
     scale = np.where(varies, standard_error, 1.0)
 
-    largest = np.zeros(n_resamples)
-    if np.any(varies):
-        centred = (differences[:, varies] - estimate_pairs[varies]) / scale[varies]
-        rows = max(1, _CHUNK_ELEMENTS // max(n, centred.shape[1], 1))
-        for start in range(0, n_resamples, rows):
-            b = min(rows, n_resamples - start)
-            counts = _multiplicities(n, b, gen).astype(float)
-            largest[start : start + b] = np.abs(counts @ centred / n).max(axis=1)
+    # Centred and studentized in place (no second n x pairs array); constant pairs contribute 0.
+    differences -= estimate_pairs
+    differences /= scale
+    differences[:, ~varies] = 0.0
+    largest = np.empty(n_resamples)
+    rows = max(1, _CHUNK_ELEMENTS // max(n, n_pairs))
+    for start in range(0, n_resamples, rows):
+        b = min(rows, n_resamples - start)
+        counts = _multiplicities(n, b, gen).astype(float)
+        largest[start : start + b] = np.abs(counts @ differences / n).max(axis=1)
     critical = float(np.quantile(largest, confidence_level, method="inverted_cdf"))
 
     half = critical * standard_error
