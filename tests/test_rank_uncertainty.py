@@ -341,3 +341,16 @@ def test_rank_confidence_sets_chunks_give_the_same_answer(monkeypatch):
     monkeypatch.setattr(ru, "_CHUNK_ELEMENTS", 100)  # 2 resamples a chunk
     chunked = ru.rank_confidence_sets(x, n_resamples=301, rng=7)
     assert chunked.critical_value == whole.critical_value
+
+
+def test_rank_confidence_sets_near_the_float64_limits():
+    # Ranks do not depend on the scale: values near 1e308 give the ranks of the same values near 1.
+    x = np.random.default_rng(6).normal(size=(200, 3)) + [0.0, 0.5, 1.0]
+    small = ru.rank_confidence_sets(x, n_resamples=300, rng=0)
+    huge = ru.rank_confidence_sets(x * 2.0**1020, n_resamples=300, rng=0)
+    assert huge.critical_value == pytest.approx(small.critical_value, rel=1e-12)
+    np.testing.assert_array_equal(huge.rank_interval.low, small.rank_interval.low)
+    np.testing.assert_allclose(huge.estimate, small.estimate * 2.0**1020, rtol=1e-12)
+    # Differences that overflow float64 are refused, not returned as inf.
+    with pytest.raises(ValueError, match="overflows float64"):
+        ru.rank_confidence_sets(np.array([[1e308, -1e308], [1.2e308, -1e308], [1e308, -1.3e308]]), n_resamples=20)

@@ -24,6 +24,7 @@ from typing import Any, Literal
 import numpy as np
 from numpy.typing import ArrayLike
 
+from ._numeric import check_finite_result, safe_scale
 from ._ranks import score_table, within_ranks
 from ._results import ConfidenceInterval
 from ._validation import (
@@ -621,6 +622,10 @@ def rank_confidence_sets(
     # The per-item pairwise differences, and every resample's pairwise means and deviations.
     check_memory(float(n) * n_pairs + float(n_resamples) * (n_pairs + 2), "n_resamples", n_resamples,
                  "the pairwise differences of every resample")
+    # Ranks do not depend on the scale: values near the float64 limits are divided by a power of
+    # two (exact), so that differences and their squares cannot overflow; ordinary values are not.
+    unit = safe_scale(table, power=2)
+    table = table / unit
     differences = table[:, iu[0]] - table[:, iu[1]]  # (n, pairs)
     estimate_pairs = differences.mean(axis=0)
     # Exactly constant differences have no spread; a computed sd would be rounding noise.
@@ -649,6 +654,9 @@ def rank_confidence_sets(
     # The observed ranks from the same differences, so that rounding cannot put them outside.
     pairwise = np.zeros((k, k))
     pairwise[iu], pairwise[iu[::-1]] = estimate_pairs, -estimate_pairs
+    with np.errstate(over="ignore"):  # an overflow is refused just below, with its own message
+        low, high = low * unit, high * unit
+    check_finite_result({"difference_interval": np.concatenate([low, high])}, "`scores`")
     # Row i minus column j: an interval above zero says i is truly above j.
     above = low > 0
     below = high < 0
@@ -656,7 +664,7 @@ def rank_confidence_sets(
     rank_high = k - below.sum(axis=0)
     return RankConfidenceSetsResult(
         models=models,
-        estimate=table.mean(axis=0),
+        estimate=table.mean(axis=0) * unit,
         rank=1 + (pairwise > 0).sum(axis=0),
         rank_interval=ConfidenceInterval(rank_low, rank_high),
         best_set=tuple(m for m, lo in zip(models, rank_low) if lo == 1),
