@@ -114,6 +114,7 @@ VALID: dict[str, dict] = {
     "holm_vs_control": dict(scores=_TABLE, control=0, alpha=0.05),
     "rank_stability": dict(scores=_TABLE, n_resamples=50, alpha=0.05, rng=0),
     "bootstrap_ranks": dict(scores=np.array(_TABLE).T, n_resamples=50, alpha=0.1, rng=0),
+    "rank_confidence_sets": dict(scores=np.array(_TABLE).T, n_resamples=50, confidence_level=0.9, rng=0),
     "correlated_ttest": dict(differences=[0.02, 0.01, 0.03, 0.0], test_fraction=0.1, rope=0.01),
     "bayesian_paired_t": dict(scores_a=_A, scores_b=_B, rope=0.01),
     "bayesian_signed_rank": dict(scores_a=_A, scores_b=_B, rope=0.01, prior_strength=0.5, n_samples=50, rng=0),

@@ -501,6 +501,12 @@ def test_rank_resampling_gives_frequencies_and_ranks(table, alpha):
         assert np.all((br.rank_interval.low >= 1) & (br.rank_interval.high <= k))
         pvalue(br.pvalue)
         pvalue(br.pvalue_holm)
+    cs = outcome(lambda: sg.rank_confidence_sets(table, n_resamples=20, confidence_level=1 - alpha, rng=0))
+    if cs is not None:
+        k = table.shape[1]
+        low, high = cs.rank_interval
+        assert np.all((1 <= low) & (low <= cs.rank) & (cs.rank <= high) & (high <= k))
+        assert len(cs.best_set) >= 1 and cs.critical_value >= 0
 
 
 @given(k=st.integers(-1, 60), n=st.integers(-1, 2**53), gap=wide, alpha=levels)
