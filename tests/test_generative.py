@@ -457,6 +457,9 @@ def test_paired_difference_rescales_by_both_models(tiny_model):
     assert res.estimate == pytest.approx(ref.estimate, rel=1e-14)
     assert res.standard_error == pytest.approx(ref.standard_error, rel=1e-14)
     assert res.variance_within == pytest.approx(ref.variance_within, rel=1e-14)
+    # Unscaled, the squares of 1e-300 underflow and the naive standard error came out 0.
+    assert res.standard_error_naive == pytest.approx(ref.standard_error_naive, rel=1e-14)
+    assert res.design_effect == pytest.approx(ref.design_effect, rel=1e-14)
 
 
 def test_overflows_are_refused_naming_the_field_and_the_arguments():
