@@ -201,3 +201,105 @@ def test_auc_errors_name_the_column_not_the_bootstrap():
         compare_predictions(table.head(6), metric="auc", n_resamples=100, rng=0, auc_method="bootstrap")
     # DeLong's intervals (the default) need no resample.
     assert len(compare_predictions(table.head(6), metric="auc").models) == 2
+
+
+# --------------------------------------------------------------------------- exact notes, messages and the grouped path (mutation testing)
+
+
+def test_grouped_accuracy_comparison_is_built_from_the_library_parts():
+    from sigeval import paired_permutation_test
+
+    table = _table(n=60, seed=5).assign(clip=np.repeat(["c%d" % i for i in range(12)], 5))
+    res = compare_predictions(table, groups="clip", confidence_level=0.8, n_resamples=200, rng=np.int64(6))
+    codes = pd.factorize(table["clip"])[0]
+    correct = {m: (table[m] == table.label).to_numpy(float) for m in "ABC"}
+    gen = np.random.default_rng(6)
+    for row in res.models.itertuples():
+        boot = bootstrap_ci(correct[row.model], groups=codes, n_resamples=200, confidence_level=0.8, rng=gen)
+        assert (row.n_items, row.accuracy, row.ci_low, row.ci_high) == (60, correct[row.model].mean(),
+                                                                          *boot.confidence_interval)
+    for row in res.pairs.itertuples():
+        a, b = correct[row.model_a], correct[row.model_b]
+        boot = paired_bootstrap_ci(a, b, groups=codes, n_resamples=200, confidence_level=0.8, rng=gen)
+        sums_a, sums_b = np.bincount(codes, a), np.bincount(codes, b)
+        assert (row.estimate, row.ci_low, row.ci_high) == (a.mean() - b.mean(), *boot.confidence_interval)
+        assert row.pvalue == paired_permutation_test(sums_a, sums_b, rng=gen).pvalue
+    assert res.note == ("accuracy intervals: cluster bootstrap; differences: A minus B, paired cluster bootstrap "
+                        "percentile interval (200 resamples, rng seed 6); p: sign flips of whole groups (exact or "
+                        "10,000 draws), Holm-adjusted over 3 pair(s)")
+    assert list(res.models.columns) == ["model", "n_items", "accuracy", "ci_low", "ci_high"]
+    assert list(res.pairs.columns) == ["model_a", "model_b", "estimate", "ci_low", "ci_high", "pvalue", "pvalue_holm"]
+
+
+def test_notes_say_exactly_how_every_number_was_computed():
+    table = _table(n=50, seed=7)
+    res = compare_predictions(table[["label", "A", "B"]], n_resamples=100, rng=3)
+    assert res.note == ("accuracy intervals: Wilson; differences: A minus B, paired bootstrap percentile interval "
+                        "(100 resamples, rng seed 3); p: McNemar (exact), Holm-adjusted over 1 pair(s)")
+    # Only an integer seed is repeated in the note: a generator (or True, refused as a seed) is not.
+    assert "rng seed" not in compare_predictions(table, n_resamples=100, rng=np.random.default_rng(3)).note
+    with pytest.raises(TypeError, match=r"`rng`"):
+        compare_predictions(table, n_resamples=100, rng=True)
+    rng = np.random.default_rng(8)
+    y = np.tile([0, 1], 20)
+    scores = pd.DataFrame({"label": y, "s1": y + rng.normal(0, 1, 40), "s2": y + rng.normal(0, 1, 40),
+                           "s3": rng.normal(0, 1, 40)})
+    res = compare_predictions(scores, metric="auc", n_resamples=100, rng=4)
+    assert res.note == ("AUC intervals: DeLong's standard error, normal interval clipped to [0, 1]; differences: AUC "
+                        "of A minus B with DeLong's interval and test, Holm-adjusted over 3 pair(s)")
+    res = compare_predictions(scores, metric="auc", n_resamples=100, rng=4, auc_method="bootstrap")
+    assert res.note == ("AUC intervals: bootstrap percentile (100 resamples, rng seed 4); differences: AUC of A minus "
+                        "B with DeLong's interval and test, Holm-adjusted over 3 pair(s)")
+    assert res.models.n_items.tolist() == [40, 40, 40]
+    assert list(res.models.columns) == ["model", "n_items", "auc", "ci_low", "ci_high"]
+    assert (res.metric, res.confidence_level, res.n_resamples) == ("auc", 0.95, 100)
+
+
+@pytest.mark.parametrize(
+    ("table", "kwargs", "message"),
+    [
+        (pd.DataFrame({"label": [1, None, 1], "A": [1, 0, 1], "B": [1, 0, 0]}), {},
+         r"^row 1: the label column 'label' is empty$"),
+        (pd.DataFrame({"label": [1, 0, 1], "A": [1, 0, 1], "B": [1, None, None], "g": [1, 1, 2]}), dict(groups="g"),
+         r"^rows 1, 2: model column 'B' is empty; every model must be scored on every item \(the models would be "
+         r"compared on different numbers of items\)$"),
+        (pd.DataFrame({"label": [1, 0, 1], "A": [1, 0, 1], "B": [1, 0, 0], "g": [1, None, 2]}), dict(groups="g"),
+         r"^row 1: the groups column 'g' is empty$"),
+        (pd.DataFrame({"label": [1, 0, 1], "A": [1, 0, 1], "B": [1, 0, 0]}), dict(groups="g"),
+         r"^no column 'g' for the groups \(the columns are 'label', 'A', 'B'\)$"),
+        (pd.DataFrame({"A": [1, 0, 2, 5], "B": [0, 1, 1, 1]}), dict(label=None),
+         r"^row 2: without a label column, model column 'A' must hold 0/1 correctness; it holds 2$"),
+        (pd.DataFrame({"A": [1.0, 0.5], "B": [0, 1]}), dict(label=None), r"^row 1: without a label column, model "
+         r"column 'A' must hold 0/1 correctness; it holds 0\.5$"),
+        (pd.DataFrame({"label": ["x", "y"], "A": ["a", "b"], "B": ["b", "a"]}), {},
+         r"^the label column 'label' holds values \(x, y\) that no model predicts \(the models predict a, b\); are "
+         r"labels and predictions encoded alike\? For 0/1 correctness columns, pass label=None \(--label none on the "
+         r"command line\)$"),
+        (_renamed(_SMALL, ["label", "A", "A"]), {},
+         r"^the table has more than one column named 'A'; rename them so that each name is one column$"),
+        (pd.DataFrame({"label": [1, 0, 1], "A": [0.1, 0.2, 0.3], "B": [0.3, 0.2, 0.1]}), dict(metric="auc", label=None),
+         r"^the AUC needs a label column \(0/1\) beside the models' scores$"),
+        (pd.DataFrame({"label": [1, 0, 1], "A": [0.1, 0.2, 0.3], "B": [0.3, 0.2, 0.1], "g": [1, 1, 2]}),
+         dict(metric="auc", groups="g"),
+         r"^groups with the AUC are not supported: DeLong's test assumes independent items$"),
+        (pd.DataFrame({"label": [1, 2, 1], "A": [0.1, 0.2, 0.3], "B": [0.3, 0.2, 0.1]}), dict(metric="auc"),
+         r"^for the AUC the label column 'label' must hold 0 and 1, both present$"),
+        (pd.DataFrame({"label": [1, 1, 1], "A": [0.1, 0.2, 0.3], "B": [0.3, 0.2, 0.1]}), dict(metric="auc"),
+         r"^for the AUC the label column 'label' must hold 0 and 1, both present$"),
+        (pd.DataFrame({"label": [1, 0, 1], "A": [0.1, 0.2, 0.3], "B": [0.3, None, 0.1]}), dict(metric="auc"),
+         r"^row 1: model column 'B' is empty$"),
+        (pd.DataFrame({"label": [1, 0, 1], "A": [0.1, 0.2, 0.3], "B": [0.3, 0.2, -np.inf]}), dict(metric="auc"),
+         r"^row 2: model column 'B' holds an infinite score$"),
+    ],
+)
+def test_table_errors_say_exactly_what_is_wrong_and_where(table, kwargs, message):
+    with pytest.raises(TableError, match=message):
+        compare_predictions(table, n_resamples=50, rng=0, **kwargs)
+
+
+def test_the_default_models_are_every_other_column():
+    table = _table(n=40, seed=9).assign(clip=np.repeat(np.arange(8), 5))
+    res = compare_predictions(table, groups="clip", n_resamples=50, rng=0)
+    assert res.models.model.tolist() == ["A", "B", "C"]
+    assert compare_predictions(table, groups="clip", models=["C", "A"], n_resamples=50, rng=0).models.model.tolist() == [
+        "C", "A"]
