@@ -209,7 +209,7 @@ def test_auc_errors_name_the_column_not_the_bootstrap():
 def test_grouped_accuracy_comparison_is_built_from_the_library_parts():
     from sigeval import paired_permutation_test
 
-    table = _table(n=60, seed=5).assign(clip=np.repeat(["c%d" % i for i in range(12)], 5))
+    table = _table(n=60, seed=5).assign(clip=np.repeat([f"c{i}" for i in range(12)], 5))
     res = compare_predictions(table, groups="clip", confidence_level=0.8, n_resamples=200, rng=np.int64(6))
     codes = pd.factorize(table["clip"])[0]
     correct = {m: (table[m] == table.label).to_numpy(float) for m in "ABC"}
