@@ -303,3 +303,25 @@ def test_the_default_models_are_every_other_column():
     assert res.models.model.tolist() == ["A", "B", "C"]
     assert compare_predictions(table, groups="clip", models=["C", "A"], n_resamples=50, rng=0).models.model.tolist() == [
         "C", "A"]
+
+
+@pytest.mark.parametrize(
+    ("table", "kwargs", "error", "message"),
+    [
+        (_SMALL, dict(models=[["A"], "B"]), TypeError, r"^`models` must be a column name; got \['A'\]\.$"),
+        (_SMALL, dict(models=["A", "Z"]),
+         TableError, r"^no column 'Z' for the models \(the columns are 'label', 'A', 'B'\)$"),
+        (_SMALL, dict(models=["A", "B", "A", "B"]), ValueError,
+         r"^`models` must name each column once; got 'A', 'B' more than once\.$"),
+        (_SMALL.assign(g=[1, 1, 2, 2, 3, 3]), dict(models=["A", "label", "g"], groups="g"), ValueError,
+         r"^`models` must not name the label or the groups column; got 'label', 'g'\.$"),
+        # A cell is shown as written: text quoted, a number (Python or NumPy) plain.
+        (pd.DataFrame({"A": ["1", "2"], "B": [0, 1]}), dict(label=None), TableError, r"holds '2'$"),
+        (pd.DataFrame({"A": pd.Series([1, 2], dtype=object), "B": [0, 1]}), dict(label=None), TableError,
+         r"holds 2$"),
+        (pd.DataFrame({"A": np.array([1.0, 2.5]), "B": [0, 1]}), dict(label=None), TableError, r"holds 2\.5$"),
+    ],
+)
+def test_model_columns_and_cells_are_named_exactly(table, kwargs, error, message):
+    with pytest.raises(error, match=message):
+        compare_predictions(table, n_resamples=50, rng=0, **kwargs)
