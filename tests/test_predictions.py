@@ -325,3 +325,64 @@ def test_the_default_models_are_every_other_column():
 def test_model_columns_and_cells_are_named_exactly(table, kwargs, error, message):
     with pytest.raises(error, match=message):
         compare_predictions(table, n_resamples=50, rng=0, **kwargs)
+
+
+@pytest.mark.parametrize(("metric", "extra"), [("accuracy", {}), ("accuracy", {"groups": "g"}),
+                                               ("auc", {}), ("auc", {"auc_method": "bootstrap"})])
+def test_one_progress_bar_counts_every_model_and_pair(monkeypatch, metric, extra):
+    import sigeval._bootstrap_engine as engine
+    import sigeval.predictions as predictions
+
+    bars, inner = [], []
+
+    class Bar:
+        def __init__(self, total, description, *, enabled=True, unit="it"):
+            self.total, self.done = total, 0
+            bars.append(self)
+
+        def __enter__(self):
+            return self
+
+        def __exit__(self, *exc):
+            return False
+
+        def update(self, n):
+            self.done += n
+
+    real = engine.progress_bar
+    monkeypatch.setattr(predictions, "progress_bar", Bar)
+    monkeypatch.setattr(engine, "progress_bar", lambda *a, **k: inner.append(k["enabled"]) or real(*a, **k))
+    rng = np.random.default_rng(10)
+    y = np.tile([0, 1], 20)
+    table = pd.DataFrame({"label": y, "A": y + rng.normal(0, 1, 40), "B": y + rng.normal(0, 1, 40),
+                          "C": rng.normal(0, 1, 40), "g": np.repeat(np.arange(8), 5)})
+    if metric == "accuracy":
+        table[["A", "B", "C"]] = (table[["A", "B", "C"]] > 0.5).astype(int)
+    if "groups" not in extra:
+        table = table.drop(columns="g")
+    compare_predictions(table, metric=metric, n_resamples=50, rng=0, **extra)
+    # 3 pairs, and the 3 models too when each model's interval is a bootstrap (or a DeLong interval).
+    steps = 3 + (3 if metric == "auc" or "groups" in extra else 0)
+    assert [(bar.total, bar.done) for bar in bars] == [(steps, steps)]
+    assert not any(inner)  # the bootstraps inside draw no bars of their own
+
+
+def test_auc_comparison_at_another_level_and_a_degenerate_pair():
+    rng = np.random.default_rng(11)
+    y = np.tile([0, 1], 15)
+    table = pd.DataFrame({"label": y, "s1": y + rng.normal(0, 1, 30), "s2": y + rng.normal(0, 2, 30)})
+    for method in ("delong", "bootstrap"):
+        res = compare_predictions(table, metric="auc", confidence_level=0.8, n_resamples=100, rng=1, auc_method=method)
+        gen = np.random.default_rng(1)
+        for row in res.models.itertuples():
+            s = table[row.model].to_numpy()
+            ref = (delong_ci(y, s, confidence_level=0.8) if method == "delong" else
+                   bootstrap_ci((y, s), statistic=roc_auc, n_resamples=100, confidence_level=0.8, rng=gen))
+            assert (row.ci_low, row.ci_high) == tuple(ref.confidence_interval)
+        ref = delong_test(y, table.s1, table.s2, confidence_level=0.8)
+        assert (res.pairs.ci_low[0], res.pairs.ci_high[0]) == tuple(ref.confidence_interval)
+    # Two perfect rankings in opposite directions: AUCs 1 and 0 with a zero standard error of their difference.
+    perfect = pd.DataFrame({"label": [0, 0, 1, 1], "A": [0.1, 0.2, 0.8, 0.9], "B": [0.9, 0.8, 0.2, 0.1]})
+    with pytest.raises(TableError, match=r"^models 'A' and 'B': \S"), \
+            pytest.warns(UserWarning, match=r"DeLong's standard error is zero"):
+        compare_predictions(perfect, metric="auc")
