@@ -320,6 +320,9 @@ def test_the_default_models_are_every_other_column():
         (pd.DataFrame({"A": pd.Series([1, 2], dtype=object), "B": [0, 1]}), dict(label=None), TableError,
          r"holds 2$"),
         (pd.DataFrame({"A": np.array([1.0, 2.5]), "B": [0, 1]}), dict(label=None), TableError, r"holds 2\.5$"),
+        # A float32 cell as the 0/1 check saw it, widened to float64 (str of the float32 would print 0.1).
+        (pd.DataFrame({"A": np.array([1.0, 0.1], dtype=np.float32), "B": [0, 1]}), dict(label=None), TableError,
+         r"holds 0\.10000000149011612$"),
     ],
 )
 def test_model_columns_and_cells_are_named_exactly(table, kwargs, error, message):
