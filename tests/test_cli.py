@@ -1,5 +1,6 @@
 """The sigeval command, driven as a user would: in a subprocess, on CSV files."""
 
+import io
 import json
 import re
 import subprocess
@@ -306,3 +307,79 @@ def test_an_unreadable_file_is_one_line(tmp_path):
     assert "Traceback" not in done.stderr
     assert done.returncode == 1
     assert done.stderr.strip() == f"sigeval runs: error: {path}: cannot read the file (Permission denied)"
+
+
+# --------------------------------------------------------------------------- outputs (issue 24)
+
+
+def test_version_gives_what_a_bug_report_needs():
+    done = sigeval("--version")
+    lines = done.stdout.splitlines()
+    assert done.returncode == 0 and re.fullmatch(r"sigeval \S+", lines[0])
+    for key in ("Python", "numpy", "scipy", "pandas", "platform", "BLAS"):
+        assert any(line.startswith(f"  {key}: ") for line in lines), key
+
+
+@pytest.mark.parametrize("fmt, marker", [
+    ("markdown", "| task | model_a | model_b |"),
+    ("latex", "\\toprule"),
+    ("csv", "table,task,model_a,model_b,n_pairs,mean_diff"),
+    ("json", '"environment": {'),
+])
+def test_runs_formats(examples, fmt, marker):
+    done = sigeval("runs", examples / "runs.csv", "--format", fmt)
+    assert done.returncode == 0, done.stderr
+    assert marker in done.stdout
+    if fmt == "csv":
+        table = pd.read_csv(io.StringIO(done.stdout))
+        pairwise = Report(pd.read_csv(examples / "runs.csv")).pairwise()
+        np.testing.assert_allclose(table.mean_diff, pairwise.mean_diff, rtol=1e-12)
+    if fmt == "json":
+        env = json.loads(done.stdout)["environment"]
+        assert env["call"].startswith("sigeval runs ") and "--format json" in env["call"]
+        assert re.fullmatch(r"sha256 [0-9a-f]{16} \(60 runs as CSV: task, model, seed, score\)", env["input table"])
+
+
+@pytest.mark.parametrize("fmt", ["markdown", "latex", "csv", "json", "text"])
+def test_compare_formats_and_output_file(examples, tmp_path, fmt):
+    target = tmp_path / f"out.{fmt}"
+    done = sigeval("compare", examples / "predictions.csv", "--n-resamples", 200, "--format", fmt, "--output", target)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == f"{fmt} written to {target}"
+    assert re.search(r"matcher(\\)?_A", target.read_text())
+
+
+def test_html_pages_from_both_commands(examples, tmp_path):
+    page = tmp_path / "report.html"
+    done = sigeval("runs", examples / "runs.csv", "--view", "all", "--margin", "0.01", "--html", page)
+    assert done.returncode == 0, done.stderr
+    assert f"HTML report written to {page}" in done.stdout
+    text = page.read_text()
+    assert text.count("<svg") == 2 and "In plain words" in text and "sigeval runs" in text
+    other = tmp_path / "compare.html"
+    done = sigeval("compare", examples / "predictions.csv", "--n-resamples", 200, "--output", other)
+    assert done.returncode == 0, done.stderr
+    assert "<table>" in other.read_text() and "<script" not in other.read_text()
+    refused = sigeval("runs", examples / "runs.csv", "--output", tmp_path / "missing" / "r.md")
+    assert refused.returncode == 1 and "cannot write the file" in refused.stderr and "Traceback" not in refused.stderr
+
+
+def test_runs_view_all_shows_describe_summary_and_a_footnote_in_100_columns(examples):
+    done = sigeval("runs", examples / "runs.csv", "--view", "all", "--margin", "0.01")
+    assert done.returncode == 0, done.stderr
+    out = done.stdout
+    assert "scores per task (mean and sd over the seeds)" in out and "\nsummary\n" in out
+    report = Report(pd.read_csv(examples / "runs.csv"))
+    assert " ".join(report.summary(margin=0.01).split()) in " ".join(out.split())
+    assert "Differences are model A minus model B" in out and "Holm-adjusted within each task" in out
+    assert max(len(line) for line in out.splitlines()) <= 100
+
+
+def test_messages_use_the_commands_spelling_and_name_label(tmp_path):
+    lines = RUNS_OK.splitlines()
+    path = _write(tmp_path, "r.csv", "\n".join(lines[:-1] + ["t,B,3,nan"]) + "\n")
+    refused = sigeval("runs", path)
+    assert "--failed drop-pairs" in refused.stderr and "failed='drop-pairs'" not in refused.stderr
+    counts = _write(tmp_path, "c.csv", "A,B\n1,0\n2,1\n")
+    done = sigeval("compare", counts)
+    assert done.returncode == 1 and "no column 'label'" in done.stderr and "--label COLUMN" in done.stderr

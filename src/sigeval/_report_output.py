@@ -191,6 +191,16 @@ def _tex(text: Any) -> str:
     return "".join(_LATEX_SPECIAL.get(ch, ch) for ch in str(text))
 
 
+def latex_table(frame: pd.DataFrame, precision: int) -> str:
+    """Any table in booktabs: text columns left, numbers right, at ``precision`` decimals."""
+    numeric = [pd.api.types.is_numeric_dtype(frame[c]) and not pd.api.types.is_bool_dtype(frame[c])
+               for c in frame.columns]
+    lines = [r"\begin{tabular}{" + "".join("r" if n else "l" for n in numeric) + "}", r"\toprule",
+             " & ".join(_tex(c) for c in frame.columns) + r" \\", r"\midrule"]
+    lines += [" & ".join(_tex(v) for v in row) + r" \\" for row in formatted(frame, precision)]
+    return "\n".join([*lines, r"\bottomrule", r"\end{tabular}"]) + "\n"
+
+
 def to_latex(report: Any, precision: int, bold_best: bool) -> str:
     """Mean ± sd of every model on every task (booktabs), the best mean per task in bold if asked."""
     described = report.describe()
@@ -308,7 +318,8 @@ def _cd_figure(friedman: Any, alpha: float) -> Any:
 
 def _figure(svg: str | None, caption: str) -> str:
     if svg is None:
-        return f"<p class='note'>({html.escape(caption)}: not drawn, matplotlib is not installed: pip install 'sigeval[plots]')</p>"
+        return (f"<p class='note'>({html.escape(caption)}: not drawn: matplotlib is not installed; "
+                "sigeval's plots extra installs it, as the README shows)</p>")
     return f"<figure role='img' aria-label='{html.escape(caption)}'>{svg}<figcaption>{html.escape(caption)}</figcaption></figure>"
 
 
@@ -337,6 +348,21 @@ def to_html(report: Any, path: str | Path, margin: float | None, alpha: float, t
         if note:
             body.append(f"<p class='note'>{html.escape(note)}</p>")
     body += ["<h2>Environment</h2>", html_table(pd.DataFrame(list(env.items()), columns=["", "value"]), precision)]
+    return _write_page(path, heading, body)
+
+
+def tables_page(path: str | Path, heading: str, tables: dict[str, pd.DataFrame], note: str,
+                env: dict[str, str]) -> Path:
+    """A page of tables only (what ``sigeval compare`` writes), self-contained like :func:`to_html`."""
+    body = [f"<h1>{html.escape(heading)}</h1>"]
+    for name, frame in tables.items():
+        body += [f"<h2>{html.escape(name)}</h2>", html_table(frame, 4)]
+    body += [f"<p class='note'>{html.escape(note)}</p>", "<h2>Environment</h2>",
+             html_table(pd.DataFrame(list(env.items()), columns=["", "value"]), 4)]
+    return _write_page(path, heading, body)
+
+
+def _write_page(path: str | Path, heading: str, body: list[str]) -> Path:
     page = ("<!DOCTYPE html>\n<html lang='en'><head><meta charset='utf-8'>"
             f"<meta name='viewport' content='width=device-width, initial-scale=1'><title>{html.escape(heading)}</title>"
             f"<style>{_STYLE}</style></head><body>\n" + "\n".join(body) + "\n</body></html>\n")
