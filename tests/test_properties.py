@@ -486,6 +486,16 @@ def test_rank_tests_give_probabilities(table, higher, alpha):
     if holm is not None:
         pvalue(holm.pvalue)
         pvalue(holm.pvalue_holm)
+    exact = outcome(lambda: sg.friedman(table, method="exact", ties="ignore", n_resamples=20, rng=0))
+    if exact is not None:
+        pvalue([exact.pvalue])
+        assert exact.statistic <= fr.statistic + 1e-9  # the tie correction only enlarges chi2_F
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", UserWarning)  # a pair with every difference zero says so
+        pw = outcome(lambda: sg.pairwise_wilcoxon(table, higher_is_better=higher))
+    if pw is not None:
+        pvalue(pw.pvalue.to_numpy())
+        assert np.all(pw.pvalue_adjusted.to_numpy() >= pw.pvalue.to_numpy())
 
 
 @given(table=tables(), alpha=levels)
@@ -527,6 +537,9 @@ def test_cd_groups_are_groups_of_models(ranks, cd):
     groups = outcome(lambda: sg.cd_groups(ranks, cd))
     if groups is not None:
         assert all(len(g) >= 2 and set(g) <= set(range(ranks.size)) for g in groups)
+        # The same decisions as a matrix give the same groups.
+        separated = np.abs(ranks[:, None] - ranks[None, :]) >= cd
+        assert sg.cd_groups(ranks, reject=separated) == groups
 
 
 # --------------------------------------------------------------------------- metrics

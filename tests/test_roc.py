@@ -233,18 +233,15 @@ def test_delong_with_two_items_of_each_class():
     assert (res.n_positive, res.n_negative) == (2, 2)
 
 
-def test_delong_perfect_against_reversed_scorer_is_infinitely_significant():
-    """Zero standard error with different AUCs: the statistic is +-inf and the p-value 0."""
-    y = np.array([1, 1, 1, 0, 0, 0])
-    perfect = np.array([6.0, 5, 4, 3, 2, 1])
-    with pytest.warns(UserWarning, match="standard error is zero"):
-        res = delong_test(y, perfect, -perfect)
-    assert (res.auc_a, res.auc_b, res.estimate, res.standard_error) == (1.0, 0.0, 1.0, 0.0)
-    assert (res.statistic, res.pvalue) == (math.inf, 0.0)
-    assert tuple(res.confidence_interval) == (1.0, 1.0)
-    with pytest.warns(UserWarning, match="standard error is zero"):
-        swapped = delong_test(y, -perfect, perfect)
-    assert (swapped.statistic, swapped.pvalue) == (-math.inf, 0.0)
+@pytest.mark.parametrize("mirror", [lambda s: -s, lambda s: 1 - s, lambda s: np.zeros_like(s)])
+def test_delong_refuses_a_zero_standard_error_between_different_aucs(mirror):
+    """A singular covariance with different AUCs used to give z = inf, p = 0 and a zero-width interval."""
+    y = np.array([1, 1, 1, 1, 0, 0, 0, 0])
+    perfect = np.array([0.9, 0.8, 0.7, 0.65, 0.6, 0.2, 0.1, 0.4])
+    with pytest.raises(ValueError, match=r"cannot judge this difference.*singular.*standard error of exactly 0"):
+        delong_test(y, perfect, mirror(perfect))
+    with pytest.raises(ValueError, match=r"4 positives, 4 negatives"):
+        delong_test(y, mirror(perfect), perfect)
 
 
 def test_delong_zero_se_warning_names_the_caller_and_says_why():
