@@ -18,7 +18,12 @@ nothing beyond the statistics core. Explained in :ref:`ch-own-results`.
 from __future__ import annotations
 
 import argparse
+import collections
+import csv
+import itertools
 import json
+import os
+import re
 import sys
 from collections.abc import Sequence
 from importlib import resources
@@ -47,19 +52,87 @@ class InputError(Exception):
 
 def _read_csv(path: str) -> pd.DataFrame:
     file = Path(path)
-    if not file.exists():
-        raise InputError(f"{path}: no such file")
-    if file.is_dir():
-        raise InputError(f"{path}: is a directory, not a CSV file")
     try:
+        if not file.exists():
+            raise InputError(f"{path}: no such file")
+        if file.is_dir():
+            raise InputError(f"{path}: is a directory, not a CSV file")
+        _check_header(file, path)
         table = pd.read_csv(file)
     except pd.errors.EmptyDataError:
         raise InputError(f"{path}: the file is empty") from None
-    except (pd.errors.ParserError, UnicodeDecodeError) as err:
-        raise InputError(f"{path}: not a readable CSV file ({str(err).splitlines()[0]})") from None
+    except pd.errors.ParserError as err:
+        raise _shifted(file, path) or InputError(f"{path}: not a readable CSV file ({str(err).splitlines()[0]})") from None
+    except UnicodeDecodeError as err:
+        raise InputError(f"{path}: not a readable CSV file (byte {err.start} is not UTF-8 text)") from None
+    except OSError as err:  # permission denied, an I/O error, a special file
+        raise InputError(f"{path}: cannot read the file ({err.strerror or err})") from None
+    if not isinstance(table.index, pd.RangeIndex):
+        # More fields on each row than in the header: pandas would silently use the first column as the index.
+        raise _shifted(file, path) or InputError(f"{path}: the rows have more fields than the header (line 1)")
     if table.empty:
         raise InputError(f"{path}: the file has a header but no rows")
     return table
+
+
+def _lines(file: Path, stop: int | None = None) -> list[list[str]]:
+    """The first ``stop`` rows of the file, split into fields by the csv module (the header is row 0)."""
+    with file.open(newline="", encoding="utf-8") as handle:
+        return list(itertools.islice(csv.reader(handle), stop))
+
+
+def _check_header(file: Path, path: str) -> None:
+    """Refuse repeated column names (pandas renames the second ``a.1``), saying if line 2 is a second header."""
+    rows = _lines(file, 2)
+    if not rows:
+        return
+    header = [name.strip() for name in rows[0]]
+    counts = collections.Counter(header)
+    repeated = [name for name in counts if counts[name] > 1]
+    if not repeated:
+        return
+    name = repeated[0]
+    where = ", ".join(str(i + 1) for i, h in enumerate(header) if h == name)
+    message = (f"{path}, line 1: column {name!r} appears {counts[name]} times (columns {where}); "
+               "each column needs its own name (pandas would rename the repeats silently)")
+    second = [field.strip() for field in rows[1]] if len(rows) > 1 else []
+    if second and len(set(second)) == len(second) and not any(_is_number(field) for field in second):
+        message += (f". Line 2 ({', '.join(second)}) looks like a second header row, as pandas writes a "
+                    "two-level (MultiIndex) header: keep one header row")
+    raise InputError(message)
+
+
+def _is_number(text: str) -> bool:
+    try:
+        float(text)
+    except ValueError:
+        return False
+    return True
+
+
+def _decimal_comma(row: list[str]) -> str | None:
+    """The rightmost pair of adjacent fields of digits only, joined by a comma: ``0,8620`` (scores come last)."""
+    digits = [bool(re.fullmatch(r"[-+]?\d+", field.strip())) and bool(re.fullmatch(r"\d+", nxt.strip()))
+              for field, nxt in zip(row, row[1:])]
+    for i in range(len(digits) - 1, -1, -1):
+        if digits[i]:
+            return f"{row[i].strip()},{row[i + 1].strip()}"
+    return None
+
+
+def _shifted(file: Path, path: str) -> InputError | None:
+    """The first line with more or fewer fields than the header, and a decimal comma on it if there is one."""
+    try:
+        rows = _lines(file)
+    except (OSError, UnicodeDecodeError, csv.Error):
+        return None
+    width = len(rows[0]) if rows else 0
+    for number, row in enumerate(rows[1:], start=2):
+        if row and len(row) != width:
+            comma = _decimal_comma(row) if len(row) > width else None
+            hint = f": a decimal comma ({comma!r})? Write decimals with a point ({comma.replace(',', '.')})" if comma else ""
+            return InputError(f"{path}, line {number}: {len(row)} fields where the header (line 1) has {width}{hint}")
+    return None
 
 
 def _require(table: pd.DataFrame, column: str, path: str, what: str) -> None:
@@ -67,11 +140,32 @@ def _require(table: pd.DataFrame, column: str, path: str, what: str) -> None:
         raise InputError(f"{path}: no column {column!r} for the {what} (the columns are {', '.join(map(repr, table.columns))})")
 
 
+#: The library's spelling of an option in a message, and the command's.
+SPELLINGS = (
+    ("failed='drop-pairs'", "--failed drop-pairs"),
+    ("auc_method='delong'", "--auc-method delong"),
+    ("(listed in `failed_runs`)", "(listed under 'failed runs')"),
+    ("(see `failed_runs`)", "(see the failed runs, listed with --failed drop-pairs)"),
+    ("`n_resamples`", "--n-resamples"),
+    ("`confidence_level`", "--confidence-level"),
+    ("`alpha`", "--alpha"),
+    ("`margin`", "--margin"),
+    ("`target_power`", "--target-power"),
+)
+
+
+def _spelled(message: str) -> str:
+    """A library message with its options spelled as this command's flags."""
+    for python, flag in SPELLINGS:
+        message = message.replace(python, flag)
+    return message
+
+
 def _in_file(err: TableError, path: str) -> InputError:
     """A table's problem as a line of the user's file (the header is line 1)."""
     if err.rows is None:
-        return InputError(f"{path}: {err.detail}")
-    return InputError(f"{path}, {row_list(err.rows, offset=2, word='line')}: {err.detail}")
+        return InputError(f"{path}: {_spelled(err.detail)}")
+    return InputError(f"{path}, {row_list(err.rows, offset=2, word='line')}: {_spelled(err.detail)}")
 
 
 # --------------------------------------------------------------------------- compare
@@ -116,6 +210,8 @@ def _compare(args) -> dict[str, Any]:
         )
     except TableError as err:
         raise _in_file(err, path) from None
+    except (ValueError, TypeError) as err:
+        raise InputError(f"{path}: {_spelled(str(err))}") from None
     return {"models": res.models, "pairs": res.pairs, "note": res.note, "confidence_level": res.confidence_level}
 
 
@@ -128,14 +224,16 @@ def _runs(args) -> dict[str, Any]:
     for role in ("task", "model", "seed", "score"):
         _require(table, getattr(args, role), path, f"{role}s" if role != "score" else "scores")
     try:
-        check_numeric_column(table, args.score)  # names the line of a non-numeric score
+        values = check_numeric_column(table, args.score)  # names the line of a non-numeric score
+        if np.isinf(values).any():
+            raise TableError(np.flatnonzero(np.isinf(values)), f"column {args.score!r} holds an infinite score")
     except TableError as err:
         raise _in_file(err, path) from None
     try:
         report = Report(table, task=args.task, model=args.model, seed=args.seed, score=args.score,
                         higher_is_better=not args.lower_is_better, failed=args.failed)
     except (ValueError, TypeError) as err:
-        raise InputError(f"{path}: {err}") from None
+        raise InputError(f"{path}: {_spelled(str(err))}") from None
     views = ("pairwise", "power", "equivalence", "friedman") if args.view == "all" else (args.view,)
     if "equivalence" in views and args.margin is None:
         raise InputError("the equivalence view needs --margin (the smallest difference that matters, fixed in advance)")
@@ -154,7 +252,7 @@ def _runs(args) -> dict[str, Any]:
             else:
                 out["friedman"] = report.friedman(alpha=args.alpha)
     except ValueError as err:
-        raise InputError(f"{path}: {err}") from None
+        raise InputError(f"{path}: {_spelled(str(err))}") from None
     if args.plot:
         _plot_cd(out["friedman"], args.plot, args.alpha)
         out["plot"] = args.plot
@@ -264,6 +362,19 @@ def _positive(kind):
     return parse
 
 
+def _at_least(minimum: int):
+    def parse(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"must be a whole number >= {minimum}; got {text!r}") from None
+        if value < minimum:
+            raise argparse.ArgumentTypeError(f"must be a whole number >= {minimum}; got {text!r}")
+        return value
+
+    return parse
+
+
 def _seed(text: str) -> int:
     try:
         value = int(text)
@@ -313,7 +424,8 @@ def _parser() -> argparse.ArgumentParser:
     compare.add_argument("--metric", choices=("accuracy", "auc"), default="accuracy",
                          help="accuracy of predicted labels (default), or AUC of scores with DeLong's test")
     compare.add_argument("--confidence-level", type=_level, default=0.95, metavar="LEVEL")
-    compare.add_argument("--n-resamples", type=_positive(int), default=10_000, metavar="N")
+    compare.add_argument("--n-resamples", type=_at_least(2), default=10_000, metavar="N",
+                         help="bootstrap resamples per interval, at least 2 (default 10,000; at most --max-resamples in all)")
     compare.add_argument("--rng", type=_seed, default=0, metavar="SEED",
                          help="seed of the random generator of the bootstrap (default 0)")
     compare.add_argument("--auc-method", choices=("delong", "bootstrap"), default="delong",
@@ -379,6 +491,14 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 1
     except BrokenPipeError:
         return 0
+    except KeyboardInterrupt:
+        return 130
+    except Exception as err:  # noqa: BLE001 (a user sees one line, never a traceback; SIGEVAL_DEBUG=1 shows it)
+        if os.environ.get("SIGEVAL_DEBUG"):
+            raise
+        print(f"sigeval {args.command}: internal error: {type(err).__name__}: {err}. This is a bug: please report "
+              "it with the output of 'sigeval --version' (set SIGEVAL_DEBUG=1 for the traceback)", file=sys.stderr)
+        return 2
     return 0
 
 
