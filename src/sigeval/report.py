@@ -1015,8 +1015,8 @@ class Report:
         if untested:
             parts.append(f"{untested} comparison(s) could not be tested (see the `note` column of the views).")
         if assessed.any():
-            level = {"none": "", "holm": ", at the level of each Holm decision",
-                     "bonferroni": ", at the Bonferroni level"}[correction]
+            level = {"none": "", "holm": " (at the level of each Holm decision)",
+                     "bonferroni": " (at the Bonferroni level)"}[correction]
             parts.append(
                 f"Minimum detectable effects at {target_power:.0%} power{level} range from "
                 f"{np.nanmin(pwr['mde']):.3g} to {np.nanmax(pwr['mde']):.3g}; "
