@@ -12,6 +12,9 @@ four questions in turn, each as a table:
 ``friedman`` and ``rank_stability``
     what would a ranking across tasks need? (mean ranks, critical difference,
     tasks needed for the observed gap, resampled tasks)
+``bayesian`` and ``aggregate``
+    how probable is each region of practical equivalence (over seeds or over
+    tasks), and each model's aggregate score across tasks with its interval
 
 Runs are paired by (task, seed): within a task, every model ran on the same
 seeds, and seed *s* of model A is compared with seed *s* of model B. Every
@@ -42,7 +45,20 @@ from scipy import stats
 
 from ._noncentral import power_beyond, seeds_needed_many
 from ._runs_table import Comparisons, comparisons, pair_runs, read_runs, show_runs
-from ._validation import RngLike, check_choice, check_flag, check_positive_int, check_positive_real, check_unit_interval
+from ._validation import (
+    ZERO_SPREAD_RTOL,
+    RngLike,
+    check_choice,
+    check_choices,
+    check_flag,
+    check_positive_int,
+    check_positive_real,
+    check_real,
+    check_rng,
+    check_unit_interval,
+)
+from .aggregate import AGGREGATES, aggregate_ci
+from .bayes import bayesian_paired_t, bayesian_signed_rank, correlated_ttest
 from .equivalence import tost_paired, verdict_from_pvalues
 from .multiple import adjust_pvalues
 from .power import power_paired, seeds_needed
@@ -949,6 +965,293 @@ class Report:
             n_boot=n_boot,
             result=res,
         )
+
+    # ------------------------------------------------------------------ in probabilities, and aggregates
+
+    def bayesian(
+        self,
+        rope: float,
+        *,
+        over: Literal["seeds", "tasks"] = "seeds",
+        test_fraction: float | None = None,
+        prior_strength: float = 0.5,
+        n_samples: int = 50_000,
+        rng: RngLike = None,
+    ) -> pd.DataFrame:
+        r"""How probable is it that A is practically better, equivalent or worse? The ROPE probabilities.
+
+        The Bayesian counterpart of :meth:`pairwise` and :meth:`equivalence`
+        (Benavoli, Corani, Demšar & Zaffalon, 2017): instead of p-values, the
+        posterior probabilities that the difference :math:`\delta` (A minus
+        B) lies above the region of practical equivalence (``prob_a_better``,
+        :math:`\delta > r`), inside it (``prob_rope``, :math:`|\delta| \le r`)
+        or below it (``prob_b_better``, :math:`\delta < -r`), for ``rope`` =
+        :math:`r`. They decide nothing and take no ``alpha``.
+
+        ``over="seeds"`` (default): one row per task and pair of models, from the seeds.
+            Which posterior depends on what a seed repeats.
+
+            - ``test_fraction=None`` (default): the seeds are *independent*
+              repetitions, each drawing its own training (and test) data or
+              at least its own training run, as in
+              :func:`~sigeval.course.benchmark.run_benchmark`. The
+              differences are then independent, and the posterior of their
+              mean under the noninformative prior is the Bayesian paired t,
+              :func:`~sigeval.bayes.bayesian_paired_t`: a Student t with
+              :math:`S - 1` degrees of freedom, location ``mean_diff`` and
+              scale :math:`s_d/\sqrt S` over the :math:`S` pairs.
+            - ``test_fraction=rho``: the seeds are *re-splits of one fixed
+              dataset* (k-fold or repeated random train/test splits) and
+              ``rho`` the fraction of the data in each test set (``1/k``
+              for k-fold, ``0.5`` for half-and-half splits). The training sets
+              overlap, so the differences are correlated and the paired t
+              above is overconfident; :func:`~sigeval.bayes.correlated_ttest`
+              (Corani & Benavoli, 2015) widens the scale to
+              :math:`s_d \sqrt{1/S + \rho/(1-\rho)}`, which no number of
+              seeds shrinks below :math:`s_d\sqrt{\rho/(1-\rho)}`.
+
+            The correlated t is not the default because its correction rests
+            on the overlap of training sets; for independent trainings it
+            would only widen the posterior for no reason.
+        ``over="tasks"``: one row per pair of models, across the tasks.
+            Each model's mean score per task over the seeds on which every
+            model ran (:meth:`mean_scores`) goes through the Bayesian
+            signed-rank test, :func:`~sigeval.bayes.bayesian_signed_rank`,
+            whose unit is the task; its probabilities are the fractions of
+            ``n_samples`` posterior samples in which each region is the most
+            probable, drawn from ``rng`` (one generator, pair after pair, in
+            the order of the rows). It needs at least 2 tasks.
+
+        Every row is what those functions return for the comparison; a
+        comparison they refuse (fewer than 2 pairs) goes through them and
+        their error names it. Differences all equal give a point mass (see
+        :func:`~sigeval.bayes.correlated_ttest`).
+
+        Parameters
+        ----------
+        rope : float
+            Half-width :math:`r \ge 0` of the region of practical equivalence,
+            in the units of the scores, fixed before looking at the results
+            (as the equivalence margin); repeated in a column. With 0,
+            ``prob_rope`` is 0.
+        over : {"seeds", "tasks"}
+            The unit of replication: the seeds within each task, or the tasks.
+        test_fraction : float or None
+            ``over="seeds"`` only: None for independent seeds, or the test
+            fraction :math:`\rho \in (0, 1)` when the seeds are re-splits of one dataset.
+        prior_strength, n_samples, rng
+            ``over="tasks"`` only: as in :func:`~sigeval.bayes.bayesian_signed_rank`.
+
+        Returns
+        -------
+        pandas.DataFrame
+            ``over="seeds"``: ``task``, ``model_a``, ``model_b``, ``n_pairs``,
+            ``mean_diff`` (the posterior's location), ``posterior_scale``,
+            ``rope``, ``prob_a_better``, ``prob_rope``, ``prob_b_better``.
+            ``over="tasks"``: ``model_a``, ``model_b``, ``n_tasks``,
+            ``mean_diff`` (the mean over tasks of the per-task mean
+            differences), ``rope`` and the three probabilities.
+
+        Notes
+        -----
+        The probabilities answer "given these runs and the prior, how
+        probable is each region", not "how often would this procedure err":
+        no correction for the number of comparisons is applied, and the
+        prior matters with few pairs. Explained in :ref:`ch-reporting`.
+
+        Examples
+        --------
+        >>> from sigeval import Report
+        >>> report = Report({"task": ["t"] * 10, "model": list("AAAAABBBBB"), "seed": list(range(5)) * 2,
+        ...                  "score": [0.80, 0.82, 0.81, 0.83, 0.80, 0.79, 0.81, 0.81, 0.80, 0.80]})
+        >>> b = report.bayesian(rope=0.005)
+        >>> b[["mean_diff", "prob_a_better", "prob_rope", "prob_b_better"]].round(3).to_dict("records")
+        [{'mean_diff': 0.01, 'prob_a_better': 0.794, 'prob_rope': 0.18, 'prob_b_better': 0.026}]
+        """
+        rope = check_real(rope, "rope")
+        if rope < 0:
+            raise ValueError(f"`rope` must be a half-width >= 0 in the units of the scores; got {rope!r}.")
+        over = check_choice(over, "over", ("seeds", "tasks"))
+        if over == "tasks":
+            if test_fraction is not None:
+                raise ValueError(
+                    "`test_fraction` belongs to over='seeds' (the splits within a task); the signed-rank "
+                    f"test over tasks has none; got test_fraction={test_fraction!r}."
+                )
+            return self._bayesian_tasks(rope, prior_strength, n_samples, rng)
+        inflation = 0.0
+        if test_fraction is not None:
+            test_fraction = check_unit_interval(test_fraction, "test_fraction")
+            inflation = test_fraction / (1 - test_fraction)
+        return self._frame(self._bayesian_seeds(rope, test_fraction, inflation))
+
+    def _bayesian_seeds(self, rope: float, test_fraction: float | None, inflation: float) -> dict[str, np.ndarray]:
+        """The columns of :meth:`bayesian` over seeds: the t posteriors of every comparison at once.
+
+        The arithmetic of :func:`~sigeval.bayes.correlated_ttest` and
+        :func:`~sigeval.bayes.bayesian_paired_t`, element by element; the
+        rows those functions would treat apart (too few pairs, spread at the
+        level of rounding error, an overflow) go through them.
+        """
+
+        def compute(a, b):
+            if test_fraction is None:
+                post = bayesian_paired_t(a, b, rope=rope)
+            else:
+                post = correlated_ttest(a - b, test_fraction=test_fraction, rope=rope)
+            return {"mean_diff": post.loc, "posterior_scale": post.scale, "rope": rope,
+                    "prob_a_better": post.prob_a_better, "prob_rope": post.prob_rope, "prob_b_better": post.prob_b_better}
+
+        c = self._all()
+        flagged = c.flagged.copy()
+        if test_fraction is not None:
+            # correlated_ttest judges the spread against the differences, at most twice the pair's scale.
+            flagged |= ~(c.sd > ZERO_SPREAD_RTOL * 2 * c.scale)
+        ok = ~flagged
+        size = c.n.size
+        values = {"mean_diff": c.mean.copy(), "posterior_scale": np.full(size, np.nan), "rope": np.full(size, rope)}
+        for name in ("prob_a_better", "prob_rope", "prob_b_better"):
+            values[name] = np.full(size, np.nan)
+        loc, df = c.mean[ok], c.n[ok] - 1
+        with np.errstate(all="ignore"):
+            scale = c.sd[ok] * np.sqrt(1 / c.n[ok] + inflation)
+            upper, lower = (rope - loc) / scale, (-rope - loc) / scale
+            a_better, b_better = stats.t.sf(upper, df), stats.t.cdf(lower, df)
+            # The middle from the tail on the side of zero, as the functions compute it.
+            middle = np.where(lower > 0, stats.t.sf(lower, df) - a_better, stats.t.cdf(upper, df) - b_better)
+        values["posterior_scale"][ok] = scale
+        values["prob_a_better"][ok], values["prob_rope"][ok], values["prob_b_better"][ok] = a_better, middle, b_better
+        flagged[ok] = ~(np.isfinite(scale) & (scale > 0))
+        self._scalar(flagged, compute, values)
+        return values
+
+    def _bayesian_tasks(self, rope: float, prior_strength: float, n_samples: int, rng: RngLike) -> pd.DataFrame:
+        """:meth:`bayesian` over tasks: the signed-rank test of every pair of models on the mean scores."""
+        prior_strength = check_positive_real(prior_strength, "prior_strength")
+        n_samples = check_positive_int(n_samples, "n_samples")
+        generator = check_rng(rng)
+        table, _ = self._task_table()
+        rows = []
+        for i, j in zip(*np.triu_indices(len(self.models), 1)):
+            a, b = table.iloc[:, i].to_numpy(), table.iloc[:, j].to_numpy()
+            post = bayesian_signed_rank(a, b, rope=rope, prior_strength=prior_strength, n_samples=n_samples,
+                                        rng=generator)
+            rows.append({"model_a": self.models[i], "model_b": self.models[j], "n_tasks": post.n,
+                         "mean_diff": float(np.mean(a - b)), "rope": rope, "prob_a_better": post.prob_a_better,
+                         "prob_rope": post.prob_rope, "prob_b_better": post.prob_b_better})
+        return pd.DataFrame(rows)
+
+    def aggregate(
+        self,
+        statistics: Sequence[str] | None = None,
+        *,
+        n_resamples: int = 10_000,
+        confidence_level: float = 0.95,
+        gamma: float = 1.0,
+        rng: RngLike = None,
+    ) -> pd.DataFrame:
+        r"""Each model's aggregate score across tasks, with its stratified-bootstrap interval.
+
+        Each model's runs form a *runs x tasks* matrix (its seeds of each
+        task, in order), summarised as Agarwal et al. (2021) propose with
+        :func:`~sigeval.aggregate.aggregate_ci`: the interquartile mean of
+        all scores (``"iqm"``), the mean, the median of the task means, and
+        the optimality gap below ``gamma``, each with the percentile interval
+        of the stratified bootstrap (seeds resampled within each task, tasks
+        fixed). The interval describes new seeds on *these* tasks, not new
+        tasks. The scores should be on one scale across tasks (accuracies,
+        or scores normalised between a baseline and a reference) for an
+        aggregate over tasks to mean anything.
+
+        Parameters
+        ----------
+        statistics : sequence of str, optional
+            Aggregates from :data:`~sigeval.aggregate.AGGREGATES`, in the order
+            of the columns; by default all four, or the first three when lower
+            scores are better (the optimality gap assumes higher is better
+            and is then refused).
+        n_resamples : int
+            Bootstrap resamples per model and aggregate.
+        confidence_level : float
+            Level of the percentile intervals.
+        gamma : float
+            Target of the optimality gap.
+        rng : numpy.random.Generator, int or None
+            One generator for every interval, model after model (the rows)
+            and aggregate after aggregate (the columns).
+
+        Returns
+        -------
+        pandas.DataFrame
+            One row per model: ``model``, ``n_runs`` (seeds per task),
+            ``n_tasks``, then for each aggregate its estimate and interval,
+            ``<aggregate>``, ``<aggregate>_ci_low``, ``<aggregate>_ci_high``
+            (``iqm``, ``iqm_ci_low``, ``iqm_ci_high``, ...).
+
+        Raises
+        ------
+        ValueError
+            If a model does not have the same number of runs on every task
+            with no failed run among them (a matrix with holes has no
+            stratified bootstrap here), or an argument is invalid.
+
+        Notes
+        -----
+        Explained in :ref:`ch-reporting`.
+
+        Examples
+        --------
+        >>> import pandas as pd
+        >>> from sigeval import Report
+        >>> runs = pd.DataFrame([(t, m, s, 0.5 + 0.1 * i + 0.01 * s + 0.3 * (t == 3))
+        ...                      for t in range(4) for i, m in enumerate("AB") for s in range(3)],
+        ...                     columns=["task", "model", "seed", "score"])
+        >>> agg = Report(runs).aggregate(["iqm", "mean"], n_resamples=500, rng=0)
+        >>> agg[["model", "n_runs", "n_tasks", "iqm", "mean"]].round(3).values.tolist()  # the IQM ignores task 3
+        [['A', 3, 4, 0.515, 0.585], ['B', 3, 4, 0.615, 0.685]]
+        """
+        if statistics is None:
+            statistics = AGGREGATES if self.higher_is_better else AGGREGATES[:3]
+        chosen = check_choices(statistics, "statistics", AGGREGATES)
+        if len(set(chosen)) < len(chosen):
+            raise ValueError(f"`statistics` must be distinct; got {list(chosen)!r}.")
+        if "optimality_gap" in chosen and not self.higher_is_better:
+            raise ValueError(
+                "`statistics`: the optimality gap measures a shortfall below `gamma` and assumes higher scores are "
+                "better; this report has higher_is_better=False."
+            )
+        n_resamples = check_positive_int(n_resamples, "n_resamples")
+        confidence_level = check_unit_interval(confidence_level, "confidence_level")
+        gamma = check_real(gamma, "gamma")
+        generator = check_rng(rng)
+        matrices = {m: self._runs_matrix(j) for j, m in enumerate(self.models)}
+        rows = []
+        for model, matrix in matrices.items():
+            row: dict[str, Any] = {"model": model, "n_runs": matrix.shape[0], "n_tasks": matrix.shape[1]}
+            for name in chosen:
+                res = aggregate_ci(matrix, statistic=name, n_resamples=n_resamples,  # type: ignore[arg-type]
+                                   confidence_level=confidence_level, gamma=gamma, rng=generator)
+                row[name], (row[f"{name}_ci_low"], row[f"{name}_ci_high"]) = res.estimate, res.confidence_interval
+            rows.append(row)
+        return pd.DataFrame(rows)
+
+    def _runs_matrix(self, j: int) -> np.ndarray:
+        """Model ``j``'s runs x tasks matrix: its scores on each task's seeds, in order; holes refused."""
+        columns = [self._scores[t][:, j] for t in self.tasks]
+        failed = [(t, int(np.isnan(col).sum())) for t, col in zip(self.tasks, columns) if np.isnan(col).any()]
+        if failed:
+            raise ValueError(
+                f"Model {self.models[j]!r} has failed or missing runs on {len(failed)} task(s) "
+                f"({', '.join(f'{t!r}: {k}' for t, k in failed)}); an aggregate over tasks needs every run "
+                "(see `failed_runs`)."
+            )
+        sizes = {col.size for col in columns}
+        if len(sizes) > 1:
+            raise ValueError(
+                f"Model {self.models[j]!r} has {min(sizes)} to {max(sizes)} runs per task; an aggregate over tasks "
+                "needs the same number of runs (seeds) on every task."
+            )
+        return np.column_stack(columns)
 
     # ------------------------------------------------------------------ in words
 
