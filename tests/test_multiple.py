@@ -234,6 +234,33 @@ def test_expected_best_of_k_by_brute_force_with_ties():
     assert np.all(np.diff(expected_best_of_k(x, np.arange(1, 21))) > 0)
 
 
+def test_expected_best_of_k_at_any_n_against_the_closed_form():
+    # For the runs 0..n-1 the best of a random k-subset has mean k (n + 1) / (k + 1) - 1.
+    # The binomials of the formula exceed float64 from n of about 1030: they used to give NaN.
+    assert expected_best_of_k(np.arange(1100.0), 550) == pytest.approx(550 * 1101 / 551 - 1, rel=1e-12)
+    n = 100_000
+    ks = np.array([1, 2, 10, 300, 550, 999, 1000, n // 2, n - 1, n])
+    got = expected_best_of_k(np.arange(float(n)), ks)
+    np.testing.assert_allclose(got, ks * (n + 1) / (ks + 1) - 1, rtol=1e-11)
+    # With values: the value of the selected run, here minus its score.
+    np.testing.assert_allclose(expected_best_of_k(np.arange(float(n)), ks, values=-np.arange(float(n))), -got,
+                               rtol=1e-11)
+
+
+def test_expected_best_of_k_memory_grows_with_n_not_with_n_times_k():
+    import tracemalloc
+
+    x = np.arange(20_000.0)
+    ks = np.arange(1, 2001)  # n * len(k) float64 would be 320 MB
+    tracemalloc.start()
+    try:
+        expected_best_of_k(x, ks)
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert peak < 60e6
+
+
 def test_expected_best_of_k_keeps_the_shape_of_k():
     x = [0.60, 0.62, 0.61, 0.65]
     # A plain Python float (not np.float64, which prints as "np.float64(...)") for a scalar k.

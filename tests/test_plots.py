@@ -21,6 +21,7 @@ from sigeval import (  # noqa: E402
     friedman,
     nemenyi_cd,
     paired_bootstrap_ci,
+    pairwise_wilcoxon,
     performance_profile,
     plots,  # noqa: E402
 )
@@ -267,6 +268,12 @@ def _bad_calls():
             (lambda ax: P.cd_diagram(ax, SimpleNamespace(mean_ranks=[1.0, 2.0], models=["a"], n_tasks=4)),
              ValueError, r"`result.models` must have one entry per mean rank \(2\); got 1"),
             (lambda ax: P.cd_diagram(ax, np.ones((4, 3))), TypeError, "`result` must be a FriedmanResult"),
+            (lambda ax: P.cd_diagram(ax, SimpleNamespace(mean_ranks=[1.0, 2.0], models=["a", "b"], n_tasks=4),
+                                     method="wilcoxon-holm"),
+             TypeError, r"`result` must be a FriedmanResult \(with `scores`, `higher_is_better`\)"),
+            (lambda ax: P.cd_diagram(ax, SimpleNamespace(mean_ranks=[1.0, 2.0], models=["a", "b"], n_tasks=4),
+                                     method="tukey"),
+             ValueError, "`method` must be one of 'nemenyi', 'wilcoxon-holm'; got 'tukey'"),
         ],
         "error_rates": [
             (lambda ax: P.error_rates(ax, rates), ValueError, "`rates` must be finite; got nan"),
@@ -472,6 +479,27 @@ def test_cd_diagram_many_models_long_names():
             (xa, ya), (xb, yb) = bars[a].get_data(), bars[b].get_data()
             if ya[0] == yb[0]:
                 assert xa[1] < xb[0] or xb[1] < xa[0], "bars on one row overlap"
+    plt.close(fig)
+
+
+def test_cd_diagram_from_wilcoxon_holm_decisions():
+    rng = np.random.default_rng(2)
+    scores = pd.DataFrame(rng.normal(size=(20, 5)) + np.array([0.0, 0.1, 0.9, 1.0, 2.0]), columns=list("ABCDE"))
+    res = friedman(scores)
+    pairs = pairwise_wilcoxon(scores)
+    reject = np.zeros((5, 5), dtype=bool)
+    index = {m: i for i, m in enumerate(scores.columns)}
+    for a, b, p in zip(pairs.model_a, pairs.model_b, pairs.pvalue_adjusted):
+        reject[index[a], index[b]] = p <= 0.05
+    groups = cd_groups(res.mean_ranks, reject=reject)
+    fig, ax = plt.subplots(figsize=(7, 2.5))
+    plots.cd_diagram(ax, res, method="wilcoxon-holm")
+    bars = [line for line in ax.lines if line.get_linewidth() == 4]
+    assert len(bars) == len(groups) >= 1
+    for bar, group in zip(bars, groups):  # each bar spans its group's mean ranks
+        low, high = res.mean_ranks[list(group)].min(), res.mean_ranks[list(group)].max()
+        np.testing.assert_allclose(bar.get_xdata(), [low - 0.03, high + 0.03])
+    assert "Wilcoxon" in ax.get_title() and "CD" not in [t.get_text() for t in ax.texts]
     plt.close(fig)
 
 

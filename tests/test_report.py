@@ -1053,3 +1053,41 @@ def test_a_worker_error_reaches_the_caller():
 
     with pytest.raises(RuntimeError, match="worker lost"):
         run_benchmark("standard", ["matcher A", "matcher B"], range(2), n_test=50, n_train=10, executor=Broken())
+
+
+# --------------------------------------------------------------------------- issue 24: values that were silently wrong
+
+
+def _runs_of_two(seeds, scores):
+    return pd.DataFrame({"task": ["t"] * 6, "model": ["a"] * 3 + ["b"] * 3, "seed": list(seeds) * 2, "score": scores})
+
+
+def test_report_names_a_multiindex_header():
+    """A two-row header used to give "which the table has 1 times"."""
+    runs = _runs_of_two([0, 1, 2], [0.1, 0.2, 0.3, 0.2, 0.25, 0.5])
+    runs.columns = pd.MultiIndex.from_tuples([(c, "x") for c in runs.columns])
+    with pytest.raises(ValueError, match=r"`task` names column 'task', but the table has a header of 2 rows "
+                                         r"\(a MultiIndex\), under which 'task' heads 1 column\(s\): \['x'\]"):
+        Report(runs)
+    report = Report(runs, task=("task", "x"), model=("model", "x"), seed=("seed", "x"), score=("score", "x"))
+    assert report.models == ("a", "b")
+
+
+def test_report_refuses_seeds_that_mix_booleans_and_numbers():
+    """Seeds True and 1 used to be merged into one seed (and reported as duplicated rows)."""
+    runs = _runs_of_two([True, 1, 2], [0.1, 0.2, 0.3, 0.2, 0.25, 0.5])
+    with pytest.raises(TypeError, match=r"The seed column mixes booleans and numbers \(row 0 holds True, row 1 "
+                                        r"holds 1\).*merged into one seed"):
+        Report(runs)
+    assert len(Report(_runs_of_two([0, 1, 2], runs["score"])).seeds["t"]) == 3
+
+
+def test_report_refuses_integer_scores_float64_would_round():
+    """Scores near 2**62 used to be refused as "zero spread" after rounding to one float."""
+    big = 2**62
+    runs = _runs_of_two([0, 1, 2], [big, big + 1, big + 5, big + 2, big + 2, big + 2])
+    with pytest.raises(ValueError, match=r"cannot represent exactly \(beyond 2\*\*53\): 4611686018427387905 would "
+                                         r"become 4611686018427387904.*\(task 't', model 'a', seed 1\)"):
+        Report(runs)
+    shifted = runs.assign(score=runs.score - big)
+    assert Report(shifted).pairwise().mean_diff.iloc[0] == pytest.approx((0 + 1 + 5 - 6) / 3)

@@ -525,7 +525,7 @@ X = np.array([0.0, 1.0, 1.0, 0.0, 1.0])
         (dict(data=np.empty((0, 3)), statistic=ratio_of_sums), r"`data` must hold at least one item"),
         (dict(data=(X, X[:4]), statistic=ratio_of_sums), r"The arrays of `data` must share axis 0.*\[5, 4\]"),
         (dict(data=(X, X)), r"statistic='mean' needs `data` to be one 1-D array of per-item scores; "
-                            r"got arrays of shape \(5,\), \(5,\)\. Pass a callable"),
+                            r"got a tuple, read as several arrays, of shapes \(5,\), \(5,\)\. Pass a callable"),
         (dict(data=X, statistic="median"), r"`statistic` must be 'mean' or a callable; got 'median'"),
         (dict(data=X, n_resamples=0), r"`n_resamples` must be an integer >= 2; got 0"),
         (dict(data=X, n_resamples=1), r"`n_resamples` must be an integer >= 2; got 1"),
@@ -1001,3 +1001,13 @@ def test_auc_bootstrap_refuses_bad_labels_as_roc_auc_does():
     y, a, _ = _scored(30, ties=False)
     with pytest.raises(ValueError, match="`labels` must be 0 or 1"):
         bootstrap_ci((y * 2.0, a), statistic=roc_auc, n_resamples=50, rng=0)
+
+
+def test_a_tuple_of_numbers_as_data_says_a_tuple_is_read_as_several_arrays():
+    """`bootstrap_ci((0.1, 0.2, 0.3))` used to answer "`data[0]` must be one-dimensional; got shape ()"."""
+    with pytest.raises(ValueError, match=r"`data` is a tuple of 4 single numbers; a tuple is read as several "
+                                         r"arrays, one per argument of `statistic`.*list\(data\)"):
+        bootstrap_ci((0.1, 0.2, 0.3, 0.4), n_resamples=10, rng=0)
+    with pytest.raises(ValueError, match=r"got a tuple, read as several arrays, of shapes \(5,\), \(5,\)"):
+        bootstrap_ci((np.arange(5.0), np.arange(5.0)), n_resamples=10, rng=0)
+    assert bootstrap_ci(list((0.1, 0.2, 0.3, 0.4)), n_resamples=10, rng=0).estimate == pytest.approx(0.25)

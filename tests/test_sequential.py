@@ -261,10 +261,11 @@ def test_update_after_a_decision_is_refused():
     (lambda: group_sequential_bounds(2).t_critical_values([10, 5]), "increase"),
     (lambda: confidence_sequence([0.1, 0.2]), "`bounds` must be given"),
     (lambda: confidence_sequence([0.1, 2.0], bounds=(-1, 1)), "within `bounds`"),
-    (lambda: confidence_sequence([], bounds=(-1, 1)), "non-empty"),
+    (lambda: confidence_sequence([], bounds=(-1, 1)), "must not be empty"),
     (lambda: confidence_sequence([0.1, np.inf], method="t-mixture"), "finite"),
-    (lambda: confidence_sequence([0.1, 0.2], bounds=(1, -1)), "low < high"),
-    (lambda: confidence_sequence([0.1, 0.2], bounds="ab"), "pair"),
+    (lambda: confidence_sequence([0.1, 0.2], bounds=(1, -1)), "low <= high"),
+    (lambda: confidence_sequence([0.1, 0.2], bounds=(1, 1)), "low < high"),
+    (lambda: confidence_sequence([0.1, 0.2], bounds="ab"), "real numbers"),
     (lambda: confidence_sequence([0.1, 0.2], method="t-mixture", prior_precision=0.0), "prior_precision"),
     (lambda: confidence_sequence(np.array([1j, 2j]), method="t-mixture"), "real numbers"),
     (lambda: confidence_sequence([0.1, 0.2], method="t-mixture", confidence_level=1.0), "confidence_level"),
@@ -282,5 +283,26 @@ def test_t_mixture_is_scale_free_and_handles_extreme_magnitudes():
         np.testing.assert_allclose(cs.high[1:] / scale, base.high[1:], rtol=1e-9)
     constant = confidence_sequence(np.full(5, 0.2), method="t-mixture")
     # Zero spread: the normal model's interval collapses on the common value (no NaN, no warning).
-    np.testing.assert_allclose(constant.low[1:], 0.2, rtol=1e-15)
-    np.testing.assert_allclose(constant.high[1:], 0.2, rtol=1e-15)
+    # (infinite until the mixture can say anything, at 5 pairs with c^2 = 1).
+    assert np.all(np.isinf(constant.low[:4])) and np.all(np.isinf(constant.high[:4]))
+    assert constant.low[4] == pytest.approx(0.2, rel=1e-15) and constant.high[4] == pytest.approx(0.2, rel=1e-15)
+
+
+def test_a_verdict_is_returned_only_once_more_pairs_cannot_change_it():
+    rng = np.random.default_rng(3)
+    # A gain of two thirds of the margin: the interval leaves zero behind first, then fits inside the margin.
+    small = SequentialComparison(method="t-mixture", margin=0.03, max_pairs=200)
+    assert small.update(0.82 + rng.normal(0, 0.002, 200), np.full(200, 0.8)) == "trivial"
+    assert 0 < small.low and small.high < 0.03 and small.decided_at < 200
+    # No gain: inside the margin while still holding zero, which more pairs cannot undo.
+    none = SequentialComparison(method="t-mixture", margin=0.03, max_pairs=200)
+    assert none.update(0.8 + rng.normal(0, 0.002, 200), np.full(200, 0.8)) == "equivalent"
+    # A gain three times the margin: "different" only once the interval clears the margin.
+    large = SequentialComparison(method="t-mixture", margin=0.01, max_pairs=200)
+    assert large.update(0.83 + rng.normal(0, 0.01, 200), np.full(200, 0.8)) == "different"
+    assert large.low >= 0.01
+    # A gain exactly at the margin never settles: at max_pairs, the verdict of the interval then.
+    edge = SequentialComparison(method="t-mixture", margin=0.01, max_pairs=60)
+    decision = edge.update(0.81 + rng.normal(0, 0.01, 60), np.full(60, 0.8))
+    assert edge.decided_at == 60 and edge.low < 0.01 < edge.high
+    assert decision == ("different" if edge.low > 0 else "undetermined")

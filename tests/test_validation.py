@@ -403,3 +403,40 @@ def test_errors_from_internals_name_the_argument(call, error, match):
         warnings.simplefilter("ignore", UserWarning)
         with pytest.raises(error, match=match):
             call()
+
+
+# --------------------------------------------------------------------------- issue 24: values that were silently wrong
+
+
+def test_object_arrays_of_real_numbers_are_accepted():
+    """An object array of numbers used to be refused as "must hold numbers; got values of type float64"."""
+    a, b = [0.91, 0.90, 0.93, 0.92], [0.88, 0.89, 0.90, 0.88]
+    expected = sg.paired_difference(a, b)
+    boxed = sg.paired_difference(np.array([np.float64(v) for v in a], dtype=object), np.array(b, dtype=object))
+    assert repr(boxed) == repr(expected)
+    ints = sg.paired_difference(np.array([3, 5, 4, 6], dtype=object), [1, 2, 2, 3])
+    assert repr(ints) == repr(sg.paired_difference([3, 5, 4, 6], [1, 2, 2, 3]))
+    low, high = sg.proportion_ci(np.array([3.0, 4], dtype=object), 10).low, sg.proportion_ci([3, 4], 10).low
+    np.testing.assert_array_equal(low, high)
+
+
+@pytest.mark.parametrize("element, kind", [("0.5", "str"), (None, "NoneType"), (1 + 2j, "complex")])
+def test_object_arrays_name_the_offending_element_and_its_type(element, kind):
+    values = np.array([0.1, np.float64(0.2), element, 0.4], dtype=object)
+    with pytest.raises(TypeError, match=rf"`scores_a` must hold real numbers; element 2 is .* of type {kind}\."):
+        sg.paired_difference(values, [0.1, 0.2, 0.3, 0.5])
+    with pytest.raises(TypeError, match=rf"`scores` must hold real numbers; element \(1, 0\) is .* of type {kind}"):
+        sg.iqm(np.array([[0.1, 0.2], [element, 0.3]], dtype=object))
+
+
+@pytest.mark.parametrize("dtype", [np.int64, object])
+def test_integer_scores_beyond_2_53_are_refused_with_a_message_about_precision(dtype):
+    """2**62 + 1 and 2**62 + 2 become one float: the differences used to be refused as "zero spread"."""
+    big = 2**62
+    a = np.array([big, big + 1, big + 5], dtype=dtype)
+    with pytest.raises(ValueError, match=r"`scores_a` holds whole numbers that float64 cannot represent exactly "
+                                         r"\(beyond 2\*\*53.*4611686018427387905 would become 4611686018427387904"):
+        sg.paired_difference(a, [big + 2, big + 2, big + 2][::-1])
+    # Whole numbers float64 holds exactly stay accepted, however large.
+    assert sg.paired_difference([2**60, 2**61, 2**62], [0, 1, 2]).n == 3
+    assert sg.paired_difference(np.array([2**70, 2**71, 2**72], dtype=object), [3, 2, 1]).n == 3

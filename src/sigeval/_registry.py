@@ -11,7 +11,7 @@ from __future__ import annotations
 #: (paths relative to the repository root). Each is exported by ``sigeval``.
 STATISTICS: dict[str, tuple[str, ...]] = {
     "intervals": ("tests/test_intervals.py",),
-    "resampling": ("tests/test_resampling.py", "tests/test_roc.py"),
+    "resampling": ("tests/test_resampling.py", "tests/test_roc.py", "tests/test_progress.py"),
     "metrics": ("tests/test_metrics.py", "tests/test_resampling.py", "tests/test_roc.py"),
     "permutation": ("tests/test_permutation.py", "tests/test_resampling.py", "tests/test_counts.py"),
     "paired": ("tests/test_paired.py",),
@@ -37,7 +37,7 @@ STATISTICS: dict[str, tuple[str, ...]] = {
 
 #: The private engines the statistics modules share, with the test files that reach them.
 ENGINES: dict[str, tuple[str, ...]] = {
-    "_bootstrap_engine": ("tests/test_resampling.py", "tests/test_counts.py", "tests/test_roc.py"),
+    "_bootstrap_engine": ("tests/test_resampling.py", "tests/test_counts.py", "tests/test_roc.py", "tests/test_progress.py"),
     "_signflip": ("tests/test_permutation.py", "tests/test_resampling.py", "tests/test_counts.py"),
     "_mcnemar": ("tests/test_paired.py", "tests/test_power_mcnemar.py"),
     "_ttest": ("tests/test_seeds.py", "tests/test_procedures.py", "tests/test_equivalence.py", "tests/test_crossval.py"),

@@ -16,7 +16,7 @@ import numpy as np
 import pandas as pd
 
 from ._numeric import _SAFE_EXPONENT
-from ._validation import ZERO_SPREAD_RTOL
+from ._validation import MAX_COUNT, ZERO_SPREAD_RTOL
 
 ROLES = ("task", "model", "seed", "score")
 # Sums and differences of scores below this stay finite in float64 for any
@@ -57,6 +57,13 @@ def _column(frame: pd.DataFrame, name: Any, role: str) -> pd.Series:
             f"`{role}` names column {name!r}, which the table does not have; its columns are {list(frame.columns)!r}."
         )
     column = frame.loc[:, name]
+    if isinstance(column, pd.DataFrame) and isinstance(frame.columns, pd.MultiIndex):
+        raise ValueError(
+            f"`{role}` names column {name!r}, but the table has a header of {frame.columns.nlevels} rows (a "
+            f"MultiIndex), under which {name!r} heads {column.shape[1]} column(s): {list(column.columns)!r}. "
+            "Name one column by its full tuple, or flatten the header first "
+            "(table.columns = ['_'.join(map(str, c)) for c in table.columns])."
+        )
     if isinstance(column, pd.DataFrame):
         raise ValueError(f"`{role}` names column {name!r}, which the table has {column.shape[1]} times.")
     return column
@@ -85,6 +92,8 @@ def _scores(raw: pd.Series, keys: pd.DataFrame) -> np.ndarray:
                 f"The score column must hold real numbers; {int(kinds.sum())} row(s) hold booleans or complex "
                 f"numbers: {_where(keys, kinds)}."
             )
+    if pd.api.types.is_integer_dtype(dtype):
+        _check_exact(raw.to_numpy(), keys)
     values = pd.to_numeric(raw, errors="coerce").to_numpy(dtype=float, na_value=np.nan)
     text = np.isnan(values) & raw.notna().to_numpy()
     if text.any():
@@ -100,6 +109,22 @@ def _scores(raw: pd.Series, keys: pd.DataFrame) -> np.ndarray:
             f"their sums and differences stay finite; rescale them. Too large at {_where(keys, huge)}."
         )
     return values
+
+
+def _check_exact(values: np.ndarray, keys: pd.DataFrame) -> None:
+    """Refuse integer scores beyond 2**53 that float64 would round (2**62 + 1 becomes 2**62)."""
+    big = (values > MAX_COUNT) | (values < -MAX_COUNT)
+    if not big.any():
+        return
+    with np.errstate(invalid="ignore"):  # 2**63 and beyond do not cast back: rounded too
+        rounded = big & (values.astype(float).astype(values.dtype) != values)
+    if rounded.any():
+        first = int(values[rounded][0])
+        raise ValueError(
+            f"The score column holds whole numbers that float64 cannot represent exactly (beyond 2**53): {first} "
+            f"would become {int(float(first))}, and differences between such scores would be lost. Subtract a "
+            f"common offset first (for example the smallest score). At {_where(keys, rounded)}."
+        )
 
 
 def read_runs(table: Any, columns: dict[str, Any]) -> pd.DataFrame:
@@ -129,8 +154,25 @@ def read_runs(table: Any, columns: dict[str, Any]) -> pd.DataFrame:
                 f"The {role} column must hold labels (text or numbers); row {int(np.argmax(bad))} holds "
                 f"{runs[role].iloc[int(np.argmax(bad))]!r}."
             ) from None
+    for role in ("task", "model", "seed"):
+        _refuse_bool_and_numbers(runs[role], role)
     runs["score"] = _scores(runs["score"], keys)
     return runs
+
+
+def _refuse_bool_and_numbers(labels: pd.Series, role: str) -> None:
+    """Refuse a key column mixing booleans and numbers: pandas would merge True with 1 and False with 0."""
+    if not pd.api.types.is_object_dtype(labels.dtype):
+        return
+    is_bool = labels.map(lambda v: isinstance(v, bool | np.bool_)).to_numpy(bool)
+    is_number = labels.map(lambda v: isinstance(v, numbers.Number)).to_numpy(bool) & ~is_bool
+    if is_bool.any() and is_number.any():
+        first_bool, first_number = int(np.argmax(is_bool)), int(np.argmax(is_number))
+        raise TypeError(
+            f"The {role} column mixes booleans and numbers (row {first_bool} holds {labels.iloc[first_bool]!r}, "
+            f"row {first_number} holds {labels.iloc[first_number]!r}); as labels True equals 1 and False equals 0, "
+            f"so they would be merged into one {role}. Use numbers only (or text)."
+        )
 
 
 def pair_runs(runs: pd.DataFrame) -> tuple[tuple, tuple, dict, dict, pd.DataFrame]:

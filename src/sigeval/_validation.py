@@ -106,6 +106,8 @@ def _integer_array(x: ArrayLike, name: str) -> np.ndarray:
         if huge:
             raise ValueError(_too_large(name, huge))
         arr = arr.astype(np.int64)
+    if arr.dtype == object:  # floats such as 3.0 among them: judged as whole numbers below
+        arr = _unbox(arr, name, allow_bool=False)
     if arr.dtype == bool or not (
         np.issubdtype(arr.dtype, np.integer) or np.issubdtype(arr.dtype, np.floating)
     ):
@@ -164,10 +166,55 @@ def real_array(x: ArrayLike, name: str, *, allow_bool: bool = False) -> np.ndarr
     Text and complex numbers are refused rather than converted: ``"0.5"``
     would parse, and a complex value would lose its imaginary part.
     """
-    arr = as_array(x, name)
+    arr = _unbox(as_array(x, name), name, allow_bool=allow_bool)
     kinds = "iuf" + ("b" if allow_bool else "")
     if arr.dtype.kind not in kinds:
         raise TypeError(f"`{name}` must hold real numbers; got {_describe(arr)}.")
+    return _exact_float(arr, name)
+
+
+def _unbox(arr: np.ndarray, name: str, *, allow_bool: bool) -> np.ndarray:
+    """An object array of real numbers as a numeric array; the first other element refused by its type.
+
+    Object arrays arrive from pandas columns of mixed origin and from lists of
+    Python ints too large for int64; whole numbers go through :func:`_exact_float`.
+    """
+    if arr.dtype != object or arr.size == 0:
+        return arr
+    flat = arr.ravel()
+    for position, value in enumerate(flat):
+        is_bool = isinstance(value, bool | np.bool_)
+        if (is_bool and not allow_bool) or not (is_bool or isinstance(value, numbers.Real)):
+            where = tuple(int(i) for i in np.unravel_index(position, arr.shape)) if arr.ndim > 1 else position
+            raise TypeError(
+                f"`{name}` must hold real numbers; element {where} is {value!r} of type {type(value).__name__}."
+            )
+    if all(isinstance(v, numbers.Integral) and not isinstance(v, bool | np.bool_) for v in flat):
+        return _exact_float(arr, name)
+    return arr.astype(float)
+
+
+def _exact_float(arr: np.ndarray, name: str) -> np.ndarray:
+    """``arr`` as float64, refusing whole numbers beyond 2**53 that float64 would round.
+
+    Two scores 2**62 and 2**62 + 1 become the same float: their difference,
+    and the spread of a sample of them, would silently become 0.
+    """
+    if arr.dtype == object:  # Python ints (only they reach here as objects)
+        rounded = [int(v) for v in arr.ravel() if abs(int(v)) > MAX_COUNT and int(float(v)) != int(v)]
+    elif arr.dtype.kind in "iu":
+        big = arr[(arr > MAX_COUNT) | (arr < -MAX_COUNT)]
+        with np.errstate(invalid="ignore"):  # 2**63 and beyond do not cast back: rounded too
+            rounded = big[big.astype(float).astype(arr.dtype) != big].tolist()
+    else:
+        rounded = []
+    if rounded:
+        raise ValueError(
+            f"`{name}` holds whole numbers that float64 cannot represent exactly (beyond 2**53 = "
+            f"{MAX_COUNT:,}): {rounded[0]} would become {int(float(rounded[0]))}, so differences between "
+            "such scores would be lost. Subtract a common offset first (for example the smallest score), "
+            "or convert them to float yourself if the rounding is acceptable."
+        )
     return arr.astype(float)
 
 
@@ -227,10 +274,10 @@ def check_scores(x: ArrayLike, name: str, *, min_size: int = 1) -> np.ndarray:
 
 
 def _score_vector(x: ArrayLike, name: str) -> np.ndarray:
-    arr = as_array(x, name)
+    arr = _unbox(as_array(x, name), name, allow_bool=True)
     if arr.dtype.kind not in "iufb":
         raise TypeError(f"`{name}` must hold numbers; got {_describe(arr)}.")
-    arr = arr.astype(float)
+    arr = _exact_float(arr, name)
     if arr.ndim != 1:
         raise ValueError(f"`{name}` must be one-dimensional; got shape {arr.shape}.")
     return arr

@@ -31,7 +31,6 @@ from typing import Literal
 
 import numpy as np
 from numpy.typing import ArrayLike
-from scipy import special
 
 from ._numeric import safe_scale
 from ._validation import _integer_array, _show, check_choice, check_scores, real_array
@@ -235,6 +234,26 @@ def adjust_pvalues(
     return np.moveaxis(adjusted, -1, axis_used)
 
 
+#: Most order-statistic weights held at once by :func:`expected_best_of_k` (8 MiB of float64).
+_WEIGHT_BLOCK = 2**20
+
+
+def _best_of_k_weights(n: int, k: np.ndarray) -> np.ndarray:
+    r"""Probability that the best of a random ``k``-subset of ``n`` ranked runs is the ``j``-th best, ``j = 1..n``.
+
+    :math:`p_{(j)} = \binom{n - j}{k - 1} / \binom{n}{k}` for the run of rank ``j``
+    from the top, by the recursion :math:`p_{(1)} = k / n`,
+    :math:`p_{(j+1)} = p_{(j)} \, (n - j + 1 - k) / (n - j)`: every factor lies in
+    [0, 1), so nothing overflows (the binomials themselves exceed float64 from
+    ``n`` of about 1030 and give inf / inf) and only weights below 1e-308
+    underflow. One row per ``k``, O(n) memory per row.
+    """
+    kk = k.reshape(-1, 1).astype(float)
+    position = np.arange(n, 1, -1, dtype=float)  # the rank from the bottom, n down to 2
+    ratios = np.clip(position - kk, 0.0, None) / (position - 1)
+    return (kk / n) * np.concatenate([np.ones((kk.shape[0], 1)), np.cumprod(ratios, axis=1)], axis=1)
+
+
 def expected_best_of_k(
     scores: ArrayLike, k: int | ArrayLike, *, values: ArrayLike | None = None
 ) -> float | np.ndarray:
@@ -308,10 +327,14 @@ def expected_best_of_k(
     # Sums of values near 1.8e308 would overflow: average them at a power-of-two scale.
     scale = safe_scale(v)
     level_values = np.bincount(inverse, weights=v / scale) / counts
-    below = np.concatenate([[0], np.cumsum(counts)[:-1]])
-    kk = k_arr.reshape(-1, 1)
-    # Probability that the best score of a random k-subset is each level (exact binomials).
-    prob = (special.comb(below + counts, kk, exact=False) - special.comb(below, kk, exact=False))
-    prob = prob / special.comb(n, kk, exact=False)
-    out = (prob * level_values).sum(axis=1).reshape(k_arr.shape) * scale
+    # The value of each run in ascending order of score: the mean over its tie level.
+    ascending = level_values[inverse[np.argsort(x, kind="stable")]]
+    flat = k_arr.ravel()
+    out = np.empty(flat.size)
+    # A block of k values at a time keeps the weights within _WEIGHT_BLOCK numbers whatever len(k).
+    block = max(1, _WEIGHT_BLOCK // n)
+    for start in range(0, flat.size, block):
+        weights = _best_of_k_weights(n, flat[start:start + block])
+        out[start:start + block] = weights @ ascending[::-1]
+    out = out.reshape(k_arr.shape) * scale
     return float(out) if out.ndim == 0 else out

@@ -267,7 +267,10 @@ def _compare_auc(table, label, models, groups, level: float, n_resamples: int, g
         bar.update(1)
     pairs = []
     for a, b in combinations(scores, 2):
-        res = delong_test(y, scores[a], scores[b], confidence_level=level)
+        try:
+            res = delong_test(y, scores[a], scores[b], confidence_level=level)
+        except ValueError as err:  # a zero standard error between different AUCs: the file's content, named
+            raise TableError(None, f"models {a!r} and {b!r}: {err}") from None
         pairs.append({"model_a": a, "model_b": b, "estimate": res.estimate, "ci_low": res.confidence_interval.low,
                       "ci_high": res.confidence_interval.high, "pvalue": res.pvalue})
         bar.update(1)

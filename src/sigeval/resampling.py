@@ -341,6 +341,12 @@ def _check_data(data, name: str) -> tuple[np.ndarray, ...]:
     arrays = data if isinstance(data, tuple) else (data,)
     if not arrays:
         raise ValueError(f"`{name}` must not be an empty tuple.")
+    if len(arrays) > 1 and all(np.ndim(x) == 0 for x in arrays):
+        raise ValueError(
+            f"`{name}` is a tuple of {len(arrays)} single numbers; a tuple is read as several arrays, one per "
+            "argument of `statistic` (for example `(labels, scores)`). Pass one sample of per-item scores as a "
+            f"list or an array: `list({name})`."
+        )
     labels = [name] if len(arrays) == 1 else [f"{name}[{j}]" for j in range(len(arrays))]
     checked = tuple(_check_item_array(x, label) for x, label in zip(arrays, labels))
     lengths = [len(x) for x in checked]
@@ -370,7 +376,8 @@ def _mean_vector(arrays: tuple[np.ndarray, ...], name: str) -> np.ndarray:
         shapes = ", ".join(str(x.shape) for x in arrays)
         raise ValueError(
             f"statistic='mean' needs `{name}` to be one 1-D array of per-item scores; "
-            f"got arrays of shape {shapes}. Pass a callable `statistic` for other data."
+            f"got {'a tuple, read as several arrays, of shapes' if len(arrays) > 1 else 'an array of shape'} "
+            f"{shapes}. Pass a callable `statistic` for other data."
         )
     return arrays[0]
 

@@ -196,16 +196,20 @@ def delong_test(
     ValueError
         If the arrays are empty, not 1-D, of different lengths, hold NaN or
         infinity, ``labels`` holds values other than 0/1 or fewer than two
-        items of either class, or ``confidence_level`` is outside (0, 1).
+        items of either class, or ``confidence_level`` is outside (0, 1);
+        and when the AUCs differ but the estimated covariance gives their
+        difference a zero standard error (for example a perfect scorer
+        against a constant one, or against its mirror image), where the
+        z statistic would be infinite and the p-value 0.
     TypeError
         If an array does not hold numbers.
 
     Warns
     -----
     UserWarning
-        When the standard error is zero (both models rank every
-        positive–negative pair alike, e.g. identical scores): the statistic is
-        then 0 with p-value 1 if the AUCs are equal.
+        When the standard error is zero and the AUCs are equal (both models
+        rank every positive–negative pair alike, e.g. identical scores): the
+        statistic is then 0 with p-value 1.
 
     See Also
     --------
@@ -260,6 +264,16 @@ def delong_test(
     d10, d01 = v10[0] - v10[1], v01[0] - v01[1]
     variance = d10.var(ddof=1) / m + d01.var(ddof=1) / n
     se = math.sqrt(max(float(variance), 0.0))
+    if se == 0.0 and estimate != 0.0:
+        # A zero variance here is the estimate's degeneracy, not certainty: z would be inf and p 0 at any size.
+        raise ValueError(
+            f"DeLong's test cannot judge this difference: the estimated covariance of the two AUCs "
+            f"({float(auc[0]):g} and {float(auc[1]):g}) is singular and gives their difference a standard error "
+            "of exactly 0, because each model places every positive item, and every negative one, at the same "
+            f"level against the other class ({m} positives, {n} negatives). The z statistic would be infinite and "
+            "the p-value 0 whatever the number of items; the data give no estimate of the difference's "
+            "variability. Score more items, or report the two AUCs without a test."
+        )
     if se == 0.0:
         warnings.warn(
             "DeLong's standard error is zero: the two models order every positive-negative "
@@ -268,7 +282,7 @@ def delong_test(
             UserWarning,
             stacklevel=2,
         )
-        statistic = 0.0 if estimate == 0 else math.copysign(math.inf, estimate)
+        statistic = 0.0
     else:
         statistic = estimate / se
     pvalue = float(2 * stats.norm.sf(abs(statistic)))

@@ -30,7 +30,15 @@ import numpy as np
 from numpy.typing import ArrayLike
 from scipy import optimize, stats
 
-from ._validation import check_choice, check_unit_interval
+from ._validation import (
+    check_choice,
+    check_finite_array,
+    check_interval,
+    check_positive_int,
+    check_positive_real,
+    check_real,
+    check_unit_interval,
+)
 
 __all__ = [
     "SPENDING_FUNCTIONS",
@@ -62,7 +70,9 @@ def _check_alpha(alpha: float) -> float:
     return check_unit_interval(alpha, "alpha")
 
 
-def spending_alpha(t: ArrayLike, *, alpha: float = 0.05, spending: str = "obrien-fleming") -> np.ndarray:
+def spending_alpha(
+    t: ArrayLike, *, alpha: float = 0.05, spending: Literal["obrien-fleming", "pocock"] = "obrien-fleming"
+) -> np.ndarray:
     r"""The level spent up to information fraction ``t`` (Lan--DeMets spending functions).
 
     For a one-sided level :math:`\alpha_1`,
@@ -98,8 +108,8 @@ def spending_alpha(t: ArrayLike, *, alpha: float = 0.05, spending: str = "obrien
     """
     alpha = _check_alpha(alpha)
     spending = check_choice(spending, "spending", SPENDING_FUNCTIONS)
-    t = np.asarray(t, dtype=float)
-    if np.any(~np.isfinite(t)) or np.any(t <= 0) or np.any(t > 1):
+    t = check_finite_array(t, "t")
+    if np.any(t <= 0) or np.any(t > 1):
         raise ValueError(f"`t` must hold information fractions in (0, 1]; got {t.tolist()}.")
     if spending == "obrien-fleming":
         return 2.0 - 2.0 * stats.norm.cdf(stats.norm.isf(alpha / 2.0) / np.sqrt(t))
@@ -160,18 +170,15 @@ class GroupSequentialBounds:
 
 
 def _information_rates(n_looks: int, information_rates: ArrayLike | None) -> np.ndarray:
-    if isinstance(n_looks, (bool, np.bool_)) or not isinstance(n_looks, (int, np.integer)) or n_looks < 1:
-        raise ValueError(f"`n_looks` must be a whole number of looks, at least 1; got {n_looks!r}.")
+    n_looks = check_positive_int(n_looks, "n_looks")
     if n_looks > 50:
-        raise ValueError(f"`n_looks` must be at most 50 (a design with more looks is a confidence sequence); got {n_looks}.")
+        raise ValueError(f"`n_looks` must be at most 50 (with more looks, use a confidence sequence); got {n_looks}.")
     if information_rates is None:
         return np.arange(1, n_looks + 1) / n_looks
-    t = np.asarray(information_rates, dtype=float)
-    if (t.shape != (n_looks,) or np.any(~np.isfinite(t)) or t[0] <= 0 or np.any(np.diff(t) <= 0)
-            or not np.isclose(t[-1], 1.0)):
+    t = check_finite_array(information_rates, "information_rates").ravel()
+    if t.size != n_looks or t[0] <= 0 or np.any(np.diff(t) <= 0) or not np.isclose(t[-1], 1.0):
         raise ValueError(
-            f"`information_rates` must hold {n_looks} increasing fractions in (0, 1] ending at 1; "
-            f"got {np.asarray(information_rates).tolist()}."
+            f"`information_rates` must hold {n_looks} increasing fractions in (0, 1] ending at 1; got {t.tolist()}."
         )
     t[-1] = 1.0
     return t
@@ -199,13 +206,13 @@ class _Recursion:
             return np.zeros(1), np.ones(1)
         return self.grid, self.density * self.weights
 
-    def exit_probability(self, c: float, t: float, *, lower: bool = True) -> float:
+    def exit_probability(self, c: float, t: float, *, both_sides: bool = True) -> float:
         u, mass = self._from()
         s = np.sqrt(t - self.t_prev)
         mean = u + self.theta * (t - self.t_prev)
         b = c * np.sqrt(t)
         upper = stats.norm.sf((b - mean) / s)
-        lower = stats.norm.cdf((-b - mean) / s) if self.two_sided and lower else 0.0
+        lower = stats.norm.cdf((-b - mean) / s) if self.two_sided and both_sides else 0.0
         return float(np.sum(mass * (upper + lower)))
 
     def advance(self, c: float, t: float) -> None:
@@ -293,7 +300,8 @@ def group_sequential_bounds(
 
 
 @functools.lru_cache(maxsize=256)
-def _bounds(rates: tuple[float, ...], alpha: float, spending: str, alternative: str) -> tuple[tuple, tuple]:
+def _bounds(rates: tuple[float, ...], alpha: float, spending: Literal["obrien-fleming", "pocock"],
+            alternative: str) -> tuple[tuple, tuple]:
     """The critical values and the level spent, cached: a driver per simulated path asks for the same design."""
     t = np.array(rates)
     two_sided = alternative == "two-sided"
@@ -322,7 +330,7 @@ def _rejection_probability(bounds: GroupSequentialBounds, theta: float) -> float
     total = 0.0
     for c, t in zip(bounds.critical_values, bounds.information_rates):
         if np.isfinite(c):
-            total += recursion.exit_probability(c, t, lower=False)
+            total += recursion.exit_probability(c, t, both_sides=False)
             recursion.advance(c, t)
     return total
 
@@ -358,6 +366,10 @@ def max_information_inflation(bounds: GroupSequentialBounds, *, target_power: fl
         raise TypeError(f"`bounds` must be a GroupSequentialBounds; got {type(bounds).__name__}.")
     power = check_unit_interval(target_power, "target_power")
     sides = 2.0 if bounds.alternative == "two-sided" else 1.0
+    if power <= bounds.alpha / sides:
+        raise ValueError(
+            f"`target_power` must exceed the design's one-sided level {bounds.alpha / sides:g}; got {power!r}."
+        )
     fixed = stats.norm.isf(bounds.alpha / sides) + stats.norm.ppf(power)
     theta = optimize.brentq(lambda th: _rejection_probability(bounds, th) - power, 0.0, 3.0 * fixed + 10.0,
                             xtol=1e-10)
@@ -387,25 +399,16 @@ class ConfidenceSequence:
 
 
 def _differences(differences: ArrayLike) -> np.ndarray:
-    arr = np.asarray(differences)
-    if arr.dtype == object or not (np.issubdtype(arr.dtype, np.number) or arr.dtype == bool) \
-            or np.issubdtype(arr.dtype, np.complexfloating):
-        raise TypeError(f"`differences` must hold real numbers; got dtype {arr.dtype}.")
-    d = arr.astype(float).ravel()
-    if arr.ndim != 1 or d.size < 1:
-        raise ValueError(f"`differences` must be a non-empty 1-D array; got shape {arr.shape}.")
-    if not np.all(np.isfinite(d)):
-        raise ValueError(f"`differences` must be finite; got {int(np.sum(~np.isfinite(d)))} NaN or infinite values.")
+    d = check_finite_array(differences, "differences")
+    if d.ndim != 1:
+        raise ValueError(f"`differences` must be a 1-D array, in the order the pairs arrived; got shape {d.shape}.")
     return d
 
 
-def _check_bounds(bounds: tuple[float, float]) -> tuple[float, float]:
-    try:
-        lo, hi = (float(b) for b in bounds)
-    except (TypeError, ValueError):
-        raise TypeError(f"`bounds` must be a pair (low, high) of real numbers; got {bounds!r}.") from None
-    if not (np.isfinite(lo) and np.isfinite(hi) and lo < hi) or hi - lo > 1e300:
-        raise ValueError(f"`bounds` must be finite with low < high; got {bounds!r}.")
+def _check_bounds(bounds: ArrayLike) -> tuple[float, float]:
+    lo, hi = check_interval(bounds, "bounds")
+    if lo == hi or hi - lo > 1e300:
+        raise ValueError(f"`bounds` must have low < high and a finite width; got {(lo, hi)!r}.")
     return lo, hi
 
 
@@ -417,7 +420,7 @@ class _Betting:
     def __init__(self, alpha: float):
         self.grid = np.linspace(0.0, 1.0, _BETTING_GRID)
         with np.errstate(divide="ignore"):
-            # c = 1/2 truncation of the bets, as in the paper's experiments.
+            # c = 1/2 truncation of the bets, one of the two the paper recommends (1/2 or 3/4).
             self.cap_up, self.cap_down = 0.5 / self.grid, 0.5 / (1.0 - self.grid)
         self.log_up = np.zeros(self.grid.size)
         self.log_down = np.zeros(self.grid.size)
@@ -454,9 +457,10 @@ class _Betting:
 
 
 def _t_mixture_limits(d: np.ndarray, alpha: float, prior_precision: float) -> tuple[np.ndarray, np.ndarray]:
-    r"""Lai's (1976) confidence sequence for a normal mean with unknown variance: the set of :math:`\mu`
-    where the mixture martingale :math:`\sqrt{c^2/(n+c^2)}\,(V/(V - S^2/(n+c^2)))^{n/2}` of the centred
-    data (S their sum, V their sum of squares) stays below 1/alpha, solved in closed form."""
+    r"""The t-mixture confidence sequence for a normal mean with unknown variance (Wang & Ramdas 2023's
+    Gaussian-mixture version of Lai 1976): the set of :math:`\mu` where the mixture martingale
+    :math:`\sqrt{c^2/(n+c^2)}\,(V/(V - S^2/(n+c^2)))^{n/2}` of the centred data (S their sum, V their
+    sum of squares) stays below 1/alpha, solved in closed form."""
     n = np.arange(1, d.size + 1, dtype=float)
     mean = np.cumsum(d) / n
     # Welford's running sum of squared deviations, without cancellation.
@@ -493,12 +497,14 @@ def confidence_sequence(
     outward. Over a range much wider than the spread of the differences it is
     wide at a few pairs.
 
-    ``method="t-mixture"`` assumes normal differences with unknown variance:
-    the normal-mixture confidence sequence of Lai (1976), studied by Wang and
-    Ramdas (2023), the sequential counterpart of the paired t interval. The
-    mixture is :math:`N(0, 1/c^2)` over the standardised mean (``prior_precision``
-    is :math:`c^2`); it decides at which sample sizes the sequence is
-    tightest, not whether it is valid.
+    ``method="t-mixture"`` assumes normal differences with unknown variance,
+    the sequential counterpart of the paired t interval: Lai's (1976)
+    construction (a right-Haar mixture over the spread) with the flat mixture
+    over the mean replaced by a Gaussian one, as Wang and Ramdas (2023) do to
+    obtain a test martingale in the filtration of the scale-invariant
+    statistics. The mixture is :math:`N(0, 1/c^2)` over the standardised mean
+    (``prior_precision`` is :math:`c^2`); it decides at which sample sizes the
+    sequence is tightest, not whether it is valid.
 
     Parameters
     ----------
@@ -537,6 +543,9 @@ def confidence_sequence(
     """
     level = check_unit_interval(confidence_level, "confidence_level")
     method = check_choice(method, "method", SEQUENCE_METHODS)
+    prior_precision = check_positive_real(prior_precision, "prior_precision")
+    if prior_precision > 1e12:
+        raise ValueError(f"`prior_precision` must be at most 1e12; got {prior_precision!r}.")
     d = _differences(differences)
     alpha = 1.0 - level
     if method == "betting":
@@ -552,11 +561,8 @@ def confidence_sequence(
         low, high = _Betting(alpha).extend((d - lo) / (hi - lo))
         low, high = lo + low * (hi - lo), lo + high * (hi - lo)
     else:
-        if isinstance(prior_precision, bool) or not isinstance(prior_precision, (int, float, np.floating, np.integer)) \
-                or not (np.isfinite(prior_precision) and 0 < prior_precision < 1e12):
-            raise ValueError(f"`prior_precision` must be a positive finite number; got {prior_precision!r}.")
         scale = float(np.max(np.abs(d))) or 1.0  # scale-free: computed on d / scale to avoid overflow
-        low, high = _t_mixture_limits(d / scale, alpha, float(prior_precision))
+        low, high = _t_mixture_limits(d / scale, alpha, prior_precision)
         low, high = low * scale, high * scale
         if bounds is not None:
             lo, hi = _check_bounds(bounds)
@@ -569,19 +575,31 @@ class SequentialComparison:
     r"""Compare two procedures one pair of runs at a time, and stop at a verdict.
 
     Each :meth:`update` adds pairs of scores (A and B trained with the same
-    seed, say) and returns the current decision: ``"continue"`` until one of
-    the verdicts of :ref:`ch-power` is reached, then ``"different"`` (the mean
-    difference is not ``threshold``), ``"equivalent"`` (it lies within
-    ``(-margin, margin)``), ``"trivial"`` (both), or ``"undetermined"`` once
-    ``max_pairs`` pairs are in without one.
+    seed, say) and returns the current decision: ``"continue"`` until the
+    interval has settled, then one of the verdicts of :ref:`ch-power`. With a
+    confidence sequence (``method="betting"`` or ``"t-mixture"``, level
+    :math:`1 - \alpha`, valid whenever one stops) the comparison stops when the
+    interval
 
-    With ``method="betting"`` or ``"t-mixture"`` the decision comes from a
-    :func:`confidence_sequence` at level :math:`1 - \alpha`, valid whenever one
-    stops. With ``method="group-sequential"`` the paired t statistic is tested
-    only at the planned ``looks`` against :func:`group_sequential_bounds`
-    (O'Brien--Fleming type) mapped onto t quantiles; at the last look without a
-    crossing, a paired TOST at ``alpha`` decides equivalence when a ``margin``
-    is given.
+    - lies inside ``(-margin, margin)``: ``"trivial"`` if it excludes
+      ``threshold`` as well, ``"equivalent"`` otherwise (more pairs could
+      still show a difference, but none can take the interval out of the
+      margin: the practical question is settled);
+    - excludes ``threshold`` and lies wholly beyond the margin (at or above
+      ``margin``, or at or below ``-margin``): ``"different"``, a difference
+      shown to be larger than the margin; without a margin, as soon as it
+      excludes ``threshold``.
+
+    At ``max_pairs`` without either, the verdict is that of the interval then
+    (:func:`~sigeval.equivalence.verdict_from_pvalues`'s table: ``"different"``
+    if it excludes ``threshold`` though it reaches into the margin,
+    ``"undetermined"`` if it holds ``threshold`` and reaches beyond the margin).
+
+    With ``method="group-sequential"`` the paired t statistic is tested only
+    at the planned ``looks`` against :func:`group_sequential_bounds`
+    (O'Brien--Fleming type) mapped onto t quantiles: a crossing stops with
+    ``"different"``; at the last look without one, a paired TOST at ``alpha``
+    decides ``"equivalent"`` when a ``margin`` is given, else ``"undetermined"``.
 
     Parameters
     ----------
@@ -620,7 +638,7 @@ class SequentialComparison:
     >>> comp.run(lambda i: (0.80 + rng.normal(0, 0.003), 0.79 + rng.normal(0, 0.003)))
     'different'
     >>> comp.n
-    5
+    6
     """
 
     def __init__(
@@ -636,10 +654,8 @@ class SequentialComparison:
     ):
         self.alpha = _check_alpha(alpha)
         self.method = check_choice(method, "method", (*SEQUENCE_METHODS, "group-sequential"))
-        self.threshold = 0.0 if threshold is None else _finite(threshold, "threshold")
-        self.margin = None if margin is None else _finite(margin, "margin")
-        if self.margin is not None and self.margin <= 0:
-            raise ValueError(f"`margin` must be > 0; got {margin!r}.")
+        self.threshold = 0.0 if threshold is None else check_real(threshold, "threshold")
+        self.margin = None if margin is None else check_positive_real(margin, "margin")
         self.bounds = None if bounds is None else _check_bounds(bounds)
         if self.method == "betting" and self.bounds is None:
             raise ValueError("`bounds` must be given for method='betting' (for accuracies, (0, 1)).")
@@ -705,12 +721,10 @@ class SequentialComparison:
             self._look()
         else:
             self._sequence(new)
-        if self.decision == "continue" and self.max_pairs is not None and self.n >= self.max_pairs:
-            self.decision, self.decided_at = "undetermined", self.n
         return self.decision
 
     def _sequence(self, new: np.ndarray) -> None:
-        if self._betting is not None:
+        if self._betting is not None and self.bounds is not None:
             lo, hi = self.bounds
             width = 2.0 * (hi - lo)
             low, high = self._betting.extend((new + (hi - lo)) / width)
@@ -720,17 +734,23 @@ class SequentialComparison:
             low, high = cs.low[-new.size:], cs.high[-new.size:]
         lows = np.maximum.accumulate(np.append(self.low, low))[1:]
         highs = np.minimum.accumulate(np.append(self.high, high))[1:]
+        start = self.n - new.size
         for i, (lo_t, hi_t) in enumerate(zip(lows, highs)):
             self.low, self.high = float(lo_t), float(hi_t)
-            self.decision = self._verdict(self.low, self.high)
+            last = self.max_pairs is not None and start + i + 1 >= self.max_pairs
+            self.decision = self._verdict(self.low, self.high, settled=not last)
             if self.decision != "continue":  # the verdict of the first pair that reached one
-                self.decided_at = self.n - new.size + 1 + i
+                self.decided_at = start + i + 1
                 break
 
-    def _verdict(self, low: float, high: float) -> str:
+    def _verdict(self, low: float, high: float, *, settled: bool) -> str:
+        """The verdict of an interval; with ``settled``, only one that more pairs cannot change."""
         different = low > self.threshold or high < self.threshold
-        equivalent = self.margin is not None and -self.margin < low and high < self.margin
-        return ("continue", "equivalent", "different", "trivial")[2 * different + equivalent]
+        inside = self.margin is not None and -self.margin < low and high < self.margin
+        if settled and different and self.margin is not None and not inside:
+            different = low >= self.margin or high <= -self.margin
+        verdict = ("continue", "equivalent", "different", "trivial")[2 * different + inside]
+        return "undetermined" if verdict == "continue" and not settled else verdict
 
     def _look(self) -> None:
         assert self.looks is not None
@@ -762,9 +782,3 @@ class SequentialComparison:
             self.update(*run_pair(self.n))
         return self.decision
 
-
-def _finite(value: float, name: str) -> float:
-    if isinstance(value, bool) or not isinstance(value, (int, float, np.integer, np.floating)) \
-            or not np.isfinite(value):
-        raise ValueError(f"`{name}` must be a finite number; got {value!r}.")
-    return float(value)
