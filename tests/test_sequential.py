@@ -281,11 +281,19 @@ def test_t_mixture_is_scale_free_and_handles_extreme_magnitudes():
     for scale in (1e-300, 1e300):
         cs = confidence_sequence(d * scale, method="t-mixture")
         np.testing.assert_allclose(cs.high[1:] / scale, base.high[1:], rtol=1e-9)
-    constant = confidence_sequence(np.full(5, 0.2), method="t-mixture")
-    # Zero spread: the normal model's interval collapses on the common value (no NaN, no warning).
-    # (infinite until the mixture can say anything, at 5 pairs with c^2 = 1).
-    assert np.all(np.isinf(constant.low[:4])) and np.all(np.isinf(constant.high[:4]))
-    assert constant.low[4] == pytest.approx(0.2, rel=1e-15) and constant.high[4] == pytest.approx(0.2, rel=1e-15)
+    # Zero spread says nothing about the spread: no collapse on the common value, no NaN, no warning;
+    # the first different pair then gives an interval.
+    constant = confidence_sequence(np.r_[np.full(6, 0.2), 0.3, 0.25, 0.2, 0.22], method="t-mixture")
+    assert np.all(np.isinf(constant.low[:6])) and np.all(np.isinf(constant.high[:6]))
+    assert np.isfinite(constant.low[-1]) and constant.low[-1] < 0.2 < constant.high[-1]
+
+
+def test_an_empty_intersection_starts_afresh():
+    from sigeval.sequential import _running_intersection
+
+    low, high = _running_intersection(np.array([0.0, 0.1, 0.5, 0.4, 0.45]), np.array([1.0, 0.3, 0.9, 0.8, 0.6]))
+    np.testing.assert_array_equal(low, [0.0, 0.1, 0.5, 0.5, 0.5])
+    np.testing.assert_array_equal(high, [1.0, 0.3, 0.9, 0.8, 0.6])
 
 
 def test_a_verdict_is_returned_only_once_more_pairs_cannot_change_it():

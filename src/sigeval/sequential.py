@@ -472,7 +472,10 @@ def _t_mixture_limits(d: np.ndarray, alpha: float, prior_precision: float) -> tu
     kappa = (1.0 - 1.0 / r) * (n + c2)
     with np.errstate(divide="ignore", invalid="ignore"):
         half = np.where(n > kappa, np.sqrt(np.maximum(q, 0.0) * kappa / (n * (n - kappa))), np.inf)
-    half[0] = np.inf  # one difference says nothing about the spread
+    # One difference, or differences that are all equal, say nothing about the spread: a normal model
+    # would collapse the interval on the common value, which the next different pair would contradict.
+    half[q <= 1e-28 * n] = np.inf
+    half[0] = np.inf
     return mean - half, mean + half
 
 
@@ -567,8 +570,27 @@ def confidence_sequence(
         if bounds is not None:
             lo, hi = _check_bounds(bounds)
             low, high = np.maximum(low, lo), np.minimum(high, hi)
-    low, high = np.maximum.accumulate(low), np.minimum.accumulate(high)
+    low, high = _running_intersection(low, high)
     return ConfidenceSequence(np.arange(1, d.size + 1), low, high, level, method)
+
+
+def _running_intersection(low: np.ndarray, high: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The intersection of the intervals so far, started afresh where it would be empty.
+
+    Each interval covers the truth at every n simultaneously with the stated probability, so their
+    intersection does too; an empty intersection means that coverage has already failed (which
+    happens with probability at most alpha), and the intersection then starts again from that n.
+    """
+    raw_low, raw_high = low, high
+    low, high = low.copy(), high.copy()
+    start = 0
+    while True:  # a loop over the rare restarts, not over pairs
+        low[start:] = np.maximum.accumulate(raw_low[start:])
+        high[start:] = np.minimum.accumulate(raw_high[start:])
+        empty = np.flatnonzero(low[start:] > high[start:])
+        if not empty.size:
+            return low, high
+        start += int(empty[0])
 
 
 class SequentialComparison:
@@ -732,8 +754,8 @@ class SequentialComparison:
         else:
             cs = confidence_sequence(self._d, confidence_level=1.0 - self.alpha, method="t-mixture")
             low, high = cs.low[-new.size:], cs.high[-new.size:]
-        lows = np.maximum.accumulate(np.append(self.low, low))[1:]
-        highs = np.minimum.accumulate(np.append(self.high, high))[1:]
+        lows, highs = _running_intersection(np.append(self.low, low), np.append(self.high, high))
+        lows, highs = lows[1:], highs[1:]
         start = self.n - new.size
         for i, (lo_t, hi_t) in enumerate(zip(lows, highs)):
             self.low, self.high = float(lo_t), float(hi_t)
