@@ -1057,7 +1057,7 @@ class Report:
         The probabilities answer "given these runs and the prior, how
         probable is each region", not "how often would this procedure err":
         no correction for the number of comparisons is applied, and the
-        prior matters with few pairs. Explained in :ref:`ch-reporting`.
+        prior matters with few pairs. Explained in :ref:`ch-bayes`.
 
         Examples
         --------
@@ -1197,7 +1197,7 @@ class Report:
 
         Notes
         -----
-        Explained in :ref:`ch-reporting`.
+        Explained in :ref:`ch-bayes`.
 
         Examples
         --------
