@@ -47,6 +47,13 @@ def test_pocock_type_is_nearly_constant():
     np.testing.assert_allclose(b.critical_values, [2.3683, 2.3675, 2.3582, 2.3500], atol=6e-5)
 
 
+def test_fifty_looks_spend_their_tiny_early_levels():
+    # Spent at t = 0.02: 2 sf(z_{0.9875} / sqrt(0.02)), about 1e-56, which 2 - 2 cdf(.) rounds to 0.
+    b = group_sequential_bounds(50)
+    assert np.all(np.isfinite(b.critical_values)) and np.all(np.diff(b.critical_values) < 0)
+    assert b.alpha_spent[0] == pytest.approx(2 * 2 * stats.norm.sf(stats.norm.isf(0.0125) / np.sqrt(0.02)), rel=1e-9)
+
+
 def test_one_look_is_the_fixed_sample_test():
     assert group_sequential_bounds(1).critical_values[0] == pytest.approx(stats.norm.isf(0.025), abs=1e-9)
     assert group_sequential_bounds(1, alternative="greater").critical_values[0] == pytest.approx(

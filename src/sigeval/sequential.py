@@ -112,7 +112,8 @@ def spending_alpha(
     if np.any(t <= 0) or np.any(t > 1):
         raise ValueError(f"`t` must hold information fractions in (0, 1]; got {t.tolist()}.")
     if spending == "obrien-fleming":
-        return 2.0 - 2.0 * stats.norm.cdf(stats.norm.isf(alpha / 2.0) / np.sqrt(t))
+        # 2 sf(.) rather than 2 - 2 cdf(.): at small t the level spent is far below the float spacing near 1.
+        return 2.0 * stats.norm.sf(stats.norm.isf(alpha / 2.0) / np.sqrt(t))
     return alpha * np.log1p((np.e - 1.0) * t)
 
 
