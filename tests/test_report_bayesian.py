@@ -116,6 +116,17 @@ def test_bayesian_probabilities_sum_to_one_and_swap_with_the_models():
         assert other.prob_b_better == pytest.approx(row.prob_a_better, rel=1e-9, abs=1e-15)
 
 
+@pytest.mark.parametrize("over", ["seeds", "tasks"])
+def test_bayesian_when_lower_is_better_swaps_the_outer_probabilities(over):
+    table = long_table(HAND)
+    higher = Report(table).bayesian(rope=0.01, over=over, n_samples=500, rng=1)
+    lower = Report(table, higher_is_better=False).bayesian(rope=0.01, over=over, n_samples=500, rng=1)
+    assert lower.mean_diff.tolist() == higher.mean_diff.tolist()
+    assert lower.prob_a_better.tolist() == higher.prob_b_better.tolist()
+    assert lower.prob_b_better.tolist() == higher.prob_a_better.tolist()
+    assert lower.prob_rope.tolist() == higher.prob_rope.tolist()
+
+
 def test_a_wider_rope_never_lowers_prob_rope(hand):
     ropes = [0.0, 0.001, 0.005, 0.01, 0.05]
     middle = np.array([hand.bayesian(rope=r).prob_rope.to_numpy() for r in ropes])

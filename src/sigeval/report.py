@@ -1022,6 +1022,11 @@ class Report:
             probable, drawn from ``rng`` (one generator, pair after pair, in
             the order of the rows). It needs at least 2 tasks.
 
+        When lower scores are better (``higher_is_better=False``), A is
+        better where :math:`\delta < -r`: ``prob_a_better`` is then the
+        functions' probability of the lower region and ``prob_b_better`` of
+        the upper one (``mean_diff`` stays A minus B).
+
         Every row is what those functions return for the comparison; a
         comparison they refuse (fewer than 2 pairs) goes through them and
         their error names it. Differences all equal give a point mass (see
@@ -1078,12 +1083,16 @@ class Report:
                     "`test_fraction` belongs to over='seeds' (the splits within a task); the signed-rank "
                     f"test over tasks has none; got test_fraction={test_fraction!r}."
                 )
-            return self._bayesian_tasks(rope, prior_strength, n_samples, rng)
-        inflation = 0.0
-        if test_fraction is not None:
-            test_fraction = check_unit_interval(test_fraction, "test_fraction")
-            inflation = test_fraction / (1 - test_fraction)
-        return self._frame(self._bayesian_seeds(rope, test_fraction, inflation))
+            frame = self._bayesian_tasks(rope, prior_strength, n_samples, rng)
+        else:
+            inflation = 0.0
+            if test_fraction is not None:
+                test_fraction = check_unit_interval(test_fraction, "test_fraction")
+                inflation = test_fraction / (1 - test_fraction)
+            frame = self._frame(self._bayesian_seeds(rope, test_fraction, inflation))
+        if not self.higher_is_better:  # A is better where A - B is below -rope
+            frame[["prob_a_better", "prob_b_better"]] = frame[["prob_b_better", "prob_a_better"]].to_numpy()
+        return frame
 
     def _bayesian_seeds(self, rope: float, test_fraction: float | None, inflation: float) -> dict[str, np.ndarray]:
         """The columns of :meth:`bayesian` over seeds: the t posteriors of every comparison at once.
