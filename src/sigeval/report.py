@@ -1359,3 +1359,105 @@ class Report:
             )
         return " ".join(parts)
 
+
+    # ------------------------------------------------------------------ outputs (rendered by _report_output)
+
+    def to_markdown(self, margin: float | None = None, alpha: float = 0.05, target_power: float = 0.80, *,
+                    precision: int = 4) -> str:
+        """The report as Markdown: the summary, the design, every view, the failed runs and the environment.
+
+        Parameters
+        ----------
+        margin : float or None
+            Equivalence margin; without it the equivalence view is left out.
+        alpha, target_power : float
+            As in the views.
+        precision : int
+            Decimals of the numbers (p-values: 3 significant digits).
+
+        Returns
+        -------
+        str
+
+        Examples
+        --------
+        >>> from sigeval import Report
+        >>> report = Report({"task": ["t"] * 6, "model": list("AAABBB"), "seed": [1, 2, 3] * 2,
+        ...                  "score": [0.80, 0.82, 0.81, 0.70, 0.74, 0.71]})
+        >>> print(report.to_markdown().splitlines()[0])
+        # Report
+        """
+        from . import _report_output
+
+        precision = check_positive_int(precision, "precision", minimum=0)
+        call = f"Report.to_markdown(margin={margin!r}, alpha={alpha!r}, target_power={target_power!r}, precision={precision})"
+        return _report_output.to_markdown(self, margin, alpha, target_power, precision, call)
+
+    def to_latex(self, *, precision: int = 3, bold_best: bool = False) -> str:
+        """Mean ± sd of each model on each task as a booktabs ``tabular`` (needs ``\\usepackage{booktabs}``).
+
+        Parameters
+        ----------
+        precision : int
+            Decimals of every number.
+        bold_best : bool
+            Set the best mean of each task in bold (the highest, or the
+            lowest with ``higher_is_better=False``; ties all in bold).
+
+        Returns
+        -------
+        str
+
+        Examples
+        --------
+        >>> from sigeval import Report
+        >>> report = Report({"task": ["t"] * 6, "model": list("AAABBB"), "seed": [1, 2, 3] * 2,
+        ...                  "score": [0.80, 0.82, 0.81, 0.70, 0.74, 0.71]})
+        >>> print(report.to_latex(precision=2, bold_best=True).splitlines()[5])
+        A & \\textbf{0.81 $\\pm$ 0.01} \\\\
+        """
+        from . import _report_output
+
+        precision = check_positive_int(precision, "precision", minimum=0)
+        return _report_output.to_latex(self, precision, check_flag(bold_best, "bold_best"))
+
+    def to_html(self, path: Any, margin: float | None = None, alpha: float = 0.05, target_power: float = 0.80, *,
+                precision: int = 4, title: str | None = None) -> Any:
+        """Write the report as one self-contained HTML page: no request to the network, figures inline.
+
+        The page holds the plain-words summary, the design, the scores per
+        task with a figure, the pairwise, power and equivalence tables, the
+        Friedman ranks with a critical-difference diagram (two tasks or more),
+        the failed runs and the environment (versions, BLAS, the call, a hash
+        of the runs, the date). Figures need matplotlib (the ``plots`` extra);
+        without it the page says so.
+
+        Parameters
+        ----------
+        path : str or path-like
+            The file to write.
+        margin, alpha, target_power, precision
+            As in :meth:`to_markdown`.
+        title : str, optional
+            The page's heading.
+
+        Returns
+        -------
+        pathlib.Path
+            The file written.
+
+        Examples
+        --------
+        >>> import tempfile, pathlib
+        >>> from sigeval import Report
+        >>> report = Report({"task": ["t"] * 6, "model": list("AAABBB"), "seed": [1, 2, 3] * 2,
+        ...                  "score": [0.80, 0.82, 0.81, 0.70, 0.74, 0.71]})
+        >>> page = report.to_html(pathlib.Path(tempfile.mkdtemp()) / "report.html", margin=0.01)
+        >>> "In plain words" in page.read_text()
+        True
+        """
+        from . import _report_output
+
+        precision = check_positive_int(precision, "precision", minimum=0)
+        call = f"Report.to_html({str(path)!r}, margin={margin!r}, alpha={alpha!r}, target_power={target_power!r})"
+        return _report_output.to_html(self, path, margin, alpha, target_power, precision, call, title)
