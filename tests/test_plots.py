@@ -17,10 +17,13 @@ from sigeval import (  # noqa: E402
     bayesian_signed_rank,
     bootstrap_ci,
     cd_groups,
+    confidence_sequence,
     correlated_ttest,
     friedman,
+    group_sequential_bounds,
     nemenyi_cd,
     paired_bootstrap_ci,
+    pairwise_wilcoxon,
     performance_profile,
     plots,  # noqa: E402
 )
@@ -120,6 +123,10 @@ def _smoke_calls():
         "posterior_simplex": lambda ax: plots.posterior_simplex(ax, dp),
         "aggregate_intervals": lambda ax: plots.aggregate_intervals(ax, {"A": agg, "B": agg}),
         "performance_profiles": lambda ax: plots.performance_profiles(ax, {"A": profile}),
+        "confidence_sequence_plot": lambda ax: plots.confidence_sequence_plot(
+            ax, confidence_sequence([0.1, -0.1, 0.2, 0.0], method="t-mixture"), [0.1, -0.1, 0.2, 0.0], truth=0.0),
+        "group_sequential_plot": lambda ax: plots.group_sequential_plot(
+            ax, group_sequential_bounds(2), [5, 10], statistics=[1.0, 9.0]),
     }
 
 
@@ -267,6 +274,12 @@ def _bad_calls():
             (lambda ax: P.cd_diagram(ax, SimpleNamespace(mean_ranks=[1.0, 2.0], models=["a"], n_tasks=4)),
              ValueError, r"`result.models` must have one entry per mean rank \(2\); got 1"),
             (lambda ax: P.cd_diagram(ax, np.ones((4, 3))), TypeError, "`result` must be a FriedmanResult"),
+            (lambda ax: P.cd_diagram(ax, SimpleNamespace(mean_ranks=[1.0, 2.0], models=["a", "b"], n_tasks=4),
+                                     method="wilcoxon-holm"),
+             TypeError, r"`result` must be a FriedmanResult \(with `scores`, `higher_is_better`\)"),
+            (lambda ax: P.cd_diagram(ax, SimpleNamespace(mean_ranks=[1.0, 2.0], models=["a", "b"], n_tasks=4),
+                                     method="tukey"),
+             ValueError, "`method` must be one of 'nemenyi', 'wilcoxon-holm'; got 'tukey'"),
         ],
         "error_rates": [
             (lambda ax: P.error_rates(ax, rates), ValueError, "`rates` must be finite; got nan"),
@@ -366,6 +379,26 @@ def _bad_calls():
              ValueError, r"`profiles\['A'\].estimate` must have the shape of"),
             (lambda ax: P.performance_profiles(ax, {"A": dataclasses.replace(profile, taus=profile.taus * NAN)}),
              ValueError, r"`profiles\['A'\].taus` must be finite"),
+        ],
+        "confidence_sequence_plot": [
+            (lambda ax: P.confidence_sequence_plot(ax, np.ones(3), [0.1, 0.2, 0.3]), TypeError,
+             "`sequence` must be a ConfidenceSequence"),
+            (lambda ax: P.confidence_sequence_plot(ax, confidence_sequence([0.1, 0.2, 0.3], method="t-mixture"),
+                                                   [0.1, 0.2]), ValueError, "`differences` must be the 3 differences"),
+            (lambda ax: P.confidence_sequence_plot(ax, confidence_sequence([0.1, 0.2], method="t-mixture"),
+                                                   [0.1, NAN]), ValueError, "`differences` must be finite"),
+            (lambda ax: P.confidence_sequence_plot("ax", confidence_sequence([0.1, 0.2], method="t-mixture"),
+                                                   [0.1, 0.2]), TypeError, "`ax` must be a Matplotlib Axes"),
+        ],
+        "group_sequential_plot": [
+            (lambda ax: P.group_sequential_plot(ax, "design", [5, 10]), TypeError,
+             "`bounds` must be a GroupSequentialBounds"),
+            (lambda ax: P.group_sequential_plot(ax, group_sequential_bounds(2), [5, 10, 20]), ValueError,
+             r"`n_pairs` must give one number of pairs per look \(2\)"),
+            (lambda ax: P.group_sequential_plot(ax, group_sequential_bounds(2), [5, 10], statistics=[1, 2, 3]),
+             ValueError, "`statistics` must hold at most one value per look"),
+            (lambda ax: P.group_sequential_plot(ax, group_sequential_bounds(2), [5, 10], t_scale="yes"),
+             TypeError, "`t_scale` must be True or False"),
         ],
         "seed_spread": [
             (lambda ax: F.seed_spread(ax, runs), ValueError, r"`runs\[\['test_acc', 'fresh_acc'\]\]` must be finite"),
@@ -475,6 +508,27 @@ def test_cd_diagram_many_models_long_names():
     plt.close(fig)
 
 
+def test_cd_diagram_from_wilcoxon_holm_decisions():
+    rng = np.random.default_rng(2)
+    scores = pd.DataFrame(rng.normal(size=(20, 5)) + np.array([0.0, 0.1, 0.9, 1.0, 2.0]), columns=list("ABCDE"))
+    res = friedman(scores)
+    pairs = pairwise_wilcoxon(scores)
+    reject = np.zeros((5, 5), dtype=bool)
+    index = {m: i for i, m in enumerate(scores.columns)}
+    for a, b, p in zip(pairs.model_a, pairs.model_b, pairs.pvalue_adjusted):
+        reject[index[a], index[b]] = p <= 0.05
+    groups = cd_groups(res.mean_ranks, reject=reject)
+    fig, ax = plt.subplots(figsize=(7, 2.5))
+    plots.cd_diagram(ax, res, method="wilcoxon-holm")
+    bars = [line for line in ax.lines if line.get_linewidth() == 4]
+    assert len(bars) == len(groups) >= 1
+    for bar, group in zip(bars, groups):  # each bar spans its group's mean ranks
+        low, high = res.mean_ranks[list(group)].min(), res.mean_ranks[list(group)].max()
+        np.testing.assert_allclose(bar.get_xdata(), [low - 0.03, high + 0.03])
+    assert "Wilcoxon" in ax.get_title() and "CD" not in [t.get_text() for t in ax.texts]
+    plt.close(fig)
+
+
 def test_cd_diagram_takes_a_report_result_and_its_alpha():
     from sigeval import Report
 
@@ -565,3 +619,17 @@ def test_posterior_simplex_puts_each_certain_sample_in_its_corner(ax):
     assert len(offsets) == 3  # one occupied hexagon per corner
     texts = [t.get_text() for t in ax.texts]
     assert texts[0].startswith("A better") and texts[1].startswith("B better") and texts[2].startswith("equivalent")
+
+
+def test_sequential_plots_draw_what_they_say(ax):
+    bounds = group_sequential_bounds(3)
+    plots.group_sequential_plot(ax, bounds, [5, 10, 20], statistics=[1.0, 4.5])
+    line = ax.get_lines()[0]
+    np.testing.assert_allclose(line.get_ydata(), bounds.t_critical_values([5, 10, 20]))
+    assert any("stop at 10 pairs" in t.get_text() for t in ax.get_legend().get_texts())
+    ax.clear()
+    d = np.random.default_rng(0).normal(0.01, 0.02, 40)
+    cs = confidence_sequence(d, method="t-mixture")
+    plots.confidence_sequence_plot(ax, cs, d, scale=100)
+    band = ax.collections[0].get_paths()[0].vertices
+    assert np.nanmax(band[:, 1][np.isfinite(band[:, 1])]) <= np.nanmax(100 * cs.high[np.isfinite(cs.high)]) + 1e-9

@@ -67,3 +67,20 @@ def test_without_tqdm_the_work_runs_without_a_bar(monkeypatch):
 def test_progress_is_a_flag(value):
     with pytest.raises(TypeError, match="`progress` must be True or False"):
         bootstrap_ci(np.arange(20.0), n_resamples=100, rng=0, progress=value)
+
+
+def test_every_bootstrap_engine_counts_its_resamples_on_the_bar(monkeypatch):
+    y = np.tile([0.0, 1.0], 30)
+    x = y + np.random.default_rng(0).normal(size=60)
+    calls = {
+        "items": lambda: bootstrap_ci(x, n_resamples=500, rng=0),
+        "groups": lambda: bootstrap_ci(x, groups=np.repeat(np.arange(20), 3), n_resamples=500, rng=0),
+        "callable": lambda: bootstrap_ci(x, statistic=lambda v, axis: np.median(v, axis=axis), n_resamples=500, rng=0),
+        "auc": lambda: bootstrap_ci((y, x), statistic=roc_auc, n_resamples=500, rng=0),
+        "paired": lambda: paired_bootstrap_ci(x, x[::-1], n_resamples=500, rng=0),
+    }
+    for name, call in calls.items():
+        terminal = on_terminal(monkeypatch)
+        call()  # a bar fed a wrong count raises inside tqdm
+        shown = terminal.getvalue()
+        assert "\rbootstrap:" in shown and "/500 " in shown and "resample/s" in shown, (name, shown)

@@ -486,6 +486,16 @@ def test_rank_tests_give_probabilities(table, higher, alpha):
     if holm is not None:
         pvalue(holm.pvalue)
         pvalue(holm.pvalue_holm)
+    exact = outcome(lambda: sg.friedman(table, method="exact", ties="ignore", n_resamples=20, rng=0))
+    if exact is not None:
+        pvalue([exact.pvalue])
+        assert exact.statistic <= fr.statistic + 1e-9  # the tie correction only enlarges chi2_F
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", UserWarning)  # a pair with every difference zero says so
+        pw = outcome(lambda: sg.pairwise_wilcoxon(table, higher_is_better=higher))
+    if pw is not None:
+        pvalue(pw.pvalue.to_numpy())
+        assert np.all(pw.pvalue_adjusted.to_numpy() >= pw.pvalue.to_numpy())
 
 
 @given(table=tables(), alpha=levels)
@@ -501,6 +511,12 @@ def test_rank_resampling_gives_frequencies_and_ranks(table, alpha):
         assert np.all((br.rank_interval.low >= 1) & (br.rank_interval.high <= k))
         pvalue(br.pvalue)
         pvalue(br.pvalue_holm)
+    cs = outcome(lambda: sg.rank_confidence_sets(table, n_resamples=20, confidence_level=1 - alpha, rng=0))
+    if cs is not None:
+        k = table.shape[1]
+        low, high = cs.rank_interval
+        assert np.all((1 <= low) & (low <= cs.rank) & (cs.rank <= high) & (high <= k))
+        assert len(cs.best_set) >= 1 and cs.critical_value >= 0
 
 
 @given(k=st.integers(-1, 60), n=st.integers(-1, 2**53), gap=wide, alpha=levels)
@@ -521,6 +537,9 @@ def test_cd_groups_are_groups_of_models(ranks, cd):
     groups = outcome(lambda: sg.cd_groups(ranks, cd))
     if groups is not None:
         assert all(len(g) >= 2 and set(g) <= set(range(ranks.size)) for g in groups)
+        # The same decisions as a matrix give the same groups.
+        separated = np.abs(ranks[:, None] - ranks[None, :]) >= cd
+        assert sg.cd_groups(ranks, reject=separated) == groups
 
 
 # --------------------------------------------------------------------------- metrics
@@ -616,14 +635,13 @@ def test_group_sequential_designs_spend_exactly_alpha(n_looks, alpha, pocock, po
 
 @given(d=vectors(min_size=1, max_size=30), level=levels)
 def test_confidence_sequences_are_nested_and_hold_the_running_mean(d, level):
-    for kwargs in ({"method": "t-mixture"}, {"bounds": (-1.0, 1.0)}):
-        if "bounds" in kwargs:
-            d = np.clip(d, -1.0, 1.0)
-        cs = outcome(lambda: sg.confidence_sequence(d, confidence_level=level, **kwargs))
+    for x, kwargs in ((d, {"method": "t-mixture"}), (np.clip(d, -1.0, 1.0), {"bounds": (-1.0, 1.0)})):
+        cs = outcome(lambda x=x, kwargs=kwargs: sg.confidence_sequence(x, confidence_level=level, **kwargs))
         if cs is None:
             continue
-        assert np.all(np.diff(cs.low) >= 0) and np.all(np.diff(cs.high) <= 0)
         assert not np.any(np.isnan(cs.low)) and not np.any(np.isnan(cs.high))
+        assert np.array_equal(cs.low, np.maximum.accumulate(cs.low))
+        assert np.array_equal(cs.high, np.minimum.accumulate(cs.high))
         assert np.all(cs.low <= cs.high)
 
 

@@ -209,3 +209,162 @@ def test_bootstrap_ranks_holm_over_the_comparisons_with_the_leader():
     res = bootstrap_ranks(correct, n_resamples=200, rng=18)
     others = np.arange(4) != np.flatnonzero(np.asarray(res.models) == res.leader)[0]
     np.testing.assert_allclose(res.pvalue_holm[others], adjust_pvalues(res.pvalue[others], method="holm"))
+
+
+# --------------------------------------------------------------------------- rank confidence sets
+
+
+def _brute_rank_sets(x, n_resamples, seed, confidence_level):
+    """Mogstad et al.'s single-step sets written with loops over pairs and models."""
+    n, k = x.shape
+    idx = np.random.default_rng(seed).integers(0, n, size=(n_resamples, n))
+    pairs = [(i, j) for i in range(k) for j in range(i + 1, k)]
+    t_star = np.zeros(n_resamples)
+    se = {}
+    for i, j in pairs:
+        d = x[:, i] - x[:, j]
+        se[i, j] = d.std(ddof=1) / np.sqrt(n)
+        t_star = np.maximum(t_star, np.abs(d[idx].mean(axis=1) - d.mean()) / se[i, j])
+    c = np.sort(t_star)[int(np.ceil(confidence_level * n_resamples)) - 1]
+    low, high = np.ones(k, int), np.full(k, k)
+    for i, j in pairs:
+        d = x[:, i].mean() - x[:, j].mean()
+        if d - c * se[i, j] > 0:  # i above j
+            low[j] += 1
+            high[i] -= 1
+        if d + c * se[i, j] < 0:  # j above i
+            low[i] += 1
+            high[j] -= 1
+    return c, low, high
+
+
+def test_rank_confidence_sets_match_a_loop_over_pairs():
+    rng = np.random.default_rng(3)
+    x = rng.normal(size=(150, 5)) + [0.0, 0.05, 0.3, 0.32, 0.6] + rng.normal(size=(150, 1))
+    res = ru.rank_confidence_sets(x, n_resamples=999, confidence_level=0.9, rng=11)
+    c, low, high = _brute_rank_sets(x, 999, 11, 0.9)
+    assert res.critical_value == pytest.approx(c, rel=1e-12)
+    np.testing.assert_array_equal(res.rank_interval.low, low)
+    np.testing.assert_array_equal(res.rank_interval.high, high)
+    assert res.best_set == tuple(np.flatnonzero(low == 1))
+    # The pairwise intervals are antisymmetric and centred on the differences.
+    d_low, d_high = res.difference_interval
+    np.testing.assert_allclose(d_low, -d_high.T)
+    diff = x.mean(axis=0)[:, None] - x.mean(axis=0)[None, :]
+    np.testing.assert_allclose((d_low + d_high) / 2, diff, atol=1e-12)
+    assert (res.confidence_level, res.n_resamples) == (0.9, 999)
+
+
+def test_rank_confidence_sets_critical_value_between_one_test_and_bonferroni():
+    # Independent columns: the max over 3 correlated pairs lies between the single-test
+    # quantile 1.96 and Bonferroni's z_{1 - 0.025/3} = 2.394.
+    x = np.random.default_rng(0).normal(size=(4000, 3))
+    res = ru.rank_confidence_sets(x, n_resamples=4000, rng=1)
+    assert 1.96 < res.critical_value < 2.394
+    assert res.rank_interval.low.tolist() == [1, 1, 1] and res.rank_interval.high.tolist() == [3, 3, 3]
+    assert res.best_set == (0, 1, 2)
+
+
+def test_rank_confidence_sets_separated_and_identical_models():
+    rng = np.random.default_rng(2)
+    base = rng.random((500, 1)) < 0.5
+    x = np.hstack([base, base, rng.random((500, 1)) < 0.1]).astype(float)
+    res = ru.rank_confidence_sets(x, n_resamples=500, rng=0)
+    # Two identical columns: a zero-width interval at 0, tied, both possibly best.
+    assert res.difference_interval.low[0, 1] == res.difference_interval.high[0, 1] == 0.0
+    assert res.rank.tolist() == [1, 1, 3]
+    assert res.rank_interval.low.tolist() == [1, 1, 3] and res.rank_interval.high.tolist() == [2, 2, 3]
+    assert res.best_set == (0, 1)
+    # A constant non-zero difference separates (the bootstrap sees no variation).
+    y = np.column_stack([np.arange(10.0), np.arange(10.0) + 1])
+    const = ru.rank_confidence_sets(y, n_resamples=50, rng=0)
+    assert const.critical_value == 0.0 and const.best_set == (1,)
+    assert const.rank_interval.low.tolist() == [2, 1]
+
+
+def test_rank_confidence_sets_names_models_from_columns():
+    pd = pytest.importorskip("pandas")
+    x = np.random.default_rng(4).normal(size=(300, 3)) + [0.0, 0.0, 1.0]
+    res = ru.rank_confidence_sets(pd.DataFrame(x, columns=["a", "b", "c"]), n_resamples=300, rng=0)
+    assert res.models == ("a", "b", "c") and res.best_set == ("c",)
+    assert ru.rank_confidence_sets(x[:20], rng=0).n_resamples == 10_000
+
+
+@pytest.mark.parametrize(
+    "means",
+    [
+        [0.0, 0.0, 0.0, 0.0],  # every pair tied: the hardest case, all four ranks are 1
+        [0.0, 0.1, 0.1, 0.25, 0.5],  # ties and gaps of one to three standard errors
+    ],
+)
+def test_rank_confidence_sets_cover_every_true_rank_at_once(means):
+    # Simultaneous coverage at known means: P(every true rank in its interval) must be at least
+    # nominal minus two Monte Carlo standard errors. Correlated, skewed per-item scores.
+    n, reps, level = 200, 600, 0.9
+    means = np.asarray(means)
+    k = means.size
+    true_rank = 1 + np.sum(means[None, :] > means[:, None], axis=1)
+    rng = np.random.default_rng(20)
+    covered = np.empty(reps, bool)
+    for r in range(reps):
+        shared = rng.exponential(size=(n, 1))
+        x = 0.7 * shared + rng.exponential(size=(n, k)) - 1.7 + means * 1.0
+        res = ru.rank_confidence_sets(x, confidence_level=level, n_resamples=400, rng=rng)
+        covered[r] = np.all((res.rank_interval.low <= true_rank) & (true_rank <= res.rank_interval.high))
+    mc_se = np.sqrt(level * (1 - level) / reps)
+    assert covered.mean() >= level - 2 * mc_se
+
+
+@pytest.mark.parametrize(
+    "kwargs, error, message",
+    [
+        (dict(scores=[[0.1, 0.2, 0.3]]), ValueError, "at least 2 items"),
+        (dict(scores=[[0.1], [0.2]]), ValueError, "at least 2 models"),
+        (dict(scores=[0.1, 0.2]), ValueError, "two-dimensional"),
+        (dict(scores=[[0.1, np.nan], [0.2, 0.3]]), ValueError, "NaN or infinite"),
+        (dict(scores=[["a", "b"], ["c", "d"]]), TypeError, "`scores`"),
+        (dict(scores=np.eye(3), confidence_level=1.0), ValueError, "`confidence_level`"),
+        (dict(scores=np.eye(3), confidence_level="0.9"), TypeError, "`confidence_level`"),
+        (dict(scores=np.eye(3), n_resamples=0), ValueError, "`n_resamples`"),
+        (dict(scores=np.eye(3), n_resamples=10.5), TypeError, "`n_resamples`"),
+        (dict(scores=np.eye(3), rng="seed"), TypeError, "`rng`"),
+    ],
+)
+def test_rank_confidence_sets_refuse_bad_input(kwargs, error, message):
+    with pytest.raises(error, match=message):
+        ru.rank_confidence_sets(**kwargs)
+
+
+def test_rank_confidence_sets_chunks_give_the_same_answer(monkeypatch):
+    x = np.random.default_rng(5).normal(size=(40, 4))
+    whole = ru.rank_confidence_sets(x, n_resamples=301, rng=7)
+    monkeypatch.setattr(ru, "_CHUNK_ELEMENTS", 100)  # 2 resamples a chunk
+    chunked = ru.rank_confidence_sets(x, n_resamples=301, rng=7)
+    assert chunked.critical_value == whole.critical_value
+
+
+def test_rank_confidence_sets_near_the_float64_limits():
+    # Ranks do not depend on the scale: values near 1e308 give the ranks of the same values near 1.
+    x = np.random.default_rng(6).normal(size=(200, 3)) + [0.0, 0.5, 1.0]
+    small = ru.rank_confidence_sets(x, n_resamples=300, rng=0)
+    huge = ru.rank_confidence_sets(x * 2.0**1020, n_resamples=300, rng=0)
+    assert huge.critical_value == pytest.approx(small.critical_value, rel=1e-12)
+    np.testing.assert_array_equal(huge.rank_interval.low, small.rank_interval.low)
+    np.testing.assert_allclose(huge.estimate, small.estimate * 2.0**1020, rtol=1e-12)
+    # Differences that overflow float64 are refused, not returned as inf.
+    with pytest.raises(ValueError, match="overflows float64"):
+        ru.rank_confidence_sets(np.array([[1e308, -1e308], [1.2e308, -1e308], [1e308, -1.3e308]]), n_resamples=20)
+
+
+def test_rank_confidence_sets_critical_value_matches_the_gaussian_one_of_csranks():
+    # csranks (Mogstad et al.'s R package) draws the estimates from N(0, Sigma) instead of
+    # resampling items; with many items the two critical values agree.
+    rng = np.random.default_rng(8)
+    x = rng.normal(size=(3000, 4)) @ np.array([[1, 0.5, 0, 0], [0, 1, 0.3, 0], [0, 0, 1, 0.8], [0, 0, 0, 1.5]])
+    res = ru.rank_confidence_sets(x, n_resamples=20_000, rng=9)
+    sigma = np.cov(x, rowvar=False) / x.shape[0]
+    z = np.random.default_rng(10).multivariate_normal(np.zeros(4), sigma, size=200_000)
+    i, j = np.triu_indices(4, 1)
+    sd = np.sqrt(sigma[i, i] + sigma[j, j] - 2 * sigma[i, j])
+    gaussian = np.quantile((np.abs(z[:, i] - z[:, j]) / sd).max(axis=1), 0.95)
+    assert res.critical_value == pytest.approx(gaussian, abs=0.04)

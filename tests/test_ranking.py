@@ -2,6 +2,7 @@
 
 import math
 from itertools import combinations, permutations
+from itertools import product as itertools_product
 
 import numpy as np
 import pandas as pd
@@ -16,6 +17,7 @@ from sigeval import (
     holm_vs_control,
     nemenyi_cd,
     nemenyi_q,
+    pairwise_wilcoxon,
     rank_stability,
     tasks_for_gap,
     wilcoxon_signed_rank,
@@ -52,7 +54,7 @@ def demsar_frame():
 
 
 def test_demsar_table6_ranks_and_statistics():
-    res = friedman(demsar_frame())
+    res = friedman(demsar_frame(), ties="ignore")
     # The ranks computed from the table (the paper prints 2.893 and 1.964 for the last two,
     # which needs C4.5+cf ahead of C4.5+m+cf on "voting", where both score 0.975).
     np.testing.assert_allclose(res.mean_ranks, [44 / 14, 28 / 14, 41 / 14, 27 / 14], rtol=1e-14)
@@ -88,12 +90,85 @@ def test_friedman_matches_scipy_without_ties():
         assert low.statistic == pytest.approx(res.statistic)
 
 
-def test_friedman_ties_average_ranks_and_no_tie_correction():
+def test_friedman_ties_average_ranks_and_the_tie_correction():
     x = np.array([[1.0, 1.0, 0.5], [0.9, 0.8, 0.8], [0.7, 0.6, 0.5]])
     res = friedman(x)
     np.testing.assert_allclose(res.ranks, [[1.5, 1.5, 3], [1, 2.5, 2.5], [1, 2, 3]])
-    # scipy divides by a tie correction, so with ties it is larger.
-    assert res.statistic < stats.friedmanchisquare(*x.T).statistic
+    # By default it divides by the tie correction, as scipy does; Demšar's formula does not.
+    ref = stats.friedmanchisquare(*x.T)
+    assert res.statistic == pytest.approx(ref.statistic, rel=1e-12)
+    assert res.pvalue == pytest.approx(ref.pvalue, rel=1e-12)
+    assert res.tie_correction == pytest.approx(1 - 12 / (3 * 24))  # two pairs: 2 * (8 - 2) / (N (k^3 - k))
+    plain = friedman(x, ties="ignore")
+    assert plain.statistic == pytest.approx(res.statistic * res.tie_correction, rel=1e-12)
+    assert plain.statistic < res.statistic and plain.ties == "ignore" and res.ties == "correct"
+
+
+def test_friedman_tie_correction_matches_scipy_on_demsar_table6():
+    res = friedman(DEMSAR_AUC)
+    ref = stats.friedmanchisquare(*DEMSAR_AUC.T)
+    assert res.statistic == pytest.approx(ref.statistic, rel=1e-12)
+    assert res.pvalue == pytest.approx(ref.pvalue, rel=1e-12)
+    # Ties on five tasks, by hand from the table.
+    t = [2, 2, 4, 2, 2]  # iris, lung cancer, mushroom (all four), primary tumor, voting
+    assert res.tie_correction == pytest.approx(1 - sum(v**3 - v for v in t) / (14 * 60), rel=1e-12)
+    # Random tables with many ties.
+    rng = np.random.default_rng(3)
+    for n, k in [(6, 3), (15, 5), (40, 4)]:
+        x = rng.integers(0, 3, size=(n, k)).astype(float)
+        ref = stats.friedmanchisquare(*x.T)
+        assert friedman(x).statistic == pytest.approx(ref.statistic, rel=1e-12)
+
+
+def _brute_force_friedman_p(x):
+    # Every combination of one arrangement per task, each arrangement of a task's ranks equally likely.
+    ranks = stats.rankdata(-x, axis=1)
+    observed = np.sum(ranks.sum(axis=0) ** 2)
+    rows = [list(permutations(r)) for r in ranks]
+    count = total = 0
+    for combo in itertools_product(*rows):
+        total += 1
+        count += np.sum(np.sum(combo, axis=0) ** 2) >= observed - 1e-9
+    return count / total
+
+
+@pytest.mark.parametrize(("n", "k", "ties"), [(4, 3, False), (5, 3, True), (3, 4, True), (2, 5, False)])
+def test_friedman_exact_by_brute_force(n, k, ties):
+    rng = np.random.default_rng(n * 10 + k)
+    x = rng.integers(0, 3, size=(n, k)).astype(float) if ties else rng.normal(size=(n, k))
+    res = friedman(x, method="exact")
+    assert res.method == "exact" and res.monte_carlo_standard_error is None
+    assert res.pvalue == pytest.approx(_brute_force_friedman_p(x), rel=1e-12)
+    # The tie correction is constant under the permutations: the same exact p either way.
+    assert friedman(x, method="exact", ties="ignore").pvalue == pytest.approx(res.pvalue, rel=1e-12)
+    assert res.statistic == friedman(x).statistic  # only the p-value changes
+
+
+def test_friedman_exact_large_and_monte_carlo():
+    # Many tasks: the exact p approaches the chi-square approximation.
+    rng = np.random.default_rng(5)
+    x = rng.normal(size=(80, 3)) + np.array([0.0, 0.1, 0.2])
+    exact = friedman(x, method="exact")
+    assert exact.method == "exact"
+    assert exact.pvalue == pytest.approx(friedman(x).pvalue, abs=0.03)
+    # Too large to enumerate: Monte Carlo, seeded, within 3 of its standard errors of the exact p.
+    y = rng.normal(size=(10, 6)) + np.linspace(0, 0.8, 6)
+    mc = friedman(y, method="exact", n_resamples=20_000, rng=1)
+    assert mc.method == "monte-carlo" and mc.monte_carlo_standard_error > 0
+    assert mc.pvalue == friedman(y, method="exact", n_resamples=20_000, rng=1).pvalue
+    assert mc.monte_carlo_standard_error == pytest.approx(math.sqrt(mc.pvalue * (1 - mc.pvalue) / 20_000))
+    small = rng.normal(size=(8, 4))
+    exact = friedman(small, method="exact").pvalue
+    # Force the Monte Carlo path on a table that can be enumerated, to compare the two.
+    import sigeval.ranking as ranking
+    cells = ranking.EXACT_MAX_CELLS
+    try:
+        ranking.EXACT_MAX_CELLS = 0
+        mc = friedman(small, method="exact", n_resamples=20_000, rng=2)
+    finally:
+        ranking.EXACT_MAX_CELLS = cells
+    assert mc.method == "monte-carlo"
+    assert abs(mc.pvalue - exact) < 3 * mc.monte_carlo_standard_error + 1 / 20_001
 
 
 def test_friedman_perfect_agreement_and_all_equal():
@@ -196,6 +271,32 @@ def _cd_groups_by_brute_force(ranks, cd):
     return sorted(groups, key=lambda g: (ranks[g[0]], g[0]))
 
 
+def test_tasks_for_gap_reaches_its_target_power_by_simulation():
+    # Normal scores whose expected mean ranks differ by 0.8 between the extremes (delta found by
+    # bisection on 400,000 simulated tasks: 0.727); the Nemenyi test of that pair at the planned N.
+    rng = np.random.default_rng(11)
+    k, delta = 4, 0.727
+    mu = delta * np.array([1.0, 2 / 3, 1 / 3, 0.0])
+    assert stats.rankdata(-(mu + rng.standard_normal((100_000, k))), axis=1).mean(axis=0)[[0, 3]] @ [-1, 1] \
+        == pytest.approx(0.8, abs=0.01)
+    for target in (0.8, 0.9):
+        n = tasks_for_gap(0.8, k, target_power=target)
+        reps = 4000
+        powers = []
+        for tasks in (n, n - 8):
+            r = stats.rankdata(-(mu + rng.standard_normal((reps, tasks, k))), axis=2).mean(axis=1)
+            powers.append(np.mean(r[:, 3] - r[:, 0] >= nemenyi_cd(k, tasks)))
+        se = math.sqrt(target * (1 - target) / reps)
+        assert powers[0] >= target - 2 * se  # reached at the planned N
+        assert powers[1] < target            # and not with eight tasks fewer
+    # Without a target: the N at which the gap equals the CD, about 50% power for a true gap.
+    assert tasks_for_gap(0.8, k) == tasks_for_gap(0.8, k, target_power=0.5) == 35
+    assert tasks_for_gap(0.8, k, target_power=0.01) == 2  # a power below what any design has
+    assert tasks_for_gap(0.8, k, target_power=0.8) == 61
+    with pytest.raises(ValueError, match="`target_power`"):
+        tasks_for_gap(0.8, k, target_power=1.0)
+
+
 def test_cd_groups_demsar_example():
     ranks = friedman(demsar_frame()).mean_ranks
     assert cd_groups(ranks, nemenyi_cd(4, 14)) == [(3, 1, 2, 0)]
@@ -231,12 +332,38 @@ def test_cd_groups_list_tied_models_in_column_order():
         (([1.0, np.nan, 2.0], 1.0), ValueError, r"`mean_ranks` must be finite; got nan"),
         ((["a", "b"], 1.0), TypeError, r"`mean_ranks` must hold real numbers"),
         (([1.0, 2.0], 0.0), ValueError, r"`critical_difference` must be positive; got 0\.0"),
-        (([1.0, 2.0], None), TypeError, r"`critical_difference` must be a real number"),
+        (([1.0, 2.0], "1"), TypeError, r"`critical_difference` must be a real number"),
+        (([1.0, 2.0], None), ValueError, r"Give exactly one of `critical_difference` .* and `reject`"),
+        (([1.0, 2.0], 1.0, np.zeros((2, 2), bool)), ValueError, r"Give exactly one"),
+        (([1.0, 2.0], None, np.zeros((3, 3), bool)), ValueError, r"`reject` must be a \(2, 2\) matrix"),
+        (([1.0, 2.0], None, np.zeros((2, 2))), TypeError, r"`reject` must be a boolean matrix"),
     ],
 )
 def test_cd_groups_rejects_bad_input(args, error, match):
     with pytest.raises(error, match=match):
-        cd_groups(*args)
+        cd_groups(*args[:2], reject=args[2] if len(args) > 2 else None)
+
+
+def test_cd_groups_from_pairwise_decisions():
+    ranks = [1.0, 2.0, 3.0, 4.0]
+    none = np.zeros((4, 4), bool)
+    assert cd_groups(ranks, reject=none) == [(0, 1, 2, 3)]
+    assert cd_groups(ranks, reject=~np.eye(4, dtype=bool)) == []
+    # Only the extremes separated (one triangle given): two overlapping runs.
+    only = none.copy()
+    only[3, 0] = True
+    assert cd_groups(ranks, reject=only) == [(0, 1, 2), (1, 2, 3)]
+    # A decision that contradicts the order (1 and 3 separated, 1 and 4 not): runs stay consecutive.
+    odd = none.copy()
+    odd[0, 2] = True
+    assert cd_groups(ranks, reject=odd) == [(0, 1), (1, 2, 3)]
+    # The rank order, not the column order, decides what is consecutive.
+    assert cd_groups([4.0, 1.0, 3.0, 2.0], reject=none) == [(1, 3, 2, 0)]
+    # A Nemenyi CD and its decisions give the same groups.
+    r = np.array([3.143, 2.000, 2.929, 1.929])
+    for cd in (1.254, 1.118, 0.5, 0.2):
+        separated = np.abs(r[:, None] - r[None, :]) >= cd
+        assert cd_groups(r, reject=separated) == cd_groups(r, cd)
 
 
 # --------------------------------------------------------------------------- Holm vs control
@@ -283,6 +410,47 @@ def test_holm_vs_control_lower_is_better_and_reject_at_alpha():
     # Rejection is p_holm <= alpha: at alpha equal to an adjusted p-value, that test rejects.
     at = float(low.pvalue_holm[0])
     assert holm_vs_control(errors, 0, alpha=at, higher_is_better=False).reject[0]
+
+
+def _holm_by_hand(p):
+    m = len(p)
+    order = np.argsort(p)
+    adjusted = np.empty(m)
+    running = 0.0
+    for i, j in enumerate(order):
+        running = max(running, min(1.0, (m - i) * p[j]))
+        adjusted[j] = running
+    return adjusted
+
+
+def test_pairwise_wilcoxon_matches_scipy_and_a_hand_written_holm():
+    rng = np.random.default_rng(4)
+    for table in (demsar_frame(), pd.DataFrame(rng.normal(size=(20, 5)) + np.linspace(0, 1, 5))):
+        pw = pairwise_wilcoxon(table)
+        models = list(table.columns)
+        assert list(zip(pw.model_a, pw.model_b)) == list(combinations(models, 2))
+        x = table.to_numpy()
+        p = np.array([stats.wilcoxon(x[:, models.index(a)], x[:, models.index(b)], zero_method="zsplit").pvalue
+                      for a, b in zip(pw.model_a, pw.model_b)])
+        np.testing.assert_allclose(pw.pvalue, p, rtol=1e-12)
+        np.testing.assert_allclose(pw.pvalue_adjusted, _holm_by_hand(p), rtol=1e-12)
+        bonferroni = pairwise_wilcoxon(table, correction="bonferroni")
+        np.testing.assert_allclose(bonferroni.pvalue_adjusted, np.minimum(1, len(p) * p), rtol=1e-12)
+        np.testing.assert_allclose(pairwise_wilcoxon(table, correction="none").pvalue_adjusted, p)
+    # Demšar's pair: C4.5+m against C4.5, in thousandths so that equal differences tie.
+    milli = (demsar_frame() * 1000).round()
+    pw = pairwise_wilcoxon(milli).set_index(["model_a", "model_b"])
+    row = pw.loc[("C4.5", "C4.5+m")]
+    assert (row.r_plus, row.r_minus, row.statistic, row.better) == (12.0, 93.0, 12.0, "C4.5+m")
+    # Lower is better changes only which model is better.
+    low = pairwise_wilcoxon(-milli, higher_is_better=False).set_index(["model_a", "model_b"])
+    assert low.loc[("C4.5", "C4.5+m"), "better"] == "C4.5+m"
+    np.testing.assert_allclose(low.pvalue, pw.pvalue)
+    with pytest.raises(ValueError, match="`correction` must be one of"):
+        pairwise_wilcoxon(milli, correction="tukey")
+    with pytest.warns(UserWarning, match="zero"):
+        tied = pairwise_wilcoxon(np.array([[1.0, 1.0, 0.0], [2.0, 2.0, 1.0], [3.0, 3.0, 5.0]]))
+    assert tied.better[0] is None and tied.pvalue[0] == 1.0
 
 
 def test_wilcoxon_over_datasets_demsar_example():

@@ -427,3 +427,97 @@ def test_placements_by_one_sort_equal_sun_and_xus_midranks(size, decimals):
             # The same layout too, so that means over rows add in the same order.
             assert mine.flags["C_CONTIGUOUS"]
             np.testing.assert_array_equal(mine.mean(axis=1), theirs.mean(axis=1))
+
+
+# --- the AUC engine of the bootstrap: when it is used, and what it refuses -------------------------
+
+
+def _spy_on_the_auc_engine(monkeypatch) -> list:
+    """Record each construction of the O(n) AUC engine by the bootstrap."""
+    import sigeval.resampling as resampling
+
+    built = []
+
+    class Spy(resampling.AUCStatistic):
+        def __init__(self, *args, **kwargs):
+            built.append(args[1])
+            super().__init__(*args, **kwargs)
+
+    monkeypatch.setattr(resampling, "AUCStatistic", Spy)
+    return built
+
+
+def test_the_bootstrap_of_roc_auc_takes_the_fast_engine_exactly_when_it_applies(monkeypatch):
+    from sigeval import bootstrap_ci
+
+    built = _spy_on_the_auc_engine(monkeypatch)
+    rng = np.random.default_rng(0)
+    y = np.tile([0, 1], 30)
+    a, b = y + rng.normal(size=60), y + rng.normal(size=60)
+    bootstrap_ci((y, a), statistic=roc_auc, n_resamples=50, rng=0)
+    paired_bootstrap_ci((y, a), (y, b), statistic=roc_auc, n_resamples=50, rng=0)
+    assert len(built) == 2 and len(built[0]) == 1 and len(built[1]) == 2
+    np.testing.assert_array_equal(built[1][1], b)
+    # Not for two models with labels of their own, nor for another statistic, nor for groups.
+    paired_bootstrap_ci((y, a), (y[::-1], b), statistic=roc_auc, n_resamples=50, rng=0)
+    bootstrap_ci((y, a), statistic=lambda t, s, axis: roc_auc(t, s, axis=axis), n_resamples=50, rng=0)
+    bootstrap_ci((y, a), statistic=roc_auc, groups=np.repeat(np.arange(20), 3), n_resamples=50, rng=0)
+    assert len(built) == 2
+
+
+def test_the_auc_engine_refuses_on_shapes_it_cannot_take():
+    from sigeval._bootstrap_engine import Units
+    from sigeval.resampling import _auc_engine
+
+    y, s = np.tile([0.0, 1.0], 5), np.arange(10.0)
+    units = Units(None, 10)
+    assert _auc_engine(roc_auc, ((y, s),), units) is not None
+    assert _auc_engine(roc_auc, ((y, s), (y, s[::-1])), units) is not None
+    for samples in (((y, s, s),), ((y,),), ((y[:, None], s),), ((y, s[:, None]),), ((y, s), (y, s[:, None])),
+                    ((y[:, None], s), (y, s))):
+        assert _auc_engine(roc_auc, samples, units) is None
+
+
+def test_resamples_without_a_class_are_counted_in_the_message():
+    y = np.r_[1.0, np.zeros(19)]
+    s = np.arange(20.0)
+    drawn = np.random.default_rng(0).integers(0, 20, size=(300, 20))
+    positives = (drawn == 0).sum(axis=1)
+    bad = int(np.count_nonzero((positives == 0) | (positives == 20)))
+    message = (f"`statistic` returned {bad} non-finite value(s) out of 300 (a zero denominator, or a resample "
+               "without positives?); a bootstrap interval needs a finite value on every resample.")
+    from sigeval import bootstrap_ci
+
+    with pytest.raises(ValueError) as error:
+        bootstrap_ci((y, s), statistic=roc_auc, n_resamples=300, rng=0)
+    assert bad > 0 and message in str(error.value)
+
+
+def test_a_resample_with_one_item_of_a_class_is_fine():
+    # 3 positives among 40 items: seed chosen so that some resamples draw one positive (or one
+    # negative... not possible here) and none draws zero; the fast engine equals the generic one.
+    from sigeval import bootstrap_ci
+
+    y = np.r_[np.ones(3), np.zeros(37)]
+    s = np.random.default_rng(1).normal(size=40) + y
+    seed = next(r for r in range(200) if (lambda k: np.all(k > 0) and np.any(k == 1))(
+        np.isin(np.random.default_rng(r).integers(0, 40, size=(40, 40)), [0, 1, 2]).sum(axis=1)))
+    fast = bootstrap_ci((y, s), statistic=roc_auc, n_resamples=40, rng=seed)
+    slow = bootstrap_ci((y, s), statistic=lambda t, x, axis: roc_auc(t, x, axis=axis), n_resamples=40, rng=seed)
+    assert fast.confidence_interval == slow.confidence_interval
+
+
+def test_the_jackknife_of_a_class_with_one_item_is_refused_without_a_warning():
+    from sigeval._bootstrap_engine import AUCStatistic, CallableStatistic, Units
+
+    y = np.r_[1.0, np.zeros(9)]
+    s = np.arange(10.0)
+    units = Units(None, 10)
+    engine = AUCStatistic(y, (s,), CallableStatistic(roc_auc, ((y, s),), units))
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        with pytest.raises(ValueError) as error:
+            engine.jackknife()
+    assert str(error.value) == (
+        "`statistic` returned non-finite value(s) on leaving an item out (a class with a single item?); "
+        "BCa's jackknife needs a finite value for every item.")

@@ -47,6 +47,13 @@ def test_pocock_type_is_nearly_constant():
     np.testing.assert_allclose(b.critical_values, [2.3683, 2.3675, 2.3582, 2.3500], atol=6e-5)
 
 
+def test_fifty_looks_spend_their_tiny_early_levels():
+    # Spent at t = 0.02: 2 sf(z_{0.9875} / sqrt(0.02)), about 1e-56, which 2 - 2 cdf(.) rounds to 0.
+    b = group_sequential_bounds(50)
+    assert np.all(np.isfinite(b.critical_values)) and np.all(np.diff(b.critical_values) < 0)
+    assert b.alpha_spent[0] == pytest.approx(2 * 2 * stats.norm.sf(stats.norm.isf(0.0125) / np.sqrt(0.02)), rel=1e-9)
+
+
 def test_one_look_is_the_fixed_sample_test():
     assert group_sequential_bounds(1).critical_values[0] == pytest.approx(stats.norm.isf(0.025), abs=1e-9)
     assert group_sequential_bounds(1, alternative="greater").critical_values[0] == pytest.approx(
@@ -281,8 +288,36 @@ def test_t_mixture_is_scale_free_and_handles_extreme_magnitudes():
     for scale in (1e-300, 1e300):
         cs = confidence_sequence(d * scale, method="t-mixture")
         np.testing.assert_allclose(cs.high[1:] / scale, base.high[1:], rtol=1e-9)
-    constant = confidence_sequence(np.full(5, 0.2), method="t-mixture")
-    # Zero spread: the normal model's interval collapses on the common value (no NaN, no warning).
-    # (infinite until the mixture can say anything, at 5 pairs with c^2 = 1).
-    assert np.all(np.isinf(constant.low[:4])) and np.all(np.isinf(constant.high[:4]))
-    assert constant.low[4] == pytest.approx(0.2, rel=1e-15) and constant.high[4] == pytest.approx(0.2, rel=1e-15)
+    # Zero spread says nothing about the spread: no collapse on the common value, no NaN, no warning;
+    # the first different pair then gives an interval.
+    constant = confidence_sequence(np.r_[np.full(6, 0.2), 0.3, 0.25, 0.2, 0.22], method="t-mixture")
+    assert np.all(np.isinf(constant.low[:6])) and np.all(np.isinf(constant.high[:6]))
+    assert np.isfinite(constant.low[-1]) and constant.low[-1] < 0.2 < constant.high[-1]
+
+
+def test_an_empty_intersection_starts_afresh():
+    from sigeval.sequential import _running_intersection
+
+    low, high = _running_intersection(np.array([0.0, 0.1, 0.5, 0.4, 0.45]), np.array([1.0, 0.3, 0.9, 0.8, 0.6]))
+    np.testing.assert_array_equal(low, [0.0, 0.1, 0.5, 0.5, 0.5])
+    np.testing.assert_array_equal(high, [1.0, 0.3, 0.9, 0.8, 0.6])
+
+
+def test_a_verdict_is_returned_only_once_more_pairs_cannot_change_it():
+    rng = np.random.default_rng(3)
+    # A gain of two thirds of the margin: the interval leaves zero behind first, then fits inside the margin.
+    small = SequentialComparison(method="t-mixture", margin=0.03, max_pairs=200)
+    assert small.update(0.82 + rng.normal(0, 0.002, 200), np.full(200, 0.8)) == "trivial"
+    assert 0 < small.low and small.high < 0.03 and small.decided_at < 200
+    # No gain: inside the margin while still holding zero, which more pairs cannot undo.
+    none = SequentialComparison(method="t-mixture", margin=0.03, max_pairs=200)
+    assert none.update(0.8 + rng.normal(0, 0.002, 200), np.full(200, 0.8)) == "equivalent"
+    # A gain three times the margin: "different" only once the interval clears the margin.
+    large = SequentialComparison(method="t-mixture", margin=0.01, max_pairs=200)
+    assert large.update(0.83 + rng.normal(0, 0.01, 200), np.full(200, 0.8)) == "different"
+    assert large.low >= 0.01
+    # A gain exactly at the margin never settles: at max_pairs, the verdict of the interval then.
+    edge = SequentialComparison(method="t-mixture", margin=0.01, max_pairs=60)
+    decision = edge.update(0.81 + rng.normal(0, 0.01, 60), np.full(60, 0.8))
+    assert edge.decided_at == 60 and edge.low < 0.01 < edge.high
+    assert decision == ("different" if edge.low > 0 else "undetermined")

@@ -276,3 +276,13 @@ def test_the_guard_fails_on_a_reintroduced_synonym(name):
          inspect.Parameter(name, inspect.Parameter.KEYWORD_ONLY, default=1)])
     assert _violations_of_name("leaky", name, argument=True)
     assert _violations_of_name("Result", "difference_pvalue", argument=False)
+
+
+def test_report_bayesian_and_aggregate_columns_keep_the_vocabulary():
+    report = _report()
+    frames = {"bayesian": report.bayesian(rope=0.01), "bayesian_tasks": report.bayesian(rope=0.01, over="tasks",
+                                                                                         n_samples=100, rng=0),
+              "aggregate": report.aggregate(n_resamples=50, rng=0)}
+    found = [v for view, frame in frames.items() for column in frame.columns
+             for v in _violations_of_name(f"Report.{view}", str(column), argument=False)]
+    assert not found, "\n".join(found)

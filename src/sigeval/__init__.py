@@ -19,7 +19,7 @@ idea of the course, and its chapter explains it:
 ``equivalence``       TOST and the four verdicts
 ``multiple``          adjusted p-values for a family of tests: Bonferroni, Holm, Hochberg, BH, BY
 ``ranking``           many models over many datasets: Friedman, Nemenyi, Holm vs control
-``rank_uncertainty``  how sure a ranking is: rank stability over datasets, bootstrap rank intervals
+``rank_uncertainty``  how sure a ranking is: rank stability, bootstrap rank intervals, rank confidence sets
 ``bayes``             Bayesian comparisons with a region of practical equivalence (correlated t, signed-rank)
 ``aggregate``         aggregate scores over runs x tasks: IQM, optimality gap, stratified bootstrap, profiles
 ``effect``            effect sizes with intervals: Cohen's d_z, Hedges' g, Cliff's delta, common language

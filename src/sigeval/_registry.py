@@ -11,7 +11,7 @@ from __future__ import annotations
 #: (paths relative to the repository root). Each is exported by ``sigeval``.
 STATISTICS: dict[str, tuple[str, ...]] = {
     "intervals": ("tests/test_intervals.py",),
-    "resampling": ("tests/test_resampling.py", "tests/test_roc.py"),
+    "resampling": ("tests/test_resampling.py", "tests/test_roc.py", "tests/test_progress.py"),
     "metrics": ("tests/test_metrics.py", "tests/test_resampling.py", "tests/test_roc.py"),
     "permutation": ("tests/test_permutation.py", "tests/test_resampling.py", "tests/test_counts.py"),
     "paired": ("tests/test_paired.py",),
@@ -26,7 +26,7 @@ STATISTICS: dict[str, tuple[str, ...]] = {
     "multiple": ("tests/test_multiple.py",),
     "ranking": ("tests/test_ranking.py",),
     "rank_uncertainty": ("tests/test_rank_uncertainty.py", "tests/test_ranking.py"),
-    "report": ("tests/test_report.py",),
+    "report": ("tests/test_report.py", "tests/test_report_bayesian.py"),
     "predictions": ("tests/test_predictions.py", "tests/test_cli.py"),
     "generative": ("tests/test_generative.py",),
     "sequential": ("tests/test_sequential.py",),
@@ -37,7 +37,7 @@ STATISTICS: dict[str, tuple[str, ...]] = {
 
 #: The private engines the statistics modules share, with the test files that reach them.
 ENGINES: dict[str, tuple[str, ...]] = {
-    "_bootstrap_engine": ("tests/test_resampling.py", "tests/test_counts.py", "tests/test_roc.py"),
+    "_bootstrap_engine": ("tests/test_resampling.py", "tests/test_counts.py", "tests/test_roc.py", "tests/test_progress.py"),
     "_signflip": ("tests/test_permutation.py", "tests/test_resampling.py", "tests/test_counts.py"),
     "_mcnemar": ("tests/test_paired.py", "tests/test_power_mcnemar.py"),
     "_ttest": ("tests/test_seeds.py", "tests/test_procedures.py", "tests/test_equivalence.py", "tests/test_crossval.py"),

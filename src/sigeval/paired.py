@@ -514,8 +514,20 @@ def wilcoxon_signed_rank(
         Zeros are ranked with the others, then their ranks are discarded.
 
     The p-value is that of ``scipy.stats.wilcoxon`` with the same
-    ``zero_method`` (exact for small samples without ties or zeros, the normal
-    approximation otherwise). If every difference is zero there is no
+    ``zero_method`` and its ``method="auto"``, which (scipy 1.17) chooses:
+
+    - more than 50 differences: the normal approximation of :math:`R^+`, with
+      the variance corrected for ties and no continuity correction;
+    - at most 50, no zero and no tied :math:`|d_i|`: the exact null distribution
+      of :math:`R^+`;
+    - at most 13 with zeros or ties: an exact permutation test, all
+      :math:`2^n` sign assignments of the signed ranks enumerated (fewer than
+      scipy's 9,999 resamples, so nothing is random);
+    - 14 to 50 with zeros or ties: the normal approximation again.
+
+    So Demšar's worked example (14 datasets, two zeros) gets the normal
+    approximation, as in his paper, while a table of 10 datasets with a tie
+    gets an exact p-value. If every difference is zero there is no
     information: ``pvalue`` is 1 and a ``UserWarning`` says so.
 
     Parameters

@@ -22,42 +22,60 @@ import functools
 import math
 import numbers
 from dataclasses import dataclass
-from typing import Any
+from itertools import combinations, permutations
+from typing import Any, Literal
 
 import numpy as np
+import pandas as pd
 from numpy.typing import ArrayLike
 from scipy import stats
 
 from ._ranks import score_table, within_ranks
 from ._validation import (
     MAX_COUNT,
+    RngLike,
     _show,
+    check_choice,
     check_flag,
+    check_memory,
     check_positive_int,
     check_positive_real,
+    check_rng,
     check_unit_interval,
     real_array,
 )
-from .multiple import adjust_pvalues
+from .multiple import ADJUST_METHODS, adjust_pvalues
+from .paired import wilcoxon_signed_rank
 
 __all__ = [
+    "FRIEDMAN_METHODS",
+    "FRIEDMAN_TIES",
     "FriedmanResult",
     "friedman",
     "nemenyi_q",
     "nemenyi_cd",
     "tasks_for_gap",
     "cd_groups",
+    "PAIRWISE_CORRECTIONS",
+    "pairwise_wilcoxon",
     "HolmControlResult",
     "holm_vs_control",
 ]
 
 
-# --------------------------------------------------------------------------- input
-
-
-
-
-
+#: How :func:`friedman` treats tied scores within a task.
+FRIEDMAN_TIES = ("correct", "ignore")
+FriedmanTies = Literal["correct", "ignore"]
+#: How :func:`friedman` computes ``pvalue``.
+FRIEDMAN_METHODS = ("asymptotic", "exact")
+FriedmanMethod = Literal["asymptotic", "exact"]
+#: The adjustments :func:`pairwise_wilcoxon` offers.
+PAIRWISE_CORRECTIONS = (*ADJUST_METHODS, "none")
+PairwiseCorrection = Literal["holm", "bonferroni", "hochberg", "bh", "by", "none"]
+#: The exact null distribution of the rank sums is enumerated while its array holds at most this many
+#: cells and building it takes at most this many cell additions (about a second); else Monte Carlo.
+EXACT_MAX_CELLS = 2_000_000
+EXACT_MAX_WORK = 300_000_000
 
 
 def _check_n_models(n_models: int) -> int:
@@ -79,15 +97,24 @@ class FriedmanResult:
         Mean rank :math:`R_j` of every model over the tasks (1 is the best).
     ranks : ndarray
         The ``(n_tasks, n_models)`` table of ranks.
+    scores : ndarray
+        The ``(n_tasks, n_models)`` table of scores that was ranked, so that
+        pairwise tests on the scores (:func:`pairwise_wilcoxon`) can follow.
     statistic : float
-        Friedman's :math:`\\chi^2_F`.
+        Friedman's :math:`\\chi^2_F`, divided by the tie correction when
+        ``ties == "correct"``.
     pvalue : float
-        :math:`P(\\chi^2_{k-1} \\ge \\chi^2_F)`.
+        :math:`P(\\chi^2_F \\ge` observed :math:`)` under the null: from the
+        :math:`\\chi^2_{k-1}` approximation (``method == "asymptotic"``), the
+        exact permutation distribution (``"exact"``) or a Monte Carlo sample of
+        it (``"monte-carlo"``).
     statistic_f : float
         The Iman–Davenport :math:`F_F` (infinite when every task ranks the
         models the same way).
     pvalue_f : float
-        :math:`P(F_{k-1, (k-1)(N-1)} \\ge F_F)`.
+        :math:`P(F_{k-1, (k-1)(N-1)} \\ge F_F)`, always from the F approximation
+        (:math:`F_F` is an increasing function of :math:`\\chi^2_F`, so its exact
+        p-value is ``pvalue`` of ``method="exact"``).
     df : int
         :math:`k - 1`.
     df_f : tuple of int
@@ -95,11 +122,21 @@ class FriedmanResult:
     n_tasks : int
     n_models : int
     higher_is_better : bool
+    ties : str
+        ``"correct"`` or ``"ignore"``.
+    tie_correction : float
+        :math:`C = 1 - \\sum (t^3 - t) / (N(k^3 - k))`, 1 without ties.
+    method : str
+        How ``pvalue`` was computed: ``"asymptotic"``, ``"exact"`` or ``"monte-carlo"``.
+    monte_carlo_standard_error : float or None
+        :math:`\\sqrt{p(1-p)/B}` of a Monte Carlo ``pvalue`` from ``B`` =
+        ``n_resamples`` draws; ``None`` otherwise.
     """
 
     models: tuple
     mean_ranks: np.ndarray
     ranks: np.ndarray
+    scores: np.ndarray
     statistic: float
     pvalue: float
     statistic_f: float
@@ -109,29 +146,116 @@ class FriedmanResult:
     n_tasks: int
     n_models: int
     higher_is_better: bool
+    ties: str
+    tie_correction: float
+    method: str
+    monte_carlo_standard_error: float | None
 
 
-def friedman(scores: ArrayLike, *, higher_is_better: bool = True) -> FriedmanResult:
+def _tie_correction(ranks: np.ndarray) -> float:
+    """1 - sum(t^3 - t) / (N (k^3 - k)) over the groups of tied ranks of every task."""
+    n, k = ranks.shape
+    ordered = np.sort(ranks, axis=1)
+    # A group of t tied models shares one rank: count each value's run within its row.
+    new = np.ones((n, k), dtype=bool)
+    new[:, 1:] = ordered[:, 1:] != ordered[:, :-1]
+    run_id = np.cumsum(new.ravel()) - 1
+    t = np.bincount(run_id).astype(float)
+    return float(1 - np.sum(t**3 - t) / (n * (k**3 - k)))
+
+
+def _rank_sum_tail_exact(doubled: np.ndarray) -> float | None:
+    """P(sum_j S_j^2 >= observed) under within-task permutations, by convolution; None if too large.
+
+    ``doubled`` holds twice the ranks (whole numbers from 2 to 2k, ties included).
+    The joint distribution of the rank sums S_1..S_{k-1} is a dense array that
+    grows by 2k - 2 cells along each axis per task; each task adds one shifted
+    copy of it per distinct arrangement of its ranks. S_k is the fixed total
+    minus the others.
+    """
+    n, k = doubled.shape
+    span = 2 * k - 2
+    final_cells = (n * span + 1) ** (k - 1)
+    n_arrangements = math.factorial(k)
+    # Work: the sum over tasks of the array's size times the arrangements added.
+    work = sum((i * span + 1) ** (k - 1) for i in range(n)) * n_arrangements
+    if final_cells > EXACT_MAX_CELLS or work > EXACT_MAX_WORK:
+        return None
+    dist = np.ones((1,) * (k - 1))
+    arrangements: dict[bytes, np.ndarray] = {}
+    for i, row in enumerate(np.sort(doubled, axis=1)):
+        key = row.tobytes()
+        if key not in arrangements:
+            # Every distinct arrangement of a task's ranks is equally likely under the null.
+            arrangements[key] = np.unique(np.array(list(permutations(row.tolist()))), axis=0)[:, :-1] - 2
+        width = i * span + 1
+        new = np.zeros((width + span,) * (k - 1))
+        shifts = arrangements[key]
+        for shift in shifts:
+            new[tuple(slice(s, s + width) for s in shift)] += dist
+        dist = new / len(shifts)
+    sums = np.indices(dist.shape).reshape(k - 1, -1).T + 2 * n
+    last = int(doubled.sum()) - sums.sum(axis=1)
+    stat = np.sum(sums**2, axis=1) + last**2
+    observed = int(np.sum(doubled.sum(axis=0) ** 2))
+    return float(min(1.0, dist.ravel()[stat >= observed].sum()))
+
+
+def _rank_sum_tail_monte_carlo(doubled: np.ndarray, n_resamples: int, rng: np.random.Generator) -> float:
+    """(1 + #{sum_j S_j^2 >= observed}) / (1 + B) over B random within-task permutations."""
+    n, k = doubled.shape
+    check_memory(n_resamples * n * k * 3, "n_resamples", n_resamples, "the Monte Carlo null distribution")
+    order = np.argsort(rng.random((n_resamples, n, k)), axis=2)
+    sums = np.take_along_axis(np.broadcast_to(doubled, (n_resamples, n, k)), order, axis=2).sum(axis=1)
+    observed = np.sum(doubled.sum(axis=0) ** 2)
+    extreme = np.count_nonzero(np.sum(sums**2, axis=1) >= observed)
+    return (1 + extreme) / (1 + n_resamples)
+
+
+def friedman(
+    scores: ArrayLike,
+    *,
+    higher_is_better: bool = True,
+    ties: FriedmanTies = "correct",
+    method: FriedmanMethod = "asymptotic",
+    n_resamples: int = 10_000,
+    rng: RngLike = None,
+) -> FriedmanResult:
     r"""Friedman test and Iman–Davenport F over a tasks × models score table.
 
     On each of the :math:`N` tasks the :math:`k` models are ranked (1 for
     the best, average ranks for ties) and :math:`R_j` is model :math:`j`'s mean
-    rank. Under the null hypothesis that all models are equivalent,
+    rank. Under the null hypothesis that all models are equivalent (every
+    ranking of them equally likely on every task),
 
     .. math::
 
-        \chi^2_F = \frac{12N}{k(k+1)}\Big[\sum_j R_j^2 - \frac{k(k+1)^2}{4}\Big]
+        \chi^2_F = \frac{12N}{k(k+1)}\Big[\sum_j R_j^2 - \frac{k(k+1)^2}{4}\Big] \Big/ C,
+        \qquad C = 1 - \frac{\sum (t^3 - t)}{N(k^3 - k)},
 
-    is approximately :math:`\chi^2_{k-1}` (Friedman, 1937), and Iman and
-    Davenport's (1980) less conservative
+    is approximately :math:`\chi^2_{k-1}` (Friedman, 1937), where the sum in
+    :math:`C` runs over every group of :math:`t` tied models on a task. With
+    ``ties="correct"`` (the default) the statistic is divided by :math:`C`, as
+    ``scipy.stats.friedmanchisquare`` and R's ``friedman.test`` do; with
+    ``ties="ignore"`` :math:`C = 1` is used, Demšar's (2006) formula, which
+    reproduces his numbers. Without ties the two agree. Iman and Davenport's
+    (1980) less conservative
 
     .. math:: F_F = \frac{(N-1)\,\chi^2_F}{N(k-1) - \chi^2_F}
 
     is approximately :math:`F` with :math:`k-1` and :math:`(k-1)(N-1)`
-    degrees of freedom; Demšar (2006) recommends the latter.
-    :math:`\chi^2_F` is written as Demšar writes it, without a correction for
-    ties: with tied scores it is smaller than ``scipy.stats.friedmanchisquare``,
-    which divides by a tie correction; without ties the two agree.
+    degrees of freedom; Demšar (2006) presents it as the better statistic.
+
+    With ``method="exact"`` ``pvalue`` comes from the permutation distribution
+    of :math:`\sum_j R_j^2` (every arrangement of each task's ranks equally
+    likely), which the :math:`\chi^2` approximation needs roughly
+    :math:`N > 10` and :math:`k > 5` to match. It is enumerated exactly by
+    convolving the tasks' rank vectors while the distribution of the rank sums
+    stays small (about 4 million states: :math:`k = 3` up to hundreds of tasks,
+    :math:`k = 4` up to about 20); beyond that, ``n_resamples`` random
+    permutations give a Monte Carlo p-value, :math:`(1 + \#\{\ge\})/(1 + B)`,
+    with its standard error. The tie correction is a constant under these
+    permutations, so the exact p-value is the same for both ``ties``.
 
     Parameters
     ----------
@@ -140,6 +264,15 @@ def friedman(scores: ArrayLike, *, higher_is_better: bool = True) -> FriedmanRes
         DataFrame's columns name the models.
     higher_is_better : bool
         ``True`` for accuracies or AUCs; ``False`` for errors or losses.
+    ties : {"correct", "ignore"}
+        Divide :math:`\chi^2_F` by the tie correction :math:`C`, or not.
+    method : {"asymptotic", "exact"}
+        The :math:`\chi^2_{k-1}` approximation, or the permutation
+        distribution (exact where feasible, else Monte Carlo).
+    n_resamples : int
+        Random permutations when ``method="exact"`` falls back to Monte Carlo.
+    rng : Generator, int or None
+        Source of those permutations.
 
     Returns
     -------
@@ -148,7 +281,8 @@ def friedman(scores: ArrayLike, *, higher_is_better: bool = True) -> FriedmanRes
     Raises
     ------
     ValueError
-        For fewer than 2 models or tasks, or NaN or infinite scores.
+        For fewer than 2 models or tasks, NaN or infinite scores, or an
+        unknown option.
     TypeError
         For non-numeric scores or a non-boolean ``higher_is_better``.
 
@@ -165,14 +299,26 @@ def friedman(scores: ArrayLike, *, higher_is_better: bool = True) -> FriedmanRes
     >>> res.mean_ranks
     array([2.66666667, 1.83333333, 1.5       ])
     >>> round(res.statistic, 3), round(res.pvalue, 3)
-    (4.333, 0.115)
+    (4.727, 0.094)
+    >>> round(friedman(auc, ties="ignore").statistic, 3)
+    4.333
+    >>> exact = friedman(auc, method="exact")
+    >>> exact.method, round(exact.pvalue, 3)
+    ('exact', 0.098)
     """
     table, models = score_table(scores)
     higher_is_better = check_flag(higher_is_better, "higher_is_better")
+    ties = check_choice(ties, "ties", FRIEDMAN_TIES)
+    method = check_choice(method, "method", FRIEDMAN_METHODS)
+    n_resamples = check_positive_int(n_resamples, "n_resamples")
+    rng = check_rng(rng)
     ranks = within_ranks(table, higher_is_better)
     n, k = table.shape
     mean_ranks = ranks.mean(axis=0)
     chi2 = 12 * n / (k * (k + 1)) * (np.sum(mean_ranks**2) - k * (k + 1) ** 2 / 4)
+    correction = _tie_correction(ranks)
+    if ties == "correct" and correction > 0:
+        chi2 = chi2 / correction
     chi2 = max(float(chi2), 0.0)  # rounding can leave -1e-15 when all ranks are equal
     df1, df2 = k - 1, (k - 1) * (n - 1)
     denominator = n * (k - 1) - chi2
@@ -181,12 +327,25 @@ def friedman(scores: ArrayLike, *, higher_is_better: bool = True) -> FriedmanRes
     else:
         stat_f = (n - 1) * chi2 / denominator
         p_f = float(stats.f.sf(stat_f, df1, df2))
+    p_method: str = method
+    mc_se: float | None = None
+    if method == "asymptotic":
+        pvalue = float(stats.chi2.sf(chi2, df1))
+    else:
+        doubled = np.rint(2 * ranks).astype(np.int64)  # average ranks are multiples of 1/2
+        exact = _rank_sum_tail_exact(doubled)
+        if exact is not None:
+            pvalue = exact
+        else:
+            pvalue = _rank_sum_tail_monte_carlo(doubled, n_resamples, rng)
+            p_method, mc_se = "monte-carlo", math.sqrt(pvalue * (1 - pvalue) / n_resamples)
     return FriedmanResult(
         models=models,
         mean_ranks=mean_ranks,
         ranks=ranks,
+        scores=table,
         statistic=chi2,
-        pvalue=float(stats.chi2.sf(chi2, df1)),
+        pvalue=pvalue,
         statistic_f=float(stat_f),
         pvalue_f=p_f,
         df=df1,
@@ -194,6 +353,10 @@ def friedman(scores: ArrayLike, *, higher_is_better: bool = True) -> FriedmanRes
         n_tasks=n,
         n_models=k,
         higher_is_better=higher_is_better,
+        ties=ties,
+        tie_correction=correction,
+        method=p_method,
+        monte_carlo_standard_error=mc_se,
     )
 
 
@@ -257,6 +420,11 @@ def nemenyi_cd(n_models: int, n_tasks: int, *, alpha: float = 0.05) -> float:
     section 3.2.2), with the family-wise error of all :math:`k(k-1)/2` pairs
     held at :math:`\alpha`.
 
+    Whether two models' mean ranks differ by the CD depends on the other
+    models ranked with them (Benavoli, Corani and Mangili, 2016): adding or
+    dropping a third model can change the decision for a pair whose scores did
+    not change. :func:`pairwise_wilcoxon` tests each pair on its own scores.
+
     Parameters
     ----------
     n_models : int
@@ -294,7 +462,9 @@ def nemenyi_cd(n_models: int, n_tasks: int, *, alpha: float = 0.05) -> float:
     return q * math.sqrt(k * (k + 1) / (6 * n))
 
 
-def tasks_for_gap(gap: float, n_models: int, *, alpha: float = 0.05) -> int:
+def tasks_for_gap(
+    gap: float, n_models: int, *, alpha: float = 0.05, target_power: float | None = None
+) -> int:
     r"""Fewest tasks at which a mean-rank gap reaches the Nemenyi critical difference.
 
     Because :math:`\mathrm{CD} \propto 1/\sqrt N`, a gap :math:`g` between two
@@ -304,7 +474,21 @@ def tasks_for_gap(gap: float, n_models: int, *, alpha: float = 0.05) -> int:
 
     so the breadth a benchmark needs to resolve an observed gap is a property
     of the design. The answer is the smallest whole :math:`N \ge 2` with
-    :func:`nemenyi_cd` ``(k, N) <= gap``.
+    :func:`nemenyi_cd` ``(k, N) <= gap``. Read as a plan for a *true* gap this
+    has only about 50% power: the observed gap scatters around the true one and
+    falls short of the CD about half the time.
+
+    With ``target_power`` :math:`1 - \beta`, ``gap`` is a true difference of
+    expected mean ranks and the answer is the smallest :math:`N` at which the
+    Nemenyi test separates the pair with that power, from the normal
+    approximation of the observed gap with the null standard error
+    :math:`\sqrt{k(k+1)/(6N)}`:
+
+    .. math:: N \ge \frac{(q_\alpha + z_{1-\beta})^2\, k(k+1)}{6 g^2}.
+
+    The standard error under the alternative is a little smaller than under
+    the null, so the power reached is at least the target (checked by
+    simulation in the tests).
 
     Parameters
     ----------
@@ -314,6 +498,9 @@ def tasks_for_gap(gap: float, n_models: int, *, alpha: float = 0.05) -> int:
         Number of models :math:`k`, at least 2.
     alpha : float
         Family-wise level, in (0, 1).
+    target_power : float, optional
+        Power to reach for a true gap, in (0, 1); ``None`` (the default) for
+        the gap at which an observed gap equals the CD.
 
     Returns
     -------
@@ -322,7 +509,8 @@ def tasks_for_gap(gap: float, n_models: int, *, alpha: float = 0.05) -> int:
     Raises
     ------
     ValueError
-        For a gap outside :math:`(0, k-1]`, ``n_models < 2`` or ``alpha`` outside (0, 1).
+        For a gap outside :math:`(0, k-1]`, ``n_models < 2``, or ``alpha`` or
+        ``target_power`` outside (0, 1).
 
     Notes
     -----
@@ -333,6 +521,8 @@ def tasks_for_gap(gap: float, n_models: int, *, alpha: float = 0.05) -> int:
     >>> from sigeval import tasks_for_gap
     >>> tasks_for_gap(0.80, 4)
     35
+    >>> tasks_for_gap(0.80, 4, target_power=0.8)
+    61
     """
     k = _check_n_models(n_models)
     gap = check_positive_real(gap, "gap")
@@ -342,6 +532,11 @@ def tasks_for_gap(gap: float, n_models: int, *, alpha: float = 0.05) -> int:
             f"among {k} models; got {gap!r}."
         )
     q = nemenyi_q(k, alpha=alpha)
+    if target_power is not None:
+        target_power = check_unit_interval(target_power, "target_power")
+        q = q + float(stats.norm.ppf(target_power))
+        if q <= 0:  # a power below alpha's share: any design reaches it
+            return 2
 
     def cd(n: int) -> float:
         return q * math.sqrt(k * (k + 1) / (6 * n))
@@ -361,23 +556,42 @@ def tasks_for_gap(gap: float, n_models: int, *, alpha: float = 0.05) -> int:
     return int(n)
 
 
-def cd_groups(mean_ranks: ArrayLike, critical_difference: float) -> list[tuple[int, ...]]:
-    r"""Groups of models whose mean ranks are not separated by the critical difference.
+def cd_groups(
+    mean_ranks: ArrayLike,
+    critical_difference: float | None = None,
+    *,
+    reject: ArrayLike | None = None,
+) -> list[tuple[int, ...]]:
+    r"""Groups of models that the pairwise tests do not separate, for a critical-difference diagram.
 
-    Two models are *not separated* when their mean ranks differ by less than
-    ``critical_difference`` (the Nemenyi test declares them different at a
-    difference of at least the CD). The groups are the maximal cliques of that
-    relation: sets in which every pair is non-separated, not contained in a
-    larger such set. On a line these are runs of consecutive models in rank
-    order whose range is below the CD, so one pass over the sorted ranks finds
-    them all. A critical-difference diagram joins each group with a bar.
+    Give exactly one of two kinds of decision:
+
+    ``critical_difference`` (the Nemenyi test)
+        Two models are *not separated* when their mean ranks differ by less
+        than the CD (the Nemenyi test declares them different at a difference
+        of at least the CD). The groups are the maximal cliques of that
+        relation: sets in which every pair is non-separated, not contained in a
+        larger such set. On a line these are runs of consecutive models in rank
+        order whose range is below the CD.
+    ``reject`` (any pairwise tests, such as :func:`pairwise_wilcoxon` with Holm)
+        A ``(k, k)`` boolean matrix, true where the test of the pair rejects
+        (either triangle may be filled; the matrix is read symmetrically).
+        Benavoli, Corani and Mangili (2016) recommend such tests over
+        mean-rank ones. These decisions need not follow the mean ranks, and a
+        bar on a line can only join models that sit next to each other, so the
+        groups are the maximal runs of consecutive models in mean-rank order
+        within which no pair is rejected.
+
+    A critical-difference diagram joins each group with a bar.
 
     Parameters
     ----------
     mean_ranks : array_like of float
         One mean rank per model (at least 2), finite.
-    critical_difference : float
+    critical_difference : float, optional
         The CD, positive (:func:`nemenyi_cd`).
+    reject : array_like of bool, optional
+        ``(k, k)`` pairwise decisions.
 
     Returns
     -------
@@ -389,7 +603,8 @@ def cd_groups(mean_ranks: ArrayLike, critical_difference: float) -> list[tuple[i
     Raises
     ------
     ValueError
-        For fewer than 2 ranks, non-finite ranks or a CD that is not positive.
+        For fewer than 2 ranks, non-finite ranks, a CD that is not positive,
+        a ``reject`` matrix of the wrong shape, or both or neither decision.
 
     Notes
     -----
@@ -405,6 +620,14 @@ def cd_groups(mean_ranks: ArrayLike, critical_difference: float) -> list[tuple[i
     [(3, 1, 2, 0)]
     >>> cd_groups([3.143, 2.000, 2.929, 1.929], 1.118)
     [(3, 1, 2), (2, 0)]
+
+    The same ranks with pairwise decisions: C4.5 (0) separated from both
+    settings that tune ``m`` (1 and 3):
+
+    >>> reject = [[False, True, False, True], [True, False, False, False],
+    ...           [False, False, False, False], [True, False, False, False]]
+    >>> cd_groups([3.143, 2.000, 2.929, 1.929], reject=reject)
+    [(3, 1, 2), (2, 0)]
     """
     ranks = real_array(mean_ranks, "mean_ranks")
     if ranks.ndim != 1 or ranks.size < 2:
@@ -413,11 +636,31 @@ def cd_groups(mean_ranks: ArrayLike, critical_difference: float) -> list[tuple[i
         )
     if not np.all(np.isfinite(ranks)):
         raise ValueError(f"`mean_ranks` must be finite; got {_show(ranks[~np.isfinite(ranks)])}.")
-    cd = check_positive_real(critical_difference, "critical_difference")
+    if (critical_difference is None) == (reject is None):
+        raise ValueError(
+            "Give exactly one of `critical_difference` (the Nemenyi test) and `reject` (pairwise decisions); "
+            f"got critical_difference={critical_difference!r} and reject={'None' if reject is None else 'a matrix'}."
+        )
+    k = ranks.size
+    if critical_difference is not None:
+        cd = check_positive_real(critical_difference, "critical_difference")
+        separated = np.abs(ranks[:, None] - ranks[None, :]) >= cd
+    else:
+        separated = np.asarray(reject)
+        if separated.dtype != bool:
+            raise TypeError(f"`reject` must be a boolean matrix; got dtype {separated.dtype}.")
+        if separated.shape != (k, k):
+            raise ValueError(f"`reject` must be a ({k}, {k}) matrix, one row per model; got shape {separated.shape}.")
+        separated = separated | separated.T
     order = np.argsort(ranks, kind="stable")
-    r = ranks[order]
-    # For each start, the end (exclusive) of the run within reach: r[end - 1] - r[start] < cd.
-    ends = np.searchsorted(r, r + cd, side="left")
+    separated = separated[np.ix_(order, order)]
+    # A run from `start` grows while its next model is separated from none of the run.
+    ends = np.empty(k, dtype=int)
+    for start in range(k):
+        end = start + 1
+        while end < k and not separated[start:end, end].any():
+            end += 1
+        ends[start] = end
     groups = []
     last_end = 0
     for start, end in enumerate(ends):
@@ -425,6 +668,95 @@ def cd_groups(mean_ranks: ArrayLike, critical_difference: float) -> list[tuple[i
             groups.append(tuple(int(j) for j in order[start:end]))
         last_end = max(last_end, end)
     return groups
+
+
+def pairwise_wilcoxon(
+    scores: ArrayLike,
+    *,
+    correction: PairwiseCorrection = "holm",
+    higher_is_better: bool = True,
+) -> pd.DataFrame:
+    r"""Every pair of models over tasks: Wilcoxon signed-rank tests, adjusted for multiplicity.
+
+    The remedy Benavoli, Corani and Mangili (2016) recommend for the mean-rank
+    post-hoc tests (Nemenyi, :func:`holm_vs_control`): whether model A beats
+    model B on a mean-rank test depends on which *other* models are in the
+    comparison, while a test on the two models' own per-task scores does not.
+    Each of the :math:`k(k-1)/2` pairs is tested with
+    :func:`~sigeval.paired.wilcoxon_signed_rank` (zeros split, scipy's
+    p-value), and the p-values of the family are adjusted with ``correction``
+    (:func:`~sigeval.multiple.adjust_pvalues`; Holm's by default, which
+    controls the family-wise error under any dependence).
+
+    Parameters
+    ----------
+    scores : array_like or DataFrame
+        ``(n_tasks, n_models)`` table, at least 2 × 2, no NaN. A DataFrame's
+        columns name the models.
+    correction : {"holm", "bonferroni", "hochberg", "bh", "by", "none"}
+        Adjustment of the pairs' p-values.
+    higher_is_better : bool
+        ``False`` for errors or losses; decides only the ``better`` column.
+
+    Returns
+    -------
+    DataFrame
+        One row per pair, ``model_a`` before ``model_b`` in column order:
+        ``r_plus`` and ``r_minus`` (rank sums of the positive and negative
+        differences A minus B), ``statistic`` (:math:`T = \min(R^+, R^-)`),
+        ``pvalue`` (two-sided), ``pvalue_adjusted`` and ``better`` (the model
+        the signed ranks favour, ``None`` on a tie).
+
+    Raises
+    ------
+    ValueError
+        For a table :func:`friedman` refuses or an unknown ``correction``.
+
+    Notes
+    -----
+    Explained in :ref:`ch-ranking`. A pair with every difference zero gives
+    p = 1 and a warning (:func:`~sigeval.paired.wilcoxon_signed_rank`).
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> from sigeval import pairwise_wilcoxon
+    >>> auc = pd.DataFrame({"base": [0.76, 0.60, 0.95, 0.63, 0.88, 0.66, 0.71, 0.80],
+    ...                     "new": [0.80, 0.61, 0.97, 0.66, 0.90, 0.69, 0.75, 0.83],
+    ...                     "other": [0.77, 0.62, 0.94, 0.60, 0.91, 0.68, 0.66, 0.85]})
+    >>> pw = pairwise_wilcoxon(auc)
+    >>> pw[["model_a", "model_b", "statistic", "pvalue_adjusted", "better"]].round(4)
+      model_a model_b  statistic  pvalue_adjusted better
+    0    base     new        0.0           0.0234    new
+    1    base   other       14.5           0.7031  other
+    2     new   other        9.0           0.4844    new
+    """
+    table, models = score_table(scores)
+    correction = check_choice(correction, "correction", PAIRWISE_CORRECTIONS)
+    higher_is_better = check_flag(higher_is_better, "higher_is_better")
+    pairs = list(combinations(range(len(models)), 2))
+    # One test per pair (k(k-1)/2 of them): scipy decides exact or normal per pair, by its ties and zeros.
+    results = [wilcoxon_signed_rank(table[:, i], table[:, j]) for i, j in pairs]
+    pvalues = np.array([res.pvalue for res in results])
+    adjusted = pvalues if correction == "none" else adjust_pvalues(pvalues, method=correction)
+    better: list[Any] = []
+    for (i, j), res in zip(pairs, results):
+        if res.r_plus == res.r_minus:
+            better.append(None)
+        else:
+            better.append(models[i] if (res.r_plus > res.r_minus) == higher_is_better else models[j])
+    return pd.DataFrame(
+        {
+            "model_a": [models[i] for i, _ in pairs],
+            "model_b": [models[j] for _, j in pairs],
+            "r_plus": [res.r_plus for res in results],
+            "r_minus": [res.r_minus for res in results],
+            "statistic": [res.statistic for res in results],
+            "pvalue": pvalues,
+            "pvalue_adjusted": adjusted,
+            "better": better,
+        }
+    )
 
 
 # --------------------------------------------------------------------------- Holm vs control

@@ -112,7 +112,8 @@ def spending_alpha(
     if np.any(t <= 0) or np.any(t > 1):
         raise ValueError(f"`t` must hold information fractions in (0, 1]; got {t.tolist()}.")
     if spending == "obrien-fleming":
-        return 2.0 - 2.0 * stats.norm.cdf(stats.norm.isf(alpha / 2.0) / np.sqrt(t))
+        # 2 sf(.) rather than 2 - 2 cdf(.): at small t the level spent is far below the float spacing near 1.
+        return 2.0 * stats.norm.sf(stats.norm.isf(alpha / 2.0) / np.sqrt(t))
     return alpha * np.log1p((np.e - 1.0) * t)
 
 
@@ -420,7 +421,7 @@ class _Betting:
     def __init__(self, alpha: float):
         self.grid = np.linspace(0.0, 1.0, _BETTING_GRID)
         with np.errstate(divide="ignore"):
-            # c = 1/2 truncation of the bets, as in the paper's experiments.
+            # c = 1/2 truncation of the bets, one of the two the paper recommends (1/2 or 3/4).
             self.cap_up, self.cap_down = 0.5 / self.grid, 0.5 / (1.0 - self.grid)
         self.log_up = np.zeros(self.grid.size)
         self.log_down = np.zeros(self.grid.size)
@@ -457,9 +458,10 @@ class _Betting:
 
 
 def _t_mixture_limits(d: np.ndarray, alpha: float, prior_precision: float) -> tuple[np.ndarray, np.ndarray]:
-    r"""Lai's (1976) confidence sequence for a normal mean with unknown variance: the set of :math:`\mu`
-    where the mixture martingale :math:`\sqrt{c^2/(n+c^2)}\,(V/(V - S^2/(n+c^2)))^{n/2}` of the centred
-    data (S their sum, V their sum of squares) stays below 1/alpha, solved in closed form."""
+    r"""The t-mixture confidence sequence for a normal mean with unknown variance (Wang & Ramdas 2023's
+    Gaussian-mixture version of Lai 1976): the set of :math:`\mu` where the mixture martingale
+    :math:`\sqrt{c^2/(n+c^2)}\,(V/(V - S^2/(n+c^2)))^{n/2}` of the centred data (S their sum, V their
+    sum of squares) stays below 1/alpha, solved in closed form."""
     n = np.arange(1, d.size + 1, dtype=float)
     mean = np.cumsum(d) / n
     # Welford's running sum of squared deviations, without cancellation.
@@ -471,7 +473,10 @@ def _t_mixture_limits(d: np.ndarray, alpha: float, prior_precision: float) -> tu
     kappa = (1.0 - 1.0 / r) * (n + c2)
     with np.errstate(divide="ignore", invalid="ignore"):
         half = np.where(n > kappa, np.sqrt(np.maximum(q, 0.0) * kappa / (n * (n - kappa))), np.inf)
-    half[0] = np.inf  # one difference says nothing about the spread
+    # One difference, or differences that are all equal, say nothing about the spread: a normal model
+    # would collapse the interval on the common value, which the next different pair would contradict.
+    half[q <= 1e-28 * n] = np.inf
+    half[0] = np.inf
     return mean - half, mean + half
 
 
@@ -496,12 +501,14 @@ def confidence_sequence(
     outward. Over a range much wider than the spread of the differences it is
     wide at a few pairs.
 
-    ``method="t-mixture"`` assumes normal differences with unknown variance:
-    the normal-mixture confidence sequence of Lai (1976), studied by Wang and
-    Ramdas (2023), the sequential counterpart of the paired t interval. The
-    mixture is :math:`N(0, 1/c^2)` over the standardised mean (``prior_precision``
-    is :math:`c^2`); it decides at which sample sizes the sequence is
-    tightest, not whether it is valid.
+    ``method="t-mixture"`` assumes normal differences with unknown variance,
+    the sequential counterpart of the paired t interval: Lai's (1976)
+    construction (a right-Haar mixture over the spread) with the flat mixture
+    over the mean replaced by a Gaussian one, as Wang and Ramdas (2023) do to
+    obtain a test martingale in the filtration of the scale-invariant
+    statistics. The mixture is :math:`N(0, 1/c^2)` over the standardised mean
+    (``prior_precision`` is :math:`c^2`); it decides at which sample sizes the
+    sequence is tightest, not whether it is valid.
 
     Parameters
     ----------
@@ -564,27 +571,58 @@ def confidence_sequence(
         if bounds is not None:
             lo, hi = _check_bounds(bounds)
             low, high = np.maximum(low, lo), np.minimum(high, hi)
-    low, high = np.maximum.accumulate(low), np.minimum.accumulate(high)
+    low, high = _running_intersection(low, high)
     return ConfidenceSequence(np.arange(1, d.size + 1), low, high, level, method)
+
+
+def _running_intersection(low: np.ndarray, high: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The intersection of the intervals so far, started afresh where it would be empty.
+
+    Each interval covers the truth at every n simultaneously with the stated probability, so their
+    intersection does too; an empty intersection means that coverage has already failed (which
+    happens with probability at most alpha), and the intersection then starts again from that n.
+    """
+    raw_low, raw_high = low, high
+    low, high = low.copy(), high.copy()
+    start = 0
+    while True:  # a loop over the rare restarts, not over pairs
+        low[start:] = np.maximum.accumulate(raw_low[start:])
+        high[start:] = np.minimum.accumulate(raw_high[start:])
+        empty = np.flatnonzero(low[start:] > high[start:])
+        if not empty.size:
+            return low, high
+        start += int(empty[0])
 
 
 class SequentialComparison:
     r"""Compare two procedures one pair of runs at a time, and stop at a verdict.
 
     Each :meth:`update` adds pairs of scores (A and B trained with the same
-    seed, say) and returns the current decision: ``"continue"`` until one of
-    the verdicts of :ref:`ch-power` is reached, then ``"different"`` (the mean
-    difference is not ``threshold``), ``"equivalent"`` (it lies within
-    ``(-margin, margin)``), ``"trivial"`` (both), or ``"undetermined"`` once
-    ``max_pairs`` pairs are in without one.
+    seed, say) and returns the current decision: ``"continue"`` until the
+    interval has settled, then one of the verdicts of :ref:`ch-power`. With a
+    confidence sequence (``method="betting"`` or ``"t-mixture"``, level
+    :math:`1 - \alpha`, valid whenever one stops) the comparison stops when the
+    interval
 
-    With ``method="betting"`` or ``"t-mixture"`` the decision comes from a
-    :func:`confidence_sequence` at level :math:`1 - \alpha`, valid whenever one
-    stops. With ``method="group-sequential"`` the paired t statistic is tested
-    only at the planned ``looks`` against :func:`group_sequential_bounds`
-    (O'Brien--Fleming type) mapped onto t quantiles; at the last look without a
-    crossing, a paired TOST at ``alpha`` decides equivalence when a ``margin``
-    is given.
+    - lies inside ``(-margin, margin)``: ``"trivial"`` if it excludes
+      ``threshold`` as well, ``"equivalent"`` otherwise (more pairs could
+      still show a difference, but none can take the interval out of the
+      margin: the practical question is settled);
+    - excludes ``threshold`` and lies wholly beyond the margin (at or above
+      ``margin``, or at or below ``-margin``): ``"different"``, a difference
+      shown to be larger than the margin; without a margin, as soon as it
+      excludes ``threshold``.
+
+    At ``max_pairs`` without either, the verdict is that of the interval then
+    (:func:`~sigeval.equivalence.verdict_from_pvalues`'s table: ``"different"``
+    if it excludes ``threshold`` though it reaches into the margin,
+    ``"undetermined"`` if it holds ``threshold`` and reaches beyond the margin).
+
+    With ``method="group-sequential"`` the paired t statistic is tested only
+    at the planned ``looks`` against :func:`group_sequential_bounds`
+    (O'Brien--Fleming type) mapped onto t quantiles: a crossing stops with
+    ``"different"``; at the last look without one, a paired TOST at ``alpha``
+    decides ``"equivalent"`` when a ``margin`` is given, else ``"undetermined"``.
 
     Parameters
     ----------
@@ -623,7 +661,7 @@ class SequentialComparison:
     >>> comp.run(lambda i: (0.80 + rng.normal(0, 0.003), 0.79 + rng.normal(0, 0.003)))
     'different'
     >>> comp.n
-    5
+    6
     """
 
     def __init__(
@@ -706,8 +744,6 @@ class SequentialComparison:
             self._look()
         else:
             self._sequence(new)
-        if self.decision == "continue" and self.max_pairs is not None and self.n >= self.max_pairs:
-            self.decision, self.decided_at = "undetermined", self.n
         return self.decision
 
     def _sequence(self, new: np.ndarray) -> None:
@@ -719,19 +755,25 @@ class SequentialComparison:
         else:
             cs = confidence_sequence(self._d, confidence_level=1.0 - self.alpha, method="t-mixture")
             low, high = cs.low[-new.size:], cs.high[-new.size:]
-        lows = np.maximum.accumulate(np.append(self.low, low))[1:]
-        highs = np.minimum.accumulate(np.append(self.high, high))[1:]
+        lows, highs = _running_intersection(np.append(self.low, low), np.append(self.high, high))
+        lows, highs = lows[1:], highs[1:]
+        start = self.n - new.size
         for i, (lo_t, hi_t) in enumerate(zip(lows, highs)):
             self.low, self.high = float(lo_t), float(hi_t)
-            self.decision = self._verdict(self.low, self.high)
+            last = self.max_pairs is not None and start + i + 1 >= self.max_pairs
+            self.decision = self._verdict(self.low, self.high, settled=not last)
             if self.decision != "continue":  # the verdict of the first pair that reached one
-                self.decided_at = self.n - new.size + 1 + i
+                self.decided_at = start + i + 1
                 break
 
-    def _verdict(self, low: float, high: float) -> str:
+    def _verdict(self, low: float, high: float, *, settled: bool) -> str:
+        """The verdict of an interval; with ``settled``, only one that more pairs cannot change."""
         different = low > self.threshold or high < self.threshold
-        equivalent = self.margin is not None and -self.margin < low and high < self.margin
-        return ("continue", "equivalent", "different", "trivial")[2 * different + equivalent]
+        inside = self.margin is not None and -self.margin < low and high < self.margin
+        if settled and different and self.margin is not None and not inside:
+            different = low >= self.margin or high <= -self.margin
+        verdict = ("continue", "equivalent", "different", "trivial")[2 * different + inside]
+        return "undetermined" if verdict == "continue" and not settled else verdict
 
     def _look(self) -> None:
         assert self.looks is not None

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Literal
+
 import numpy as np
 from matplotlib.axes import Axes
 from matplotlib.ticker import MaxNLocator
@@ -10,6 +12,7 @@ from numpy.typing import ArrayLike
 from .._validation import (
     _show,
     check_axes,
+    check_choice,
     check_paired,
     check_probability,
     check_result,
@@ -19,7 +22,7 @@ from .._validation import (
     check_unit_interval,
 )
 from ..multiple import expected_best_of_k
-from ..ranking import cd_groups, nemenyi_cd
+from ..ranking import cd_groups, nemenyi_cd, pairwise_wilcoxon
 
 
 def _cd_bar_rows(groups: list[tuple[int, ...]], ranks: np.ndarray, gap: float) -> list[int]:
@@ -39,17 +42,28 @@ def _cd_bar_rows(groups: list[tuple[int, ...]], ranks: np.ndarray, gap: float) -
     return rows
 
 
-def cd_diagram(ax: Axes, result, *, alpha: float | None = None) -> Axes:
+def cd_diagram(
+    ax: Axes,
+    result,
+    *,
+    alpha: float | None = None,
+    method: Literal["nemenyi", "wilcoxon-holm"] = "nemenyi",
+) -> Axes:
     """Critical-difference diagram of a :func:`~sigeval.ranking.friedman` result (Demšar, 2006).
 
     The models sit on an axis of mean rank, rank 1 (the best) on the left;
     each is labelled with its name and mean rank, the better half on the left
     and the worse half on the right, one row per model so that labels never
     overlap however long the names are. Thick bars join the groups of models
-    whose mean ranks differ by less than the Nemenyi critical difference at
-    ``alpha`` (maximal groups from :func:`~sigeval.ranking.cd_groups`, each on
-    a row where it touches no other bar); the CD itself is drawn above the
-    axis with its ``alpha``.
+    that the pairwise tests do not separate at ``alpha`` (maximal groups from
+    :func:`~sigeval.ranking.cd_groups`, each on a row where it touches no other
+    bar). With ``method="nemenyi"`` a pair is separated when its mean ranks
+    differ by at least the Nemenyi critical difference, drawn above the axis.
+    With ``method="wilcoxon-holm"`` a pair is separated when the Wilcoxon
+    signed-rank test on the two models' scores rejects after Holm's adjustment
+    (:func:`~sigeval.ranking.pairwise_wilcoxon`), the decisions Benavoli,
+    Corani and Mangili (2016) recommend; the bars then join runs of adjacent
+    models with no rejected pair, and no CD is drawn.
 
     Used in :ref:`ch-ranking`.
 
@@ -62,8 +76,12 @@ def cd_diagram(ax: Axes, result, *, alpha: float | None = None) -> Axes:
         :meth:`sigeval.report.Report.friedman` (drawn from its ``result``),
         or any object with ``mean_ranks``, ``models`` and ``n_tasks``.
     alpha : float, optional
-        Level of the critical difference, in (0, 1); by default the result's
+        Family-wise level of the decisions, in (0, 1); by default the result's
         own ``alpha`` where it has one (``Report.friedman``), else 0.05.
+    method : {"nemenyi", "wilcoxon-holm"}
+        Which pairwise decisions draw the bars; ``"wilcoxon-holm"`` needs the
+        result's ``scores`` (and ``higher_is_better``), which
+        :func:`~sigeval.ranking.friedman` keeps.
 
     Returns
     -------
@@ -77,9 +95,11 @@ def cd_diagram(ax: Axes, result, *, alpha: float | None = None) -> Axes:
     >>> res = friedman([[0.9, 0.8, 0.7], [0.8, 0.85, 0.6], [0.7, 0.6, 0.5], [0.9, 0.7, 0.8]])
     >>> fig, ax = plt.subplots()
     >>> _ = cd_diagram(ax, res)
+    >>> _ = cd_diagram(ax, res, method="wilcoxon-holm")
     >>> plt.close(fig)
     """
     check_axes(ax)
+    method = check_choice(method, "method", ("nemenyi", "wilcoxon-holm"))
     if alpha is None:
         alpha = getattr(result, "alpha", 0.05)
     alpha = check_unit_interval(alpha, "alpha")
@@ -94,8 +114,19 @@ def cd_diagram(ax: Axes, result, *, alpha: float | None = None) -> Axes:
             f"`result.mean_ranks` must lie between 1 and the number of models ({k}); got {_show(ranks[outside])}."
         )
     models = check_sequence(models, "result.models", k, "mean rank")
-    cd = nemenyi_cd(k, n_tasks, alpha=alpha)
-    groups = cd_groups(ranks, cd)
+    if method == "nemenyi":
+        cd = nemenyi_cd(k, n_tasks, alpha=alpha)
+        groups = cd_groups(ranks, cd)
+        title = f"Nemenyi CD = {cd:.3f}"
+    else:
+        scores, higher_is_better = check_result(
+            result, "result", "FriedmanResult", ("scores", "higher_is_better"))
+        pairs = pairwise_wilcoxon(scores, higher_is_better=higher_is_better)
+        reject = np.zeros((k, k), dtype=bool)
+        # The table's models are column indices here: the result's scores are a plain array.
+        reject[pairs.model_a.to_numpy(int), pairs.model_b.to_numpy(int)] = pairs.pvalue_adjusted <= alpha
+        groups = cd_groups(ranks, reject=reject)
+        title = "Wilcoxon signed-rank, Holm"
     order = np.argsort(ranks, kind="stable")
     n_left = (k + 1) // 2
     left, right = order[:n_left], order[n_left:][::-1]
@@ -117,15 +148,15 @@ def cd_diagram(ax: Axes, result, *, alpha: float | None = None) -> Axes:
         ax.plot([r, r], [0, 0.18], color="black", lw=1)
         ax.text(r, 0.3, str(r), ha="center", va="bottom", fontsize=fontsize)
     ax.set_title(
-        f"mean rank (1 = best); Nemenyi CD = {cd:.3f} at \u03b1 = {alpha:g}, "
-        f"{k} models, N = {n_tasks}",
+        f"mean rank (1 = best); {title} at \u03b1 = {alpha:g}, {k} models, N = {n_tasks}",
         fontsize=fontsize,
     )
-    # The critical difference as a segment above the axis, from rank 1.
-    ax.plot([1, 1 + cd], [cd_y, cd_y], color="black", lw=1.5)
-    for x in (1, 1 + cd):
-        ax.plot([x, x], [cd_y - 0.15, cd_y + 0.15], color="black", lw=1.5)
-    ax.text(1 + cd + 0.02 * (k - 1), cd_y, "CD", ha="left", va="center", fontsize=fontsize)
+    if method == "nemenyi":
+        # The critical difference as a segment above the axis, from rank 1.
+        ax.plot([1, 1 + cd], [cd_y, cd_y], color="black", lw=1.5)
+        for x in (1, 1 + cd):
+            ax.plot([x, x], [cd_y - 0.15, cd_y + 0.15], color="black", lw=1.5)
+        ax.text(1 + cd + 0.02 * (k - 1), cd_y, "CD", ha="left", va="center", fontsize=fontsize)
     # Labels: a row each; the elbow lines never cross because rows grow outwards.
     x_left, x_right = 1 - 0.15 * (k - 1) - 0.3, k + 0.15 * (k - 1) + 0.3
     for side, members, x_end, ha in (("left", left, x_left, "right"), ("right", right, x_right, "left")):
