@@ -119,3 +119,11 @@ def test_environment_block_names_versions_call_hash_and_date(report):
     changed = pd.read_csv(EXAMPLE)
     changed.loc[0, "score"] += 1e-4
     assert table_hash(Report(changed).runs) != table_hash(report.runs)
+
+
+def test_outputs_follow_the_holm_family_and_the_power_correction(report):
+    text = report.to_markdown(margin=0.01, family="all", correction="holm")
+    assert "Holm-adjusted over every comparison" in text and "at the level of the holm decision" in text
+    pairwise = report.pairwise(family="all")
+    assert f"{int(pairwise.reject.sum())} of {len(pairwise)} comparison(s) differ" in text
+    assert report.summary(margin=0.01, family="all", correction="holm") in text

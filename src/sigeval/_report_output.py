@@ -79,23 +79,26 @@ def environment(report: Any, call: str | None = None) -> dict[str, str]:
 # --------------------------------------------------------------------------- the views, formatted
 
 
-def views(report: Any, margin: float | None, alpha: float, target_power: float) -> dict[str, Any]:
-    """Every view the outputs show, computed once."""
+def views(report: Any, margin: float | None, alpha: float, target_power: float, family: str = "task",
+          correction: str = "none") -> dict[str, Any]:
+    """Every view the outputs show, computed once, with the Holm ``family`` and the power ``correction``."""
     out: dict[str, Any] = {
         "describe": report.describe(),
-        "pairwise": report.pairwise(alpha=alpha),
-        "power": report.power(alpha=alpha, target_power=target_power),
-        "summary": report.summary(margin=margin, alpha=alpha, target_power=target_power),
+        "pairwise": report.pairwise(alpha=alpha, family=family),
+        "power": report.power(alpha=alpha, target_power=target_power, correction=correction, family=family),
+        "summary": report.summary(margin=margin, alpha=alpha, target_power=target_power, family=family,
+                                  correction=correction),
         "failed_runs": report.failed_runs,
     }
     if margin is not None:
-        out["equivalence"] = report.equivalence(margin, alpha=alpha)
+        out["equivalence"] = report.equivalence(margin, alpha=alpha, family=family)
     if len(report.tasks) >= 2:
         out["friedman"] = report.friedman(alpha=alpha)
     return out
 
 
-def design(report: Any, margin: float | None, alpha: float, target_power: float, metric: str) -> list[tuple[str, str]]:
+def design(report: Any, margin: float | None, alpha: float, target_power: float, metric: str, family: str = "task",
+           correction: str = "none") -> list[tuple[str, str]]:
     """The design of the comparison, as (what, value) rows."""
     seeds = sorted({len(s) for s in report.seeds.values()})
     return [
@@ -104,12 +107,18 @@ def design(report: Any, margin: float | None, alpha: float, target_power: float,
         ("seeds per task", f"{seeds[0]}" if len(seeds) == 1 else f"{seeds[0]} to {seeds[-1]}"),
         ("metric", f"{metric}, {'higher' if report.higher_is_better else 'lower'} is better"),
         ("differences", "model A minus model B, paired by (task, seed)"),
-        ("test", f"paired t; Holm-adjusted within each task; reject when p <= alpha = {alpha:g}"),
+        ("test", f"paired t; Holm-adjusted {'within each task' if family == 'task' else 'over every comparison'}; "
+                 f"reject when p <= alpha = {alpha:g}"),
         ("intervals", f"paired t at {1 - alpha:.0%}; TOST at {1 - 2 * alpha:.0%}"),
         ("margin", "none given (no equivalence view)" if margin is None else f"{margin:g}, in the units of the score"),
-        ("power", f"minimum detectable effect at {target_power:.0%} power"),
+        ("power", f"minimum detectable effect at {target_power:.0%} power"
+                  + ("" if correction == "none" else f", at the level of the {correction} decision")),
         ("failed runs", f"{len(report.failed_runs)} ({report.failed})"),
     ]
+
+
+def _design_frame(*arguments: Any) -> pd.DataFrame:
+    return pd.DataFrame(design(*arguments), columns=["", "value"])
 
 
 def _cell(value: Any, column: str, precision: int) -> str:
@@ -147,7 +156,7 @@ def _sections(report: Any, shown: dict[str, Any]) -> list[tuple[str, pd.DataFram
     ]
     if "equivalence" in shown:
         out.append(("Can we claim there is none? (equivalence)", shown["equivalence"],
-                    "TOST crossed with the difference test, Holm within each task: four verdicts."))
+                    "TOST crossed with the difference test, Holm-adjusted as the design says: four verdicts."))
     if "friedman" in shown:
         out.append(("Ranking across tasks (Friedman)", ranks_frame(shown["friedman"]), friedman_line(shown["friedman"])))
     failed = shown["failed_runs"]
@@ -169,10 +178,10 @@ def markdown_table(frame: pd.DataFrame, precision: int) -> str:
 
 
 def to_markdown(report: Any, margin: float | None, alpha: float, target_power: float, precision: int,
-                call: str | None, metric: str = "score") -> str:
-    shown = views(report, margin, alpha, target_power)
+                call: str | None, metric: str = "score", family: str = "task", correction: str = "none") -> str:
+    shown = views(report, margin, alpha, target_power, family, correction)
     parts = ["# Report", "", shown["summary"], "", "## Design", "",
-             markdown_table(pd.DataFrame(design(report, margin, alpha, target_power, metric), columns=["", "value"]), precision)]
+             markdown_table(_design_frame(report, margin, alpha, target_power, metric, family, correction), precision)]
     for title, frame, note in _sections(report, shown):
         parts += ["", f"## {title}", ""]
         if frame is not None:
@@ -324,14 +333,15 @@ def _figure(svg: str | None, caption: str) -> str:
 
 
 def to_html(report: Any, path: str | Path, margin: float | None, alpha: float, target_power: float, precision: int,
-            call: str | None, title: str | None, metric: str = "score") -> Path:
-    shown = views(report, margin, alpha, target_power)
+            call: str | None, title: str | None, metric: str = "score", family: str = "task",
+            correction: str = "none") -> Path:
+    shown = views(report, margin, alpha, target_power, family, correction)
     heading = title or f"Report: {len(report.models)} models on {len(report.tasks)} task(s)"
     env = environment(report, call)
     body = [f"<h1>{html.escape(heading)}</h1>",
             f"<p class='note'>sigeval {html.escape(env['sigeval'])}, {html.escape(env['date'])}</p>",
             "<h2>In plain words</h2>", f"<p class='summary'>{html.escape(shown['summary'])}</p>",
-            "<h2>Design</h2>", html_table(pd.DataFrame(design(report, margin, alpha, target_power, metric), columns=["", "value"]),
+            "<h2>Design</h2>", html_table(_design_frame(report, margin, alpha, target_power, metric, family, correction),
                                           precision)]
     for section, frame, note in _sections(report, shown):
         body.append(f"<h2>{html.escape(section)}</h2>")

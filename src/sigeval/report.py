@@ -1363,7 +1363,7 @@ class Report:
     # ------------------------------------------------------------------ outputs (rendered by _report_output)
 
     def to_markdown(self, margin: float | None = None, alpha: float = 0.05, target_power: float = 0.80, *,
-                    precision: int = 4) -> str:
+                    precision: int = 4, family: Family = "task", correction: PowerCorrection = "none") -> str:
         """The report as Markdown: the summary, the design, every view, the failed runs and the environment.
 
         Parameters
@@ -1374,6 +1374,8 @@ class Report:
             As in the views.
         precision : int
             Decimals of the numbers (p-values: 3 significant digits).
+        family, correction : str
+            The Holm family and the power correction, as in :meth:`summary`.
 
         Returns
         -------
@@ -1390,8 +1392,10 @@ class Report:
         from . import _report_output
 
         precision = check_positive_int(precision, "precision", minimum=0)
-        call = f"Report.to_markdown(margin={margin!r}, alpha={alpha!r}, target_power={target_power!r}, precision={precision})"
-        return _report_output.to_markdown(self, margin, alpha, target_power, precision, call)
+        call = (f"Report.to_markdown(margin={margin!r}, alpha={alpha!r}, target_power={target_power!r}, "
+                f"precision={precision}, family={family!r}, correction={correction!r})")
+        return _report_output.to_markdown(self, margin, alpha, target_power, precision, call, family=family,
+                                          correction=correction)
 
     def to_latex(self, *, precision: int = 3, bold_best: bool = False) -> str:
         """Mean ± sd of each model on each task as a booktabs ``tabular`` (needs ``\\usepackage{booktabs}``).
@@ -1422,7 +1426,8 @@ class Report:
         return _report_output.to_latex(self, precision, check_flag(bold_best, "bold_best"))
 
     def to_html(self, path: Any, margin: float | None = None, alpha: float = 0.05, target_power: float = 0.80, *,
-                precision: int = 4, title: str | None = None) -> Any:
+                precision: int = 4, title: str | None = None, family: Family = "task",
+                correction: PowerCorrection = "none") -> Any:
         """Write the report as one self-contained HTML page: no request to the network, figures inline.
 
         The page holds the plain-words summary, the design, the scores per
@@ -1436,7 +1441,7 @@ class Report:
         ----------
         path : str or path-like
             The file to write.
-        margin, alpha, target_power, precision
+        margin, alpha, target_power, precision, family, correction
             As in :meth:`to_markdown`.
         title : str, optional
             The page's heading.
@@ -1459,5 +1464,7 @@ class Report:
         from . import _report_output
 
         precision = check_positive_int(precision, "precision", minimum=0)
-        call = f"Report.to_html({str(path)!r}, margin={margin!r}, alpha={alpha!r}, target_power={target_power!r})"
-        return _report_output.to_html(self, path, margin, alpha, target_power, precision, call, title)
+        call = (f"Report.to_html({str(path)!r}, margin={margin!r}, alpha={alpha!r}, target_power={target_power!r}, "
+                f"family={family!r}, correction={correction!r})")
+        return _report_output.to_html(self, path, margin, alpha, target_power, precision, call, title,
+                                      family=family, correction=correction)
