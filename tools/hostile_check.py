@@ -715,8 +715,8 @@ RA, AP, RS = "roc_auc", "average_precision", "ratio_of_sums"
 _ra, _ap, _rs = sigeval.roc_auc, sigeval.average_precision, sigeval.ratio_of_sums
 VEC_HOSTILE: list[tuple[str, Any]] = [
     ("text", ["1", "0", "1"]), ("complex", [1j, 0, 1]), ("None", None), ("scalar", 1.0), ("empty", []),
-    ("ragged", [[1, 0], [1]]), ("nested 2-D", [[1, 0], [0, 1]]), ("object floats", np.array([1.0, 0.0, 1.0], dtype=object)),
-    ("2**70", [2**70, 0, 1]), ("dict", {"a": 1}), ("string scalar", "abc"),
+    ("ragged", [[1, 0], [1]]), ("nested 2-D", [[1, 0], [0, 1]]), ("object mixed", np.array([1.0, "a", 1.0], dtype=object)),
+    ("2**70 + 1", [2**70 + 1, 0, 1]), ("dict", {"a": 1}), ("string scalar", "abc"),
 ]
 
 
@@ -726,6 +726,12 @@ def _metric_cases() -> None:
     for lab, v in VEC_HOSTILE:
         case(RA, f"labels={lab}", lambda v=v: _ra(v, [0.1, 0.2, 0.3]), names=("`labels`", "`scores`"))
         case(RA, f"scores={lab}", lambda v=v: _ra([1, 0, 1], v), names=("`scores`", "`labels`"))
+    # Object arrays of real numbers are numbers (issue 24): the same answer as the float arrays.
+    case(RA, "object floats", lambda: _ra(np.array([1.0, 0.0, 1.0], dtype=object),
+                                          np.array([0.9, 0.2, 0.3], dtype=object)), "value",
+         check=lambda r: close(r, 1.0))
+    case(RS, "object floats", lambda: _rs(np.array([1.0, 2.0], dtype=object), np.array([3.0, 3.0], dtype=object)),
+         "value", check=lambda r: close(r, 0.5))
     case(RA, "labels 2", lambda: _ra([2, 0, 1], [0.1, 0.2, 0.3]), names="`labels`")
     case(RA, "labels -1", lambda: _ra([-1, 0, 1], [0.1, 0.2, 0.3]), names="`labels`")
     case(RA, "labels 0.5", lambda: _ra([0.5, 0, 1], [0.1, 0.2, 0.3]), names="`labels`")
