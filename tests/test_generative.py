@@ -316,3 +316,182 @@ def test_questions_needed_at_the_float64_limits():
             with pytest.raises(ValueError, match=r"^\(`variance_between` \+ `variance_within` / `n_samples`\) / "
                                                  r"`target_standard_error`\*\*2 asks for more than 2\*\*53 questions"):
                 call()
+
+
+# --------------------------------------------------------------------------- exact messages, boundaries, fields (mutation testing)
+
+
+def test_pass_at_k_names_every_argument_in_its_messages():
+    with pytest.raises(ValueError, match=r"^`n_samples` and `n_correct` must broadcast to a common shape"):
+        pass_at_k([10, 10, 10], [1, 2], 1)
+    with pytest.raises(ValueError, match=r"^`n_correct` must be non-negative; got -1\.$"):
+        pass_at_k([10, 10, 10], [0, -1, 2], 1)
+    with pytest.raises(ValueError, match=r"^`k` = 5 exceeds `n_samples` for some question \(question 1 has 4 "
+                                         r"sample\(s\)\): pass@k needs at least k samples of every question\.$"):
+        pass_at_k([10, 4], [3, 1], 5)
+
+
+def test_pass_at_k_with_exactly_k_samples_and_its_defaults():
+    # n = k is allowed: a question with a correct answer among its k passes for sure.
+    res = pass_at_k([3, 3, 5], [1, 0, 1], 3, n_resamples=50, rng=0)
+    np.testing.assert_allclose(res.per_question, [1.0, 0.0, 1 - float(Fraction(math.comb(4, 3), math.comb(5, 3)))])
+    # The default is 10,000 resamples, the bootstrap behind the interval is returned.
+    res = pass_at_k([10, 10, 10, 10], [0, 3, 10, 5], 2, rng=0)
+    ref = bootstrap_ci(res.per_question, rng=0)
+    assert res.bootstrap.n_resamples == 10_000
+    assert res.bootstrap.confidence_interval == ref.confidence_interval == res.confidence_interval
+    np.testing.assert_array_equal(res.bootstrap.bootstrap_distribution, ref.bootstrap_distribution)
+
+
+def test_sampled_means_name_every_argument_in_their_messages():
+    x = [[1, 0], [0, 1]]
+    for call, match in [
+        (lambda: sampled_paired_difference([1, 0], x), r"^`scores_a` must be a 2-D array"),
+        (lambda: sampled_paired_difference(x, [1, 0]), r"^`scores_b` must be a 2-D array"),
+        (lambda: sampled_paired_difference([[1, 0, 1], [0, 1, 1]], [[1, 0, 1]] * 3),
+         r"same number of rows; got 2 and 3\.$"),
+        (lambda: sampled_paired_difference(x, x, confidence_level=1.5), r"^`confidence_level`"),
+        (lambda: sampled_mean([[1, 0, 1]]), r"^`scores` must hold at least 2 questions \(rows\); got 1\.$"),
+        (lambda: sampled_mean([[1, 0], [np.nan, np.nan]]),
+         r"^`scores` has question\(s\) without any sample \(rows 1 are all NaN\): a failed question is never "
+         r"dropped silently; score it, or remove it explicitly\.$"),
+        (lambda: sampled_mean([[1, 0], [1, 0]]),
+         r"^The question means of `scores` are all equal: the clustered standard error is zero, and no interval "
+         r"or test can be built on it\.$"),
+        (lambda: sampled_mean(x, groups=[[1, 2], [3]]), r"^`groups` must be a rectangular array"),
+        (lambda: sampled_mean(x, groups=["a", None]),
+         r"^`groups` holds NaN labels \(missing: NaN or None\) at position\(s\) 1; every question needs its group\.$"),
+        (lambda: sampled_mean(x, groups=np.array([1, "a"], dtype=object)),
+         r"^`groups` labels must be comparable with each other \(all numbers or all strings\); "
+         r"got labels of types int, str\.$"),
+        (lambda: sampled_mean(x, groups=[7, 7]),
+         r"^`groups` must hold at least 2 distinct groups: one group gives no clustered error\.$"),
+    ]:
+        with pytest.raises((ValueError, TypeError), match=match):
+            call()
+
+
+def test_sampled_mean_takes_booleans_and_two_groups():
+    x = np.array([[1, 1, 0], [1, 0, 0], [0, 0, 0], [1, 1, 1]])
+    res = sampled_mean(x.astype(bool), groups=["a", "a", "b", "b"], confidence_level=0.9)
+    ref = sampled_mean(x.astype(float), groups=["a", "a", "b", "b"], confidence_level=0.9)
+    assert res == ref
+    m = x.mean(axis=1)
+    sums = [m[:2].sum() - 2 * m.mean(), m[2:].sum() - 2 * m.mean()]
+    assert res.standard_error == pytest.approx(math.sqrt(2 * (sums[0] ** 2 + sums[1] ** 2) / 16), rel=1e-14)
+    assert (res.n_clusters, res.n_questions, res.confidence_level) == (2, 4, 0.9)
+
+
+def test_sampled_mean_one_sample_questions_raise_no_warning_and_zero_within_is_zero():
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        res = sampled_mean([[1.0, 0.0], [0.0, np.nan], [1.0, 1.0]])
+    assert res.variance_within == pytest.approx(0.5 / 2)
+    # Every question's samples agree: the within-question variance is exactly 0, not a default.
+    assert sampled_mean([[1.0, 1.0], [0.0, 0.0], [1.0, 1.0]]).variance_within == 0.0
+
+
+def test_a_zero_naive_standard_error_gives_an_infinite_design_effect():
+    # Every sample is 0.1, but a mean over three of them rounds to 0.10000000000000002: the question
+    # means differ by rounding while the samples do not.
+    res = sampled_mean([[0.1, 0.1, 0.1], [0.1, np.nan, np.nan]])
+    assert res.standard_error > 0 and res.standard_error_naive == 0.0 and res.design_effect == math.inf
+
+
+def test_sampled_mean_rescales_means_and_scores_separately():
+    # Scores near 1e152 (their squares need a rescaling) with question means near 1 (theirs do not).
+    x = np.array([[1e152, -1e152], [1.0, 0.0], [0.0, 1.0]])
+    res = sampled_mean(x)
+    m = np.array([0.0, 0.5, 0.5])
+    se = m.std(ddof=1) / math.sqrt(3)
+    naive = (x / 1e152).std(ddof=1) * 1e152 / math.sqrt(6)
+    assert res.standard_error == pytest.approx(se, rel=1e-14)
+    assert res.standard_error_naive == pytest.approx(naive, rel=1e-14)
+    assert res.design_effect == pytest.approx((se / naive) ** 2, rel=1e-12)
+    assert res.variance_within == pytest.approx(2e304 / 3, rel=1e-14)
+
+
+def test_sampled_means_of_tiny_scores_keep_their_interval():
+    x = np.array([[1.0, 3.0], [2.0, 0.0], [5.0, 1.0], [0.0, 0.0]])
+    ref, tiny = sampled_mean(x), sampled_mean(x * 1e-300)
+    for got, want in zip(tiny.confidence_interval, ref.confidence_interval):
+        assert got == pytest.approx(want * 1e-300, rel=1e-13)
+
+
+def test_paired_difference_variance_split_with_unequal_samples_by_hand():
+    nan = np.nan
+    a = np.array([[0.2, 0.9, nan], [0.5, 0.1, 0.7], [0.3, nan, nan], [0.8, 0.4, nan]])
+    b = np.array([[0.6, nan, nan], [0.3, 0.35, 0.9], [0.1, 0.5, nan], [0.2, 0.0, nan]])
+    res = sampled_paired_difference(a, b)
+    ma, mb = np.nanmean(a, axis=1), np.nanmean(b, axis=1)
+    both = [1, 3]  # the questions where each model has 2 samples or more
+    va, vb = np.nanvar(a[both], axis=1, ddof=1), np.nanvar(b[both], axis=1, ddof=1)
+    ca, cb = np.sum(~np.isnan(a[both]), axis=1), np.sum(~np.isnan(b[both]), axis=1)
+    d = ma - mb
+    assert res.variance_within == pytest.approx(np.mean(va + vb), rel=1e-14)
+    between = d.var(ddof=1) - np.mean(va / ca + vb / cb)
+    assert res.variance_between == pytest.approx(between, rel=1e-14)
+    # One sample per question for B: no variance split.
+    res1 = sampled_paired_difference(a, b[:, :1])
+    assert res1.variance_between is None and res1.variance_within is None
+
+
+def test_paired_difference_clustered_by_groups_is_cr1_by_hand():
+    rng = np.random.default_rng(9)
+    a, b = rng.random((12, 3)), rng.random((12, 2))
+    groups = np.repeat(np.arange(4), 3)
+    res = sampled_paired_difference(a, b, groups=groups, confidence_level=0.8)
+    d = a.mean(axis=1) - b.mean(axis=1)
+    sums = [np.sum(d[groups == g] - d.mean()) for g in range(4)]
+    assert res.standard_error == pytest.approx(math.sqrt(4 / 3 * np.sum(np.square(sums)) / 144), rel=1e-13)
+    assert (res.n_clusters, res.confidence_level) == (4, 0.8)
+
+
+@pytest.mark.parametrize("tiny_model", ["a", "b"])
+def test_paired_difference_rescales_by_both_models(tiny_model):
+    # One model scores 0 throughout: the other model's tiny scores alone set the scale.
+    x = np.array([[1.0, 3.0], [2.0, 0.0], [5.0, 1.0], [0.0, 0.0]]) * 1e-300
+    zero = np.zeros_like(x)
+    res = sampled_paired_difference(x, zero) if tiny_model == "a" else sampled_paired_difference(zero, -x)
+    ref = sampled_mean(x)
+    assert res.estimate == pytest.approx(ref.estimate, rel=1e-14)
+    assert res.standard_error == pytest.approx(ref.standard_error, rel=1e-14)
+    assert res.variance_within == pytest.approx(ref.variance_within, rel=1e-14)
+    # Unscaled, the squares of 1e-300 underflow and the naive standard error came out 0.
+    assert res.standard_error_naive == pytest.approx(ref.standard_error_naive, rel=1e-14)
+    assert res.design_effect == pytest.approx(ref.design_effect, rel=1e-14)
+
+
+def test_overflows_are_refused_naming_the_field_and_the_arguments():
+    with pytest.raises(ValueError, match=r"^The result overflows float64 \(variance_between, variance_within not "
+                                         r"finite\): the values of `scores` are too large"):
+        sampled_mean([[1e200, -1e200], [1.0, 0.0], [0.0, 1.0]])
+    with pytest.raises(ValueError, match=r"^The result overflows float64 \(estimate not finite\): the values of "
+                                         r"`scores_a` and `scores_b` are too large"):
+        sampled_paired_difference([[1e308, 1e308], [1e308, 0.0]], [[-1e308, -1e308], [0.0, 0.0]])
+    # Every sample independent: s_A^2 / N_A + s_B^2 / N_B overflows while the differences do not.
+    with pytest.raises(ValueError, match=r"^The result overflows float64 \(standard_error_naive not finite\): the "
+                                         r"values of `scores_a` and `scores_b` are too large"):
+        sampled_paired_difference([[1.5e308], [-1.5e308]], [[1.5e308], [-0.75e308]])
+
+
+def test_questions_needed_messages_defaults_and_bounds():
+    for kwargs, match in [
+        (dict(variance_within=-0.1), r"^`variance_within` must be at least 0 \(take a negative estimate as 0\); "
+                                     r"got -0\.1\.$"),
+        (dict(variance_between=0.0, variance_within=0.0),
+         r"^`variance_between` and `variance_within` are both 0: any one question would do\.$"),
+        (dict(target_standard_error=-1.0), r"^`target_standard_error`"),
+        (dict(n_samples=1.5), r"^`n_samples` must hold whole numbers"),
+        (dict(n_samples=[0, 1, 2]), r"^`n_samples` must be at least 1; got 0\.$"),
+    ]:
+        with pytest.raises(ValueError, match=match):
+            questions_needed(**{"variance_between": 0.15, "variance_within": 0.1, "target_standard_error": 0.01,
+                                **kwargs})
+    assert questions_needed(0.15, 0.10, target_standard_error=0.01) == 2500  # one sample per question
+    got = questions_needed(0.15, 0.10, target_standard_error=0.01, n_samples=[1, 4])
+    assert got.dtype == np.int64
+    # Exactly 2**53 questions is the largest design; 1e16 is beyond it.
+    assert questions_needed(2.0**53 / (1 - 1e-12), 0.0, target_standard_error=1.0) == 2**53
+    with pytest.raises(ValueError, match=r"more than 2\*\*53 questions"):
+        questions_needed(1e16, 0.0, target_standard_error=1.0)

@@ -188,6 +188,15 @@ def test_roc_auc_errors_name_the_argument_and_the_expectation():
          r"whole numbers >= 0; got 1\.5\.$"),
         (lambda: roc_auc([1, 1, 1], [0.1, 0.2, 0.3]), ValueError, r"`labels` are all of one class"),
         (lambda: roc_auc([], []), ValueError, r"^`labels` and `scores` must hold at least one item each; got none\.$"),
+        # The whole messages, with the argument named.
+        (lambda: ratio_of_sums([1.0, 1.0], [1e308, 1e308]), ValueError,
+         r"^`denominator` sums beyond float64 \(1\.8e308\); divide `numerator` and `denominator` by the same factor\.$"),
+        (lambda: roc_auc([0, 1, 1], [0.1, np.nan, 0.3]), ValueError, r"^`scores` holds NaN at position\(s\) 1 "),
+        (lambda: roc_auc([1, 1, 1], [0.1, 0.2, 0.3]), ValueError,
+         r"^The metric is undefined on these items: `labels` are all of one class \(an AUC needs positives and "
+         r"negatives\)\.$"),
+        (lambda: average_precision([[0.9, 0.3]], [[0, 0]], [0]), ValueError,
+         r"^The metric is undefined on these items: there is no ground-truth object \(`n_positives` sums to zero\)\.$"),
     ],
 )
 def test_metrics_of_one_test_set_refuse_hostile_inputs_naming_the_argument(call, error, message):

@@ -15,7 +15,7 @@ import pytest
 from scipy import stats
 
 import sigeval as sg
-from sigeval._numeric import safe_scale, stable_mean_sd
+from sigeval._numeric import check_finite_result, power_of_two_near, safe_scale, stable_mean_sd
 from sigeval._validation import MAX_COUNT, ZERO_SPREAD_RTOL
 from sigeval.power_mcnemar import _rejection_probability, _share_of_a
 
@@ -186,6 +186,42 @@ def test_stable_mean_and_sd_match_numpy_for_ordinary_values_bit_for_bit():
     x = np.random.default_rng(0).normal(0.7, 0.01, 37)
     assert safe_scale(x) == 1.0
     assert stable_mean_sd(x) == (float(x.mean()), float(x.std(ddof=1)))
+
+
+def test_safe_scale_at_its_boundaries():
+    # Empty and all-zero arrays need no rescaling.
+    assert safe_scale(np.array([])) == 1.0 and safe_scale(np.zeros(3), power=2) == 1.0
+    # Sums of first powers (the default) of 2**600 stay in range; of squares they do not.
+    x = np.array([2.0**600])
+    assert safe_scale(x) == 1.0 and safe_scale(x, power=2) == 2.0**600
+    # The growth of one term of magnitude 2**(e - 1): below 2**1000 is in range, at 2**1000 it is not.
+    assert safe_scale(np.array([2.0**998])) == 1.0 and safe_scale(np.array([2.0**999])) == 2.0**999
+    assert safe_scale(np.full(3, 2.0**997)) == 1.0 and safe_scale(np.full(4, 2.0**997)) == 2.0**997
+    # Below: 2**-1000 (exponent -999) is kept, 2**-1001 (exponent -1000) is rescaled.
+    assert safe_scale(np.array([2.0**-1000])) == 1.0 and safe_scale(np.array([-(2.0**-1001)])) == 2.0**-1001
+    assert safe_scale(np.array([2.0**-500]), power=2) == 1.0 and safe_scale(np.array([2.0**-501]), power=2) == 2.0**-501
+
+
+@pytest.mark.parametrize(("top", "want"), [(1.0, 1.0), (1.5, 1.0), (3.0, 2.0), (0.75, 0.5), (2.0**-1074, 2.0**-1074),
+                                           (np.finfo(float).max, 2.0**1023)])
+def test_power_of_two_near_is_the_power_of_two_at_or_below(top, want):
+    assert power_of_two_near(top) == want
+
+
+def test_stable_mean_and_sd_near_the_float64_limits():
+    x = np.array([1.0, 2.0, 4.0, 7.0])
+    mean, sd = float(x.mean()), float(x.std(ddof=1))
+    for factor in (2.0**1000, 2.0**-1060):
+        got = stable_mean_sd(x * factor)
+        assert got == pytest.approx((mean * factor, sd * factor), rel=1e-15)
+
+
+def test_check_finite_result_names_the_fields_and_the_arguments():
+    check_finite_result({"estimate": 1.0, "standard_error": np.array([0.0, 2.0])}, "`x`")
+    with pytest.raises(ValueError, match=r"^The result overflows float64 \(estimate, standard_error not finite\): the "
+                                         r"values of `x` are too large, or too far apart in scale, for float64 "
+                                         r"arithmetic; rescale them \(e\.g\. divide by a power of ten\)\.$"):
+        check_finite_result({"estimate": np.inf, "standard_error": np.array([1.0, np.nan]), "n": 3.0}, "`x`")
 
 
 # --------------------------------------------------------------------------- power at huge noncentrality

@@ -78,7 +78,8 @@ def _scratch_copy(module: str, tests: list[str]) -> Path:
     config = (
         "\n[tool.mutmut]\n"
         f'source_paths = ["src/sigeval/{module}.py"]\n'
-        f"also_copy = {json.dumps(others)}\n"
+        # tools/ too: mutmut runs the tests in its own copy (mutants/), which holds only what is listed here.
+        f"also_copy = {json.dumps([*others, 'tools/'])}\n"
         f"pytest_add_cli_args_test_selection = {json.dumps(selected)}\n"
         'pytest_add_cli_args = ["-p", "no:cacheprovider", "-o", "addopts=", "-q", "-x"]\n'
     )
