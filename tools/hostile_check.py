@@ -539,7 +539,7 @@ ARRAY_HOSTILE: list[tuple[str, Any]] = [
     ("shape (0, 3)", np.empty((0, 3))), ("ragged", [[1, 0, 1], [1, 0]]), ("one question", [[1, 0, 1]]),
     ("all-NaN row", [[1, 0], [NAN, NAN], [0, 1]]), ("inf", [[1, INF], [0, 1]]), ("-inf", [[1, -INF], [0, 1]]),
     ("object floats", np.array([[1.0, 0.0], [0.0, 1.0]], dtype=object)),
-    ("object mixed", np.array([[1.0, "a"], [0.0, 1.0]], dtype=object)), ("2**70", [[2**70, 0], [0, 1]]),
+    ("object mixed", np.array([[1.0, "a"], [0.0, 1.0]], dtype=object)), ("2**70 + 1", [[2**70 + 1, 0], [0, 1]]),
     ("constant", [[0.5, 0.5], [0.5, 0.5], [0.5, 0.5]]), ("equal question means", [[1, 0], [0, 1], [1, 0]]),
     ("string scalar", "scores"), ("dict", {"a": [1, 0]}),
 ]
