@@ -105,7 +105,7 @@ def test_inflation_reaches_the_target_power_by_monte_carlo():
 def test_t_mapping_fixes_the_calibration_of_few_seeds():
     # Looks after 5, 10 and 20 pairs of normal differences under the null.
     looks = np.array([5, 10, 20])
-    b = group_sequential_bounds(3)
+    b = group_sequential_bounds(3, information_rates=looks / 20)
     critical_t = b.t_critical_values(looks)
     np.testing.assert_allclose(critical_t, stats.t.ppf(stats.norm.cdf(b.critical_values), looks - 1))
     d = np.random.default_rng(5).normal(size=(40_000, 20))
@@ -114,8 +114,8 @@ def test_t_mapping_fixes_the_calibration_of_few_seeds():
     mapped = np.mean(np.any(np.abs(t) >= critical_t, axis=1))
     se = np.sqrt(0.05 * 0.95 / d.shape[0])
     assert plain > 0.08  # z boundaries on t statistics of 5 seeds: nearly twice the level
-    # Mapped, the level is nearly kept: 0.0533 measured with 10^5 paths, 0.003 above 0.05.
-    assert abs(mapped - 0.05) < 0.0035 + 2 * se
+    # Mapped, the level is nearly kept: 0.0507 measured with 10^5 paths (0.0526 for Pocock, chapter 14).
+    assert abs(mapped - 0.05) < 0.003 + 2 * se
 
 
 # --- confidence sequences -------------------------------------------------------------------
@@ -237,6 +237,8 @@ def test_driver_bad_updates(kwargs, update, match):
     ({"method": "t-mixture", "alpha": 1.5}, "alpha"),
     ({"method": "group-sequential"}, "`looks` must be given"),
     ({"method": "group-sequential", "looks": [10, 5]}, "increase"),
+    ({"method": "group-sequential", "looks": [1, 5]}, "start at 2"),
+    ({"method": "group-sequential", "looks": []}, "whole numbers"),
     ({"method": "group-sequential", "looks": [5.0, 10.0]}, "whole numbers"),
     ({"method": "t-mixture", "looks": [5, 10]}, "group-sequential"),
     ({"method": "t-mixture", "margin": -1}, "margin"),
@@ -321,3 +323,9 @@ def test_a_verdict_is_returned_only_once_more_pairs_cannot_change_it():
     decision = edge.update(0.81 + rng.normal(0, 0.01, 60), np.full(60, 0.8))
     assert edge.decided_at == 60 and edge.low < 0.01 < edge.high
     assert decision == ("different" if edge.low > 0 else "undetermined")
+
+
+def test_the_driver_spends_alpha_at_the_looks_it_was_given():
+    comp = SequentialComparison(method="group-sequential", looks=[5, 10, 20])
+    design = group_sequential_bounds(3, information_rates=[0.25, 0.5, 1.0])
+    np.testing.assert_allclose(comp.critical, design.t_critical_values([5, 10, 20]))

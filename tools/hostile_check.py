@@ -1220,7 +1220,7 @@ def _seq_cases() -> None:
              "either" if lab in ("-0.0", "1e308", "list [0.5]", "True", "False", "2**70") else "error",
              names=("`score_a`",))
     case("SequentialComparison", "looks not increasing", lambda: sc(method="group-sequential", looks=[10, 5]),
-         names="`n_pairs`")
+         names="`looks`")
     case("SequentialComparison", "looks text", lambda: sc(method="group-sequential", looks=["5", "10"]), names="`looks`")
     case("SequentialComparison", "group-sequential constant differences",
          lambda: sc(method="group-sequential", looks=[3, 6]).update([0.5] * 6, [0.4] * 6), names=("differences",))

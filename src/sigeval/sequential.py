@@ -687,9 +687,13 @@ class SequentialComparison:
             if looks is None:
                 raise ValueError("`looks` must be given for method='group-sequential' (say [5, 10, 20]).")
             self.looks = np.asarray(looks)
-            design = group_sequential_bounds(self.looks.size, alpha=self.alpha) if self.looks.ndim == 1 else None
-            if design is None or not np.issubdtype(self.looks.dtype, np.integer):
+            if self.looks.ndim != 1 or self.looks.size == 0 or not np.issubdtype(self.looks.dtype, np.integer):
                 raise ValueError(f"`looks` must be increasing whole numbers of pairs; got {looks!r}.")
+            if np.any(self.looks < 2) or np.any(np.diff(self.looks) <= 0):
+                raise ValueError(f"`looks` must increase and start at 2 or more; got {self.looks.tolist()}.")
+            # The information at a look is its share of the last look's pairs.
+            design = group_sequential_bounds(self.looks.size, alpha=self.alpha,
+                                             information_rates=self.looks / self.looks[-1])
             self.critical = design.t_critical_values(self.looks)
             if max_pairs is not None and max_pairs != self.looks[-1]:
                 raise ValueError(f"`max_pairs` must be the last look, {self.looks[-1]}; got {max_pairs!r}.")
