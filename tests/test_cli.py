@@ -1,5 +1,6 @@
 """The sigeval command, driven as a user would: in a subprocess, on CSV files."""
 
+import io
 import json
 import re
 import subprocess
@@ -187,7 +188,7 @@ RUNS_OK = "task,model,seed,score\n" + "".join(
         ("compare", "label,A\n1,1\n", [], "at least 2 model columns"),
         ("compare", "label,A,B\n1,1,0\n", ["--groups", "clip"], "no column 'clip' for the groups"),
         ("compare", "label,A,B\n1,1,0\n", ["--confidence-level", "95"], "strictly between 0 and 1"),
-        ("compare", "label,A,B\n1,1,0\n", ["--n-resamples", "-5"], "positive int"),
+        ("compare", "label,A,B\n1,1,0\n", ["--n-resamples", "-5"], "whole number >= 2"),
         ("runs", "task,model,seed\nt,A,0\n", [], "no column 'score' for the scores"),
         ("runs", RUNS_OK.replace("0.8330", "high", 1), [], r"line \d+: column 'score' holds 'high', not a number"),
         ("runs", RUNS_OK + "t,A,0,0.9\n", [], r"duplicated row"),
@@ -222,3 +223,163 @@ def test_failed_runs_can_be_dropped(tmp_path):
     kept = sigeval("runs", path, "--failed", "drop-pairs")
     assert kept.returncode == 0, kept.stderr
     assert "failed runs" in kept.stdout and "      3" in kept.stdout
+
+
+# --------------------------------------------------------------------------- hostile files (issue 24)
+
+
+def _auc_file(n_positive, n=30, infinite_at=None):
+    rng = np.random.default_rng(0)
+    lines = ["label,m1,m2"] + [f"{int(i < n_positive)},{rng.uniform():.3f},{rng.uniform():.3f}" for i in range(n)]
+    if infinite_at is not None:
+        lines[infinite_at] = "1,inf,0.5"
+    return "\n".join(lines) + "\n"
+
+
+def _comma(text, line):
+    """The file with the score on ``line`` (1-based) written with a decimal comma."""
+    lines = text.splitlines()
+    head, _, tail = lines[line - 1].rpartition(".")
+    lines[line - 1] = f"{head},{tail}"
+    return "\n".join(lines) + "\n"
+
+
+@pytest.mark.parametrize(
+    "command, content, extra, message",
+    [
+        ("compare", _auc_file(15, infinite_at=6), ["--metric", "auc"],
+         r"in\.csv, line 7: model column 'm1' holds an infinite score"),
+        ("compare", _auc_file(2), ["--metric", "auc", "--auc-method", "bootstrap"],
+         r"in\.csv: the label column 'label' holds 2 positive\(s\) and 28 negative\(s\).*about 1,262 of the "
+         r"10,000 resamples.*No interval was computed; use DeLong's interval \(--auc-method delong"),
+        ("compare", _auc_file(15), ["--n-resamples", "1"], r"argument --n-resamples: must be a whole number >= 2"),
+        ("compare", "label,A,B\n1,1,0\n0,0,0\n", ["--n-resamples", "10" + "0" * 12],
+         r"in\.csv: .*would draw 10,000,000,000,000 bootstrap resamples.*above the limit of 100,000,000"),
+        ("compare", "label,A,B\n1,1,0\n0,0,0\n", ["--n-resamples", "10" + "0" * 12, "--max-resamples", "10" + "0" * 15],
+         r"in\.csv: --n-resamples = 10000000000000 would need .* TiB of memory.*the limit is 4\.0 GiB"),
+        ("runs", _comma(RUNS_OK, 4), [],
+         r"in\.csv, line 4: 5 fields where the header \(line 1\) has 4: a decimal comma \('0,8\d+'\)\? "
+         r"Write decimals with a point \(0\.8"),
+        ("runs", "".join(_comma(line, 1) if i else line + "\n" for i, line in enumerate(RUNS_OK.splitlines())), [],
+         r"in\.csv, line 2: 5 fields where the header \(line 1\) has 4: a decimal comma"),
+        ("runs", RUNS_OK.replace("task,model,seed,score", "task,model,score,score"), [],
+         r"in\.csv, line 1: column 'score' appears 2 times \(columns 3, 4\)"),
+        ("compare", "label,A,A\n1,1,0\n0,0,0\n", [], r"in\.csv, line 1: column 'A' appears 2 times"),
+        ("runs", "run,run,run,result\n" + RUNS_OK, [],
+         r"in\.csv, line 1: column 'run' appears 3 times.*Line 2 \(task, model, seed, score\) looks like a second "
+         r"header row.*MultiIndex"),
+        ("runs", RUNS_OK.replace("0.8330", "inf", 1), [], r"in\.csv, line \d+: column 'score' holds an infinite score"),
+        ("runs", RUNS_OK.replace("0.8330", '"0,8330"', 1), [], r"in\.csv, line \d+: column 'score' holds '0,8330', not a number \(a decimal comma\? write 0\.8330\)"),
+        ("runs", "\x00\xff\xfe garbage", [], r"in\.csv: "),
+    ],
+)
+def test_hostile_files_give_one_line_naming_the_file_and_where(tmp_path, command, content, extra, message):
+    path = tmp_path / "in.csv"
+    path.write_bytes(content.encode("latin-1") if "\xff" in content else content.encode())
+    done = sigeval(command, path, *extra)
+    assert "Traceback" not in done.stderr, done.stderr
+    lines = done.stderr.strip().splitlines()
+    assert (done.returncode, len(lines)) == (1, 1) or done.returncode == 2, done.stderr
+    assert lines[-1].startswith(f"sigeval {command}: error: ") and re.search(message, lines[-1]), done.stderr
+
+
+def test_an_unreadable_file_is_one_line(tmp_path):
+    import os
+
+    path = _write(tmp_path, "locked.csv", RUNS_OK)
+    if os.geteuid() != 0:
+        path.chmod(0)
+        done = sigeval("runs", path)
+    else:  # root reads any file: refuse the read as the kernel would for another user
+        script = (
+            "import builtins, io, sys\n"
+            "real = io.open\n"
+            "def guarded(file, *args, **kwargs):\n"
+            "    if str(file).endswith('locked.csv'):\n"
+            "        raise PermissionError(13, 'Permission denied', str(file))\n"
+            "    return real(file, *args, **kwargs)\n"
+            "builtins.open = io.open = guarded\n"
+            "from sigeval.cli import main\n"
+            "sys.exit(main(sys.argv[1:]))\n"
+        )
+        done = subprocess.run([sys.executable, "-c", script, "runs", str(path)], capture_output=True, text=True,
+                              timeout=120)
+    assert "Traceback" not in done.stderr
+    assert done.returncode == 1
+    assert done.stderr.strip() == f"sigeval runs: error: {path}: cannot read the file (Permission denied)"
+
+
+# --------------------------------------------------------------------------- outputs (issue 24)
+
+
+def test_version_gives_what_a_bug_report_needs():
+    done = sigeval("--version")
+    lines = done.stdout.splitlines()
+    assert done.returncode == 0 and re.fullmatch(r"sigeval \S+", lines[0])
+    for key in ("Python", "numpy", "scipy", "pandas", "platform", "BLAS"):
+        assert any(line.startswith(f"  {key}: ") for line in lines), key
+
+
+@pytest.mark.parametrize("fmt, marker", [
+    ("markdown", "| task | model_a | model_b |"),
+    ("latex", "\\toprule"),
+    ("csv", "table,task,model_a,model_b,n_pairs,mean_diff"),
+    ("json", '"environment": {'),
+])
+def test_runs_formats(examples, fmt, marker):
+    done = sigeval("runs", examples / "runs.csv", "--format", fmt)
+    assert done.returncode == 0, done.stderr
+    assert marker in done.stdout
+    if fmt == "csv":
+        table = pd.read_csv(io.StringIO(done.stdout))
+        pairwise = Report(pd.read_csv(examples / "runs.csv")).pairwise()
+        np.testing.assert_allclose(table.mean_diff, pairwise.mean_diff, rtol=1e-12)
+    if fmt == "json":
+        env = json.loads(done.stdout)["environment"]
+        assert env["call"].startswith("sigeval runs ") and "--format json" in env["call"]
+        assert re.fullmatch(r"sha256 [0-9a-f]{16} \(60 runs as CSV: task, model, seed, score\)", env["input table"])
+
+
+@pytest.mark.parametrize("fmt", ["markdown", "latex", "csv", "json", "text"])
+def test_compare_formats_and_output_file(examples, tmp_path, fmt):
+    target = tmp_path / f"out.{fmt}"
+    done = sigeval("compare", examples / "predictions.csv", "--n-resamples", 200, "--format", fmt, "--output", target)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == f"{fmt} written to {target}"
+    assert re.search(r"matcher(\\)?_A", target.read_text())
+
+
+def test_html_pages_from_both_commands(examples, tmp_path):
+    page = tmp_path / "report.html"
+    done = sigeval("runs", examples / "runs.csv", "--view", "all", "--margin", "0.01", "--html", page)
+    assert done.returncode == 0, done.stderr
+    assert f"HTML report written to {page}" in done.stdout
+    text = page.read_text()
+    assert text.count("<svg") == 2 and "In plain words" in text and "sigeval runs" in text
+    other = tmp_path / "compare.html"
+    done = sigeval("compare", examples / "predictions.csv", "--n-resamples", 200, "--output", other)
+    assert done.returncode == 0, done.stderr
+    assert "<table>" in other.read_text() and "<script" not in other.read_text()
+    refused = sigeval("runs", examples / "runs.csv", "--output", tmp_path / "missing" / "r.md")
+    assert refused.returncode == 1 and "cannot write the file" in refused.stderr and "Traceback" not in refused.stderr
+
+
+def test_runs_view_all_shows_describe_summary_and_a_footnote_in_100_columns(examples):
+    done = sigeval("runs", examples / "runs.csv", "--view", "all", "--margin", "0.01")
+    assert done.returncode == 0, done.stderr
+    out = done.stdout
+    assert "scores per task (mean and sd over the seeds)" in out and "\nsummary\n" in out
+    report = Report(pd.read_csv(examples / "runs.csv"))
+    assert " ".join(report.summary(margin=0.01).split()) in " ".join(out.split())
+    assert "Differences are model A minus model B" in out and "Holm-adjusted within each task" in out
+    assert max(len(line) for line in out.splitlines()) <= 100
+
+
+def test_messages_use_the_commands_spelling_and_name_label(tmp_path):
+    lines = RUNS_OK.splitlines()
+    path = _write(tmp_path, "r.csv", "\n".join(lines[:-1] + ["t,B,3,nan"]) + "\n")
+    refused = sigeval("runs", path)
+    assert "--failed drop-pairs" in refused.stderr and "failed='drop-pairs'" not in refused.stderr
+    counts = _write(tmp_path, "c.csv", "A,B\n1,0\n2,1\n")
+    done = sigeval("compare", counts)
+    assert done.returncode == 1 and "no column 'label'" in done.stderr and "--label COLUMN" in done.stderr

@@ -17,8 +17,10 @@ from sigeval import (  # noqa: E402
     bayesian_signed_rank,
     bootstrap_ci,
     cd_groups,
+    confidence_sequence,
     correlated_ttest,
     friedman,
+    group_sequential_bounds,
     nemenyi_cd,
     paired_bootstrap_ci,
     pairwise_wilcoxon,
@@ -121,6 +123,10 @@ def _smoke_calls():
         "posterior_simplex": lambda ax: plots.posterior_simplex(ax, dp),
         "aggregate_intervals": lambda ax: plots.aggregate_intervals(ax, {"A": agg, "B": agg}),
         "performance_profiles": lambda ax: plots.performance_profiles(ax, {"A": profile}),
+        "confidence_sequence_plot": lambda ax: plots.confidence_sequence_plot(
+            ax, confidence_sequence([0.1, -0.1, 0.2, 0.0], method="t-mixture"), [0.1, -0.1, 0.2, 0.0], truth=0.0),
+        "group_sequential_plot": lambda ax: plots.group_sequential_plot(
+            ax, group_sequential_bounds(2), [5, 10], statistics=[1.0, 9.0]),
     }
 
 
@@ -374,6 +380,26 @@ def _bad_calls():
             (lambda ax: P.performance_profiles(ax, {"A": dataclasses.replace(profile, taus=profile.taus * NAN)}),
              ValueError, r"`profiles\['A'\].taus` must be finite"),
         ],
+        "confidence_sequence_plot": [
+            (lambda ax: P.confidence_sequence_plot(ax, np.ones(3), [0.1, 0.2, 0.3]), TypeError,
+             "`sequence` must be a ConfidenceSequence"),
+            (lambda ax: P.confidence_sequence_plot(ax, confidence_sequence([0.1, 0.2, 0.3], method="t-mixture"),
+                                                   [0.1, 0.2]), ValueError, "`differences` must be the 3 differences"),
+            (lambda ax: P.confidence_sequence_plot(ax, confidence_sequence([0.1, 0.2], method="t-mixture"),
+                                                   [0.1, NAN]), ValueError, "`differences` must be finite"),
+            (lambda ax: P.confidence_sequence_plot("ax", confidence_sequence([0.1, 0.2], method="t-mixture"),
+                                                   [0.1, 0.2]), TypeError, "`ax` must be a Matplotlib Axes"),
+        ],
+        "group_sequential_plot": [
+            (lambda ax: P.group_sequential_plot(ax, "design", [5, 10]), TypeError,
+             "`bounds` must be a GroupSequentialBounds"),
+            (lambda ax: P.group_sequential_plot(ax, group_sequential_bounds(2), [5, 10, 20]), ValueError,
+             r"`n_pairs` must give one number of pairs per look \(2\)"),
+            (lambda ax: P.group_sequential_plot(ax, group_sequential_bounds(2), [5, 10], statistics=[1, 2, 3]),
+             ValueError, "`statistics` must hold at most one value per look"),
+            (lambda ax: P.group_sequential_plot(ax, group_sequential_bounds(2), [5, 10], t_scale="yes"),
+             TypeError, "`t_scale` must be True or False"),
+        ],
         "seed_spread": [
             (lambda ax: F.seed_spread(ax, runs), ValueError, r"`runs\[\['test_acc', 'fresh_acc'\]\]` must be finite"),
             (lambda ax: F.seed_spread(ax, runs.iloc[:0]), ValueError, "must have at least one row"),
@@ -593,3 +619,17 @@ def test_posterior_simplex_puts_each_certain_sample_in_its_corner(ax):
     assert len(offsets) == 3  # one occupied hexagon per corner
     texts = [t.get_text() for t in ax.texts]
     assert texts[0].startswith("A better") and texts[1].startswith("B better") and texts[2].startswith("equivalent")
+
+
+def test_sequential_plots_draw_what_they_say(ax):
+    bounds = group_sequential_bounds(3)
+    plots.group_sequential_plot(ax, bounds, [5, 10, 20], statistics=[1.0, 4.5])
+    line = ax.get_lines()[0]
+    np.testing.assert_allclose(line.get_ydata(), bounds.t_critical_values([5, 10, 20]))
+    assert any("stop at 10 pairs" in t.get_text() for t in ax.get_legend().get_texts())
+    ax.clear()
+    d = np.random.default_rng(0).normal(0.01, 0.02, 40)
+    cs = confidence_sequence(d, method="t-mixture")
+    plots.confidence_sequence_plot(ax, cs, d, scale=100)
+    band = ax.collections[0].get_paths()[0].vertices
+    assert np.nanmax(band[:, 1][np.isfinite(band[:, 1])]) <= np.nanmax(100 * cs.high[np.isfinite(cs.high)]) + 1e-9

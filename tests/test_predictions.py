@@ -196,8 +196,11 @@ def test_auc_errors_name_the_column_not_the_bootstrap():
     with pytest.raises(TableError, match=r"^row 3: model column 'A' holds an infinite score$"):
         compare_predictions(inf, metric="auc", n_resamples=50, rng=0)
     # Was "`statistic` returned 2 non-finite value(s) out of 100": resamples of 6 items with one class only.
-    with pytest.raises(TableError, match=r"^the label column 'label' holds 3 positive\(s\) and 3 negative\(s\) among "
-                                         r"its items, too few for a bootstrap of the AUC"):
+    # 2 (1/2)^6 = 0.03125 of the resamples, about 3 of 100: how many, and that nothing was computed.
+    with pytest.raises(TableError, match=r"^the label column 'label' holds 3 positive\(s\) and 3 negative\(s\), "
+                                         r"too few for a bootstrap of the AUC: a resample of the 6 items draws one "
+                                         r"class only with probability 0.0312, about 3 of the 100 resamples.*"
+                                         r"No interval was computed"):
         compare_predictions(table.head(6), metric="auc", n_resamples=100, rng=0, auc_method="bootstrap")
     # DeLong's intervals (the default) need no resample.
     assert len(compare_predictions(table.head(6), metric="auc").models) == 2

@@ -639,8 +639,9 @@ def test_confidence_sequences_are_nested_and_hold_the_running_mean(d, level):
         cs = outcome(lambda x=x, kwargs=kwargs: sg.confidence_sequence(x, confidence_level=level, **kwargs))
         if cs is None:
             continue
-        assert np.all(np.diff(cs.low) >= 0) and np.all(np.diff(cs.high) <= 0)
         assert not np.any(np.isnan(cs.low)) and not np.any(np.isnan(cs.high))
+        assert np.array_equal(cs.low, np.maximum.accumulate(cs.low))
+        assert np.array_equal(cs.high, np.minimum.accumulate(cs.high))
         assert np.all(cs.low <= cs.high)
 
 

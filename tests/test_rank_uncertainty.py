@@ -354,3 +354,17 @@ def test_rank_confidence_sets_near_the_float64_limits():
     # Differences that overflow float64 are refused, not returned as inf.
     with pytest.raises(ValueError, match="overflows float64"):
         ru.rank_confidence_sets(np.array([[1e308, -1e308], [1.2e308, -1e308], [1e308, -1.3e308]]), n_resamples=20)
+
+
+def test_rank_confidence_sets_critical_value_matches_the_gaussian_one_of_csranks():
+    # csranks (Mogstad et al.'s R package) draws the estimates from N(0, Sigma) instead of
+    # resampling items; with many items the two critical values agree.
+    rng = np.random.default_rng(8)
+    x = rng.normal(size=(3000, 4)) @ np.array([[1, 0.5, 0, 0], [0, 1, 0.3, 0], [0, 0, 1, 0.8], [0, 0, 0, 1.5]])
+    res = ru.rank_confidence_sets(x, n_resamples=20_000, rng=9)
+    sigma = np.cov(x, rowvar=False) / x.shape[0]
+    z = np.random.default_rng(10).multivariate_normal(np.zeros(4), sigma, size=200_000)
+    i, j = np.triu_indices(4, 1)
+    sd = np.sqrt(sigma[i, i] + sigma[j, j] - 2 * sigma[i, j])
+    gaussian = np.quantile((np.abs(z[:, i] - z[:, j]) / sd).max(axis=1), 0.95)
+    assert res.critical_value == pytest.approx(gaussian, abs=0.04)

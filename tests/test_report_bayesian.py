@@ -89,6 +89,20 @@ def test_bayesian_over_splits_is_the_correlated_ttest(hand, test_fraction):
     assert np.allclose(view.posterior_scale[spread], independent.posterior_scale[spread] * ratio, rtol=1e-12)
 
 
+def test_bayesian_over_splits_matches_baycomp(hand):
+    baycomp = pytest.importorskip("baycomp")
+    # Five seeds as the five folds of one 5-fold cross-validation: baycomp's rho is 1/5.
+    view = hand.bayesian(rope=0.01, test_fraction=1 / 5)
+    for row, (task, _, _, x, y) in zip(view.itertuples(index=False), _pairs(hand), strict=True):
+        if task == "t3" and row.posterior_scale == 0:
+            continue  # a point mass: baycomp divides by the zero variance
+        ref = baycomp.CorrelatedTTest(x, y, rope=0.01, runs=1)  # its difference is y - x: "left" is A better
+        assert row.mean_diff == pytest.approx(-ref.mean, rel=1e-12)
+        assert row.posterior_scale == pytest.approx(np.sqrt(ref.var), rel=1e-12)
+        np.testing.assert_allclose([row.prob_a_better, row.prob_rope, row.prob_b_better], ref.probs(),
+                                   rtol=1e-9, atol=1e-13)
+
+
 def test_bayesian_probabilities_sum_to_one_and_swap_with_the_models():
     table = long_table({t: HAND[t] for t in ("t1", "t2")})
     forward = Report(table).bayesian(rope=0.01)
@@ -100,6 +114,17 @@ def test_bayesian_probabilities_sum_to_one_and_swap_with_the_models():
         assert other.mean_diff == pytest.approx(-row.mean_diff, rel=1e-12)
         assert other.prob_a_better == pytest.approx(row.prob_b_better, rel=1e-9, abs=1e-15)
         assert other.prob_b_better == pytest.approx(row.prob_a_better, rel=1e-9, abs=1e-15)
+
+
+@pytest.mark.parametrize("over", ["seeds", "tasks"])
+def test_bayesian_when_lower_is_better_swaps_the_outer_probabilities(over):
+    table = long_table(HAND)
+    higher = Report(table).bayesian(rope=0.01, over=over, n_samples=500, rng=1)
+    lower = Report(table, higher_is_better=False).bayesian(rope=0.01, over=over, n_samples=500, rng=1)
+    assert lower.mean_diff.tolist() == higher.mean_diff.tolist()
+    assert lower.prob_a_better.tolist() == higher.prob_b_better.tolist()
+    assert lower.prob_b_better.tolist() == higher.prob_a_better.tolist()
+    assert lower.prob_rope.tolist() == higher.prob_rope.tolist()
 
 
 def test_a_wider_rope_never_lowers_prob_rope(hand):

@@ -539,7 +539,7 @@ ARRAY_HOSTILE: list[tuple[str, Any]] = [
     ("shape (0, 3)", np.empty((0, 3))), ("ragged", [[1, 0, 1], [1, 0]]), ("one question", [[1, 0, 1]]),
     ("all-NaN row", [[1, 0], [NAN, NAN], [0, 1]]), ("inf", [[1, INF], [0, 1]]), ("-inf", [[1, -INF], [0, 1]]),
     ("object floats", np.array([[1.0, 0.0], [0.0, 1.0]], dtype=object)),
-    ("object mixed", np.array([[1.0, "a"], [0.0, 1.0]], dtype=object)), ("2**70", [[2**70, 0], [0, 1]]),
+    ("object mixed", np.array([[1.0, "a"], [0.0, 1.0]], dtype=object)), ("2**70 + 1", [[2**70 + 1, 0], [0, 1]]),
     ("constant", [[0.5, 0.5], [0.5, 0.5], [0.5, 0.5]]), ("equal question means", [[1, 0], [0, 1], [1, 0]]),
     ("string scalar", "scores"), ("dict", {"a": [1, 0]}),
 ]
@@ -715,8 +715,8 @@ RA, AP, RS = "roc_auc", "average_precision", "ratio_of_sums"
 _ra, _ap, _rs = sigeval.roc_auc, sigeval.average_precision, sigeval.ratio_of_sums
 VEC_HOSTILE: list[tuple[str, Any]] = [
     ("text", ["1", "0", "1"]), ("complex", [1j, 0, 1]), ("None", None), ("scalar", 1.0), ("empty", []),
-    ("ragged", [[1, 0], [1]]), ("nested 2-D", [[1, 0], [0, 1]]), ("object floats", np.array([1.0, 0.0, 1.0], dtype=object)),
-    ("2**70", [2**70, 0, 1]), ("dict", {"a": 1}), ("string scalar", "abc"),
+    ("ragged", [[1, 0], [1]]), ("nested 2-D", [[1, 0], [0, 1]]), ("object mixed", np.array([1.0, "a", 1.0], dtype=object)),
+    ("2**70 + 1", [2**70 + 1, 0, 1]), ("dict", {"a": 1}), ("string scalar", "abc"),
 ]
 
 
@@ -726,6 +726,12 @@ def _metric_cases() -> None:
     for lab, v in VEC_HOSTILE:
         case(RA, f"labels={lab}", lambda v=v: _ra(v, [0.1, 0.2, 0.3]), names=("`labels`", "`scores`"))
         case(RA, f"scores={lab}", lambda v=v: _ra([1, 0, 1], v), names=("`scores`", "`labels`"))
+    # Object arrays of real numbers are numbers (issue 24): the same answer as the float arrays.
+    case(RA, "object floats", lambda: _ra(np.array([1.0, 0.0, 1.0], dtype=object),
+                                          np.array([0.9, 0.2, 0.3], dtype=object)), "value",
+         check=lambda r: close(r, 1.0))
+    case(RS, "object floats", lambda: _rs(np.array([1.0, 2.0], dtype=object), np.array([3.0, 3.0], dtype=object)),
+         "value", check=lambda r: close(r, 0.5))
     case(RA, "labels 2", lambda: _ra([2, 0, 1], [0.1, 0.2, 0.3]), names="`labels`")
     case(RA, "labels -1", lambda: _ra([-1, 0, 1], [0.1, 0.2, 0.3]), names="`labels`")
     case(RA, "labels 0.5", lambda: _ra([0.5, 0, 1], [0.1, 0.2, 0.3]), names="`labels`")
@@ -1151,6 +1157,77 @@ def _vm_size() -> int:
     return 0
 
 
+# --------------------------------------------------------------------------- cases: sequential comparisons
+
+
+def _seq_cases() -> None:
+    gsb, cs, sc = sigeval.group_sequential_bounds, sigeval.confidence_sequence, sigeval.SequentialComparison
+
+    def obf4(res: Any) -> None:
+        for got, want in zip(res.critical_values, [4.3326, 2.9631, 2.3590, 2.0141]):
+            close(got, want, abs_=1e-4, what="critical value")
+
+    case("group_sequential_bounds", "valid 4 looks", lambda: gsb(4), "value", check=obf4)
+    for lab, v in SCALAR_HOSTILE + [("0", 0), ("51", 51), ("2.0", 2.0), ("-3", -3), ("numpy int", np.int64(2))]:
+        expect = "value" if lab == "numpy int" else "error"
+        case("group_sequential_bounds", f"n_looks={lab}", lambda v=v: gsb(v), expect, names="`n_looks`",
+             check=(lambda r: close(r.critical_values[-1], gsb(2).critical_values[-1])) if expect == "value" else None)
+        case("group_sequential_bounds", f"alpha={lab}", lambda v=v: gsb(3, alpha=v),
+             "either" if lab in ("numpy int",) else "error", names="`alpha`")
+    for lab, v in [("text", ["0.5", "1"]), ("decreasing", [0.6, 0.4, 1.0]), ("not ending at 1", [0.3, 0.6, 0.9]),
+                   ("NaN", [NAN, 0.5, 1.0]), ("zero first", [0.0, 0.5, 1.0]), ("2-D", [[0.3, 0.6, 1.0]]),
+                   ("complex", [0.3j, 0.6, 1.0]), ("wrong length", [0.5, 1.0]), ("empty", [])]:
+        case("group_sequential_bounds", f"information_rates={lab}", lambda v=v: gsb(3, information_rates=v),
+             "either" if lab == "2-D" else "error", names="`information_rates`")
+    case("group_sequential_bounds", "tiny alpha 1e-300", lambda: gsb(3, alpha=1e-300), "either", names="`alpha`",
+         check=lambda r: all_finite(r, allow=("critical_values",)))
+    case("group_sequential_bounds", "50 looks", lambda: gsb(50), "value", check=lambda r: all_finite(r))
+    case("max_information_inflation", "power below alpha/2", lambda: sigeval.max_information_inflation(gsb(2), target_power=0.01),
+         names="`target_power`")
+    case("max_information_inflation", "power 0.999999", lambda: sigeval.max_information_inflation(gsb(2), target_power=0.999999),
+         "either", names="`target_power`", check=lambda r: close(max(r, 1.0), r))
+    case("max_information_inflation", "not a design", lambda: sigeval.max_information_inflation(None), names="`bounds`")
+    d = np.random.default_rng(0).normal(0.01, 0.02, 50)
+    for method in ("betting", "t-mixture"):
+        kw = {"bounds": (-1, 1)} if method == "betting" else {}
+        case("confidence_sequence", f"{method} valid", lambda kw=kw, method=method: cs(d, method=method, **kw), "value",
+             check=lambda r: None if np.all(r.low <= r.high) else (_ for _ in ()).throw(AssertionError("low > high")))
+        for lab, v in [("text", ["0.1", "0.2"]), ("complex", [0.1j, 0.2]), ("None", None), ("NaN", [0.1, NAN]),
+                       ("inf", [0.1, INF]), ("empty", []), ("2-D", [[0.1, 0.2]]), ("object strings", np.array(["a"], dtype=object)),
+                       ("dict", {"a": 1})]:
+            case("confidence_sequence", f"{method} differences={lab}", lambda v=v, kw=kw, method=method: cs(v, method=method, **kw),
+                 names="`differences`")
+        case("confidence_sequence", f"{method} one difference", lambda kw=kw, method=method: cs([0.1], method=method, **kw),
+             "value", check=lambda r: None)
+        case("confidence_sequence", f"{method} constant", lambda kw=kw, method=method: cs(np.full(30, 0.25), method=method, **kw),
+             "value", check=lambda r: None)
+        case("confidence_sequence", f"{method} 1e5 pairs", lambda kw=kw, method=method: cs(
+            np.random.default_rng(1).uniform(-0.5, 0.5, 100_000), method=method, **kw), "value",
+            check=lambda r: None if np.all(np.isfinite(r.low[-10:])) else (_ for _ in ()).throw(AssertionError("inf")))
+        for lab, v in SCALAR_HOSTILE:
+            case("confidence_sequence", f"{method} confidence_level={lab}",
+                 lambda v=v, kw=kw, method=method: cs(d, confidence_level=v, method=method, **kw), names="`confidence_level`")
+    case("confidence_sequence", "t-mixture 1e300 scale", lambda: cs(d * 1e300, method="t-mixture"), "value",
+         check=lambda r: None if np.all(r.low[5:] <= r.high[5:]) else (_ for _ in ()).throw(AssertionError("order")))
+    for lab, v in [("None", None), ("text", "ab"), ("reversed", (1, -1)), ("equal", (0, 0)), ("inf", (-INF, 1)),
+                   ("three", (0, 1, 2)), ("huge", (-1e308, 1e308))]:
+        case("confidence_sequence", f"bounds={lab}", lambda v=v: cs(d, bounds=v), names="`bounds`")
+    case("confidence_sequence", "outside bounds", lambda: cs([0.1, 3.0], bounds=(-1, 1)), names="`differences`")
+    for lab, v in SCALAR_HOSTILE:
+        case("SequentialComparison", f"margin={lab}", lambda v=v: sc(method="t-mixture", margin=v),
+             "either" if lab in ("None", "1e308", "2**70") else "error", names="`margin`")
+        case("SequentialComparison", f"update score_a={lab}", lambda v=v: sc(method="t-mixture").update(v, 0.5),
+             "either" if lab in ("-0.0", "1e308", "list [0.5]", "True", "False", "2**70") else "error",
+             names=("`score_a`",))
+    case("SequentialComparison", "looks not increasing", lambda: sc(method="group-sequential", looks=[10, 5]),
+         names="`looks`")
+    case("SequentialComparison", "looks text", lambda: sc(method="group-sequential", looks=["5", "10"]), names="`looks`")
+    case("SequentialComparison", "group-sequential constant differences",
+         lambda: sc(method="group-sequential", looks=[3, 6]).update([0.5] * 6, [0.4] * 6), names=("differences",))
+    case("SequentialComparison", "run with a bad pair function", lambda: sc(method="t-mixture", max_pairs=5).run(42),
+         names="`run_pair`")
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("-f", "--function", action="append", help="only the cases of this function (repeatable)")
@@ -1161,7 +1238,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("-v", "--verbose", action="store_true", help="print good outcomes too")
     args = parser.parse_args(argv)
 
-    for build in (_cp_cases, _pk_cases, _sm_cases, _qn_cases, _metric_cases, _report_cases):
+    for build in (_cp_cases, _pk_cases, _sm_cases, _qn_cases, _metric_cases, _report_cases, _seq_cases):
         build()
     cases = [c for c in CASES if (not args.function or c.func in args.function)
              and (not args.keyword or args.keyword in c.label)]

@@ -5,7 +5,7 @@
 
 Floors, from the bottom: 0 the private helpers and engines (checks, option sets,
 results, numeric helpers, the bootstrap, sign-flip, McNemar, t and rank engines);
-1 the statistics modules; 2 the front doors (``report``, ``predictions``, ``cli``,
+1 the statistics modules; 2 the front doors (``report`` and its renderer ``_report_output``, ``predictions``, ``cli``,
 ``plots``, ``course``). An arrow may point down or along a floor, never up.
 ``tests/test_import_graph.py`` runs the checks.
 """
@@ -22,7 +22,7 @@ PACKAGE = ROOT / "src" / "sigeval"
 sys.path.insert(0, str(ROOT / "src"))
 from sigeval._registry import STATISTICS  # noqa: E402
 
-FRONT_DOORS = ("report", "predictions", "cli", "plots", "course")
+FRONT_DOORS = ("report", "_report_output", "predictions", "cli", "plots", "course")
 
 
 def module_name(path: Path) -> str:

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import math
 import numbers
+import re
 from collections.abc import Iterable, Mapping
 from typing import Any, TypeVar, cast
 
@@ -562,7 +563,9 @@ def check_numeric_column(table: Any, column: Any) -> np.ndarray:
     if text.any():
         first = raw[text].iloc[0]
         shown = repr(first) if isinstance(first, str) else str(first)
-        raise TableError(np.flatnonzero(text)[:1], f"column {column!r} holds {shown}, not a number")
+        comma = isinstance(first, str) and re.fullmatch(r"\s*[-+]?\d*,\d+\s*", first)
+        hint = f" (a decimal comma? write {first.strip().replace(',', '.')})" if comma else ""
+        raise TableError(np.flatnonzero(text)[:1], f"column {column!r} holds {shown}, not a number{hint}")
     return values.to_numpy(dtype=float)
 
 

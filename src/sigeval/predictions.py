@@ -254,11 +254,14 @@ def _compare_auc(table, label, models, groups, level: float, n_resamples: int, g
                 if not str(err).startswith("`statistic` returned"):
                     raise
                 # A resample of one class has no AUC; the user should hear about the labels, not `statistic`.
+                one_class = (n_positive / y.size) ** y.size + (1 - n_positive / y.size) ** y.size
                 raise TableError(
                     None,
-                    f"the label column {label!r} holds {n_positive} positive(s) and {y.size - n_positive} negative(s) "
-                    "among its items, too few for a bootstrap of the AUC: some resamples of the items drew one class "
-                    "only, and an AUC needs both",
+                    f"the label column {label!r} holds {n_positive} positive(s) and {y.size - n_positive} negative(s), "
+                    f"too few for a bootstrap of the AUC: a resample of the {y.size} items draws one class only with "
+                    f"probability {one_class:.3g}, about {one_class * n_resamples:,.0f} of the {n_resamples:,} "
+                    "resamples, and an AUC needs both classes. No interval was computed; use DeLong's interval "
+                    "(auc_method='delong', the default) or add items of the rarer class",
                 ) from None
         else:
             interval = delong_ci(y, s, confidence_level=level)

@@ -244,7 +244,7 @@ def friedman(
     .. math:: F_F = \frac{(N-1)\,\chi^2_F}{N(k-1) - \chi^2_F}
 
     is approximately :math:`F` with :math:`k-1` and :math:`(k-1)(N-1)`
-    degrees of freedom; Demšar (2006) recommends it.
+    degrees of freedom; Demšar (2006) presents it as the better statistic.
 
     With ``method="exact"`` ``pvalue`` comes from the permutation distribution
     of :math:`\sum_j R_j^2` (every arrangement of each task's ranks equally
@@ -419,6 +419,11 @@ def nemenyi_cd(n_models: int, n_tasks: int, *, alpha: float = 0.05) -> float:
     differ by at least the CD are significantly different (Demšar, 2006,
     section 3.2.2), with the family-wise error of all :math:`k(k-1)/2` pairs
     held at :math:`\alpha`.
+
+    Whether two models' mean ranks differ by the CD depends on the other
+    models ranked with them (Benavoli, Corani and Mangili, 2016): adding or
+    dropping a third model can change the decision for a pair whose scores did
+    not change. :func:`pairwise_wilcoxon` tests each pair on its own scores.
 
     Parameters
     ----------

@@ -25,7 +25,8 @@ computed for every comparison at once with the same arithmetic, so that the
 views equal a loop over those functions bit for bit (a test compares them)
 while a leaderboard of 100 models on 50 tasks takes seconds. A comparison
 those functions would refuse (too few pairs, zero spread) goes through them,
-and their error names it. :func:`~sigeval.course.benchmark.run_benchmark`
+and their error marks that comparison's row (its ``note`` column) without
+stopping the view. :func:`~sigeval.course.benchmark.run_benchmark`
 (also ``sigeval.run_benchmark``; it needs the ``course`` extra) runs the
 course's shape classifiers into a report.
 
@@ -68,6 +69,15 @@ from .ranking import friedman, nemenyi_cd, tasks_for_gap
 __all__ = ["Report", "ReportFriedman", "ReportRankStability"]
 
 FailedPolicy = Literal["raise", "drop-pairs"]
+#: The Holm family of a view: the comparisons of one task, or every comparison of the report.
+Family = Literal["task", "all"]
+FAMILIES = ("task", "all")
+#: The level of the power view: ``alpha`` itself, the level Holm's decision uses, or alpha over the family size.
+PowerCorrection = Literal["none", "holm", "bonferroni"]
+POWER_CORRECTIONS = ("none", "holm", "bonferroni")
+# Columns a refused comparison keeps: they are defined without the test (the mean of its
+# differences, their sd, the margin asked for).
+_KEPT_WHEN_REFUSED = frozenset({"mean_diff", "sigma_d", "margin", "alpha_used"})
 
 
 class _FieldMapping(Mapping):
@@ -234,7 +244,8 @@ class Report:
     Every difference is model A minus model B, for each pair of models in
     the order of ``models`` (A before B). The confidence intervals are
     per comparison at level ``1 - alpha``; the decisions (``reject``,
-    ``verdict``) use Holm-adjusted p-values within each task. Explained in
+    ``verdict``) use Holm-adjusted p-values within each task, or over all
+    comparisons with ``family="all"``. Explained in
     :ref:`ch-reporting`.
 
     Examples
@@ -302,29 +313,49 @@ class Report:
             self._comparisons = comparisons(self.tasks, self.models, self._scores)
         return self._comparisons
 
-    def _scalar(self, flagged: np.ndarray, compute: Callable, values: dict[str, np.ndarray]) -> None:
+    def _scalar(
+        self,
+        flagged: np.ndarray,
+        compute: Callable,
+        values: dict[str, np.ndarray],
+        notes: np.ndarray | None = None,
+        *,
+        pass_row: bool = False,
+    ) -> None:
         """The per-comparison path for the ``flagged`` rows, written into ``values``.
 
         The rows the vectorised path cannot vouch for (too few pairs, zero
-        spread, a result that overflows) go through ``compute(a, b)``, the
-        library's own per-comparison functions, in the order of the
-        comparisons: the first that fails raises its error, named by its
-        comparison, exactly as a loop over every comparison would.
+        spread, a result that overflows) go through ``compute(a, b)`` (or
+        ``compute(a, b, row)`` with ``pass_row``), the library's own
+        per-comparison functions, in the order of the comparisons. Without
+        ``notes``, the first that fails raises its error, named by its
+        comparison, exactly as a loop over every comparison would. With
+        ``notes`` (an object array of ``""``), a comparison they refuse marks
+        its own row instead: its reason goes into ``notes``, its statistics
+        become NaN (False for a decision) and the other rows are unaffected.
         """
         c = self._all()
         for r in np.flatnonzero(flagged):
             t, i, j = self.tasks[c.task[r]], int(c.a[r]), int(c.b[r])
             grid = self._scores[t]
             both = ~np.isnan(grid[:, i]) & ~np.isnan(grid[:, j])
-            if both.sum() < 2:
-                raise ValueError(
-                    f"Task {t!r}, {self.models[i]!r} vs {self.models[j]!r}: {int(both.sum())} seed(s) "
-                    "on which both ran; a paired comparison needs at least 2 (see `failed_runs`)."
-                )
             try:
-                row = compute(grid[both, i], grid[both, j])
+                if both.sum() < 2:
+                    raise ValueError(
+                        f"{int(both.sum())} seed(s) on which both ran; a paired comparison needs at least 2 "
+                        "(see `failed_runs`)."
+                    )
+                row = compute(grid[both, i], grid[both, j], r) if pass_row else compute(grid[both, i], grid[both, j])
             except ValueError as err:
-                raise ValueError(f"Task {t!r}, {self.models[i]!r} vs {self.models[j]!r}: {err}") from err
+                if notes is None:
+                    raise ValueError(f"Task {t!r}, {self.models[i]!r} vs {self.models[j]!r}: {err}") from err
+                notes[r] = f"not tested: {err}"
+                for key, column in values.items():
+                    if column.dtype == bool:
+                        column[r] = False
+                    elif column.dtype.kind == "f" and key not in _KEPT_WHEN_REFUSED:
+                        column[r] = np.nan
+                continue
             for key, column in values.items():
                 column[r] = row[key]
 
@@ -340,10 +371,50 @@ class Report:
             columns[name] = boxed[index].tolist()
         return pd.DataFrame({**columns, "n_pairs": c.n, **values})
 
-    def _holm(self, pvalues: np.ndarray) -> np.ndarray:
-        """Holm-adjusted p-values within each task (every task has the same comparisons)."""
-        per_task = self._all().n_pairs_per_task
-        return adjust_pvalues(pvalues.reshape(-1, per_task), method="holm", axis=1).ravel()
+    def _families(self, family: str) -> np.ndarray:
+        """The Holm family of each comparison: its task's index, or 0 for all of them."""
+        c = self._all()
+        return c.task if family == "task" else np.zeros(c.task.size, dtype=np.int64)
+
+    def _holm(self, pvalues: np.ndarray, family: str = "task") -> np.ndarray:
+        """Holm-adjusted p-values within each family; a comparison without a p-value (NaN) is in none."""
+        groups = self._families(family)
+        tested = ~np.isnan(pvalues)
+        out = np.full(pvalues.shape, np.nan)
+        for g in np.unique(groups[tested]):  # one call per task at most
+            members = tested & (groups == g)
+            out[members] = adjust_pvalues(pvalues[members], method="holm")
+        return out
+
+    def _levels(self, pvalues: np.ndarray, alpha: float, family: str, correction: str) -> np.ndarray:
+        r"""The level at which each comparison's test is decided: ``alpha``, Holm's or Bonferroni's.
+
+        For Holm, with the family's :math:`m` p-values sorted, :math:`p_{(1)} \le \dots \le p_{(m)}`,
+        the comparison at rank :math:`i` is rejected when
+        :math:`a_i = \max_{j \le i} (m - j + 1)\,p_{(j)} \le \alpha`. Its level is the
+        :math:`\alpha_i` with "reject exactly when :math:`p_{(i)} \le \alpha_i`":
+        :math:`\alpha/(m - i + 1)` when the maximum is its own term, and
+        :math:`\alpha\,p_{(i)}/a_i` (smaller) when an earlier comparison's term is larger. It
+        lies between Bonferroni's :math:`\alpha/m` and :math:`\alpha/(m - i + 1)`.
+        """
+        if correction == "none":
+            return np.full(pvalues.shape, alpha)
+        groups = self._families(family)
+        tested = ~np.isnan(pvalues)
+        out = np.full(pvalues.shape, np.nan)
+        for g in np.unique(groups[tested]):
+            members = np.flatnonzero(tested & (groups == g))
+            m = members.size
+            if correction == "bonferroni":
+                out[members] = alpha / m
+                continue
+            order = members[np.argsort(pvalues[members], kind="stable")]
+            step = alpha / (m - np.arange(m))
+            terms = (m - np.arange(m)) * pvalues[order]
+            running = np.maximum.accumulate(terms)
+            with np.errstate(divide="ignore", invalid="ignore"):
+                out[order] = np.where(terms >= running, step, alpha * pvalues[order] / running)
+        return out
 
     def _student(self, alpha: float) -> dict[str, np.ndarray]:
         """:func:`~sigeval.procedures.paired_difference` of every comparison at once.
@@ -370,13 +441,18 @@ class Report:
         out["flagged"] = flagged
         return out
 
-    def pairwise(self, alpha: float = 0.05) -> pd.DataFrame:
+    def pairwise(self, alpha: float = 0.05, *, family: Family = "task") -> pd.DataFrame:
         """Is there a difference? The paired t test of every pair of models in every task.
 
         Parameters
         ----------
         alpha : float
             Level of the tests; the intervals are at ``1 - alpha``.
+        family : {"task", "all"}
+            The family of Holm's correction: the comparisons of each task
+            (default; for claims made task by task), or every comparison of
+            the report (for claims made across tasks). The family should be
+            the set of comparisons the conclusion draws on.
 
         Returns
         -------
@@ -384,8 +460,11 @@ class Report:
             ``task``, ``model_a``, ``model_b``, ``n_pairs`` (seeds on which
             both ran), ``mean_diff`` (mean of A minus B over those seeds),
             ``ci_low``, ``ci_high`` (the paired Student interval),
-            ``pvalue``, ``pvalue_holm`` (Holm within the task) and
-            ``reject`` (``pvalue_holm <= alpha``).
+            ``pvalue``, ``pvalue_holm`` (Holm within the ``family``),
+            ``reject`` (``pvalue_holm <= alpha``) and ``note``: empty, or
+            why the comparison was not tested (fewer than 2 pairs, zero
+            spread); such a row has NaN statistics, ``reject`` False, and is
+            in no Holm family, while the other rows are unaffected.
 
         Examples
         --------
@@ -396,14 +475,20 @@ class Report:
         [{'mean_diff': 0.093, 'reject': True}]
         """
         alpha = _check_alpha(alpha)
-        values = self._pairwise(alpha)
+        family = check_choice(family, "family", FAMILIES)
+        values, notes = self._pairwise(alpha)
         frame = self._frame(values)
-        frame["pvalue_holm"] = self._holm(values["pvalue"])
+        frame["pvalue_holm"] = self._holm(values["pvalue"], family)
         frame["reject"] = frame["pvalue_holm"] <= alpha
+        frame["note"] = notes
         return frame
 
-    def _pairwise(self, alpha: float) -> dict[str, np.ndarray]:
-        """The columns of :meth:`pairwise` before Holm, for a checked ``alpha``."""
+    def _notes(self) -> np.ndarray:
+        """One empty note per comparison, for :meth:`_scalar` to fill."""
+        return np.full(self._all().n.size, "", dtype=object)
+
+    def _pairwise(self, alpha: float) -> tuple[dict[str, np.ndarray], np.ndarray]:
+        """The columns of :meth:`pairwise` before Holm, and the notes, for a checked ``alpha``."""
 
         def compute(a, b):
             res = paired_difference(a, b, alpha=alpha)
@@ -413,11 +498,18 @@ class Report:
         t = self._student(alpha)
         values = {"mean_diff": self._all().mean.copy(), "ci_low": t["ci_low"], "ci_high": t["ci_high"],
                   "pvalue": t["pvalue"]}
-        self._scalar(t["flagged"], compute, values)
-        return values
+        notes = self._notes()
+        self._scalar(t["flagged"], compute, values, notes)
+        return values, notes
 
     def power(
-        self, alpha: float = 0.05, target_power: float = 0.80, deltas: Sequence[float] = (0.01, 0.005)
+        self,
+        alpha: float = 0.05,
+        target_power: float = 0.80,
+        deltas: Sequence[float] = (0.01, 0.005),
+        *,
+        correction: PowerCorrection = "none",
+        family: Family = "task",
     ) -> pd.DataFrame:
         r"""Could this design have seen a difference? Power and seeds needed per comparison.
 
@@ -447,13 +539,27 @@ class Report:
         deltas : sequence of float
             True differences (in the units of the scores) for which to report
             the seeds needed, one ``seeds_for_<delta>`` column each.
+        correction : {"none", "holm", "bonferroni"}
+            The level :math:`\alpha'` in the formula above, shown in the
+            ``alpha_used`` column. ``"none"`` (default, the source's formula):
+            ``alpha`` itself. ``"holm"``: the level at which the Holm decision
+            of :meth:`pairwise` (with the same ``family``) decides that
+            comparison, between :math:`\alpha/m` and :math:`\alpha/(m-i+1)`
+            for the comparison whose p-value is the :math:`i`-th smallest of
+            the :math:`m` in its family (see Notes). ``"bonferroni"``:
+            :math:`\alpha/m`, the smallest of them, a level fixed before the
+            data (the conservative choice for planning).
+        family : {"task", "all"}
+            The family of ``"holm"`` and ``"bonferroni"``, as in :meth:`pairwise`.
 
         Returns
         -------
         pandas.DataFrame
             ``task``, ``model_a``, ``model_b``, ``n_pairs``, ``mean_diff``,
-            ``sigma_d``, ``mde``, ``observed_power``, ``detectable`` and the
-            ``seeds_for_<delta>`` columns.
+            ``sigma_d``, ``alpha_used``, ``mde``, ``observed_power``,
+            ``detectable``, the ``seeds_for_<delta>`` columns (nullable
+            integers) and ``note`` (empty, or why the comparison could not be
+            assessed: that row alone has missing values).
 
         Notes
         -----
@@ -469,6 +575,19 @@ class Report:
         is to its floor. Both rest on :math:`\hat\sigma_d` from few seeds and
         on roughly normal differences.
 
+        At ``correction="none"`` the MDE is the one of a single test at
+        ``alpha``, while :meth:`pairwise` decides at Holm's stricter levels: a
+        difference can be ``detectable`` and yet not rejected. Holm rejects
+        the comparison of rank :math:`i` when
+        :math:`a_i = \max_{j \le i}(m - j + 1)\,p_{(j)} \le \alpha`, that is
+        when its own p-value is at most :math:`\alpha_i = \alpha\,p_{(i)}/a_i`
+        (:math:`= \alpha/(m - i + 1)` unless an earlier term is larger). With
+        ``correction="holm"`` the MDE is computed at :math:`\alpha_i`, and
+        since the MDE at a level exceeds that level's rejection threshold
+        (for ``target_power`` above 0.5), ``detectable`` implies ``reject``.
+        That level depends on the observed p-values; ``"bonferroni"`` does
+        not, and is the one to plan seeds with.
+
         Examples
         --------
         >>> from sigeval import Report
@@ -477,45 +596,65 @@ class Report:
         >>> report.power(deltas=(0.01,))[["n_pairs", "mde", "seeds_for_0.01"]].round(4).to_dict("records")
         [{'n_pairs': 5, 'mde': 0.0204, 'seeds_for_0.01': 14}]
         """
-        return self._power(alpha, target_power, self._check_deltas(deltas))
+        correction = check_choice(correction, "correction", POWER_CORRECTIONS)
+        family = check_choice(family, "family", FAMILIES)
+        return self._power(alpha, target_power, self._check_deltas(deltas), correction=correction, family=family)
 
     def _power(
-        self, alpha: float, target_power: float, deltas: tuple[float, ...], observed: bool = True
+        self, alpha: float, target_power: float, deltas: tuple[float, ...], observed: bool = True,
+        correction: str = "none", family: str = "task",
     ) -> pd.DataFrame:
         """:meth:`power` for checked ``deltas``; none gives no ``seeds_for_<delta>`` column."""
-        return self._frame(self._power_values(alpha, target_power, deltas, observed))
+        values, notes = self._power_values(alpha, target_power, deltas, observed, correction, family)
+        frame = self._frame(values)
+        for delta in deltas:
+            name = f"seeds_for_{delta:g}"
+            frame[name] = pd.array(np.where(notes == "", values[name], 0), dtype="Int64")
+            frame.loc[notes != "", name] = pd.NA
+        frame["note"] = notes
+        return frame
 
     def _power_values(
-        self, alpha: float, target_power: float, deltas: tuple[float, ...], observed: bool = True
-    ) -> dict[str, np.ndarray]:
-        """The columns of :meth:`power`; without ``observed``, no ``observed_power`` (the summary's)."""
+        self, alpha: float, target_power: float, deltas: tuple[float, ...], observed: bool = True,
+        correction: str = "none", family: str = "task",
+    ) -> tuple[dict[str, np.ndarray], np.ndarray]:
+        """The columns of :meth:`power` and its notes; without ``observed``, no ``observed_power`` (the summary's)."""
         alpha = _check_alpha(alpha)
         target_power = check_unit_interval(target_power, "target_power")
+        if target_power <= alpha:  # a refusal of the arguments, not of a comparison: the view raises
+            power_paired(1.0, 2, alpha=alpha, target_power=target_power)
+        if correction == "none":
+            levels = np.full(self._all().n.size, alpha)
+        else:
+            levels = self._levels(self._pairwise(alpha)[0]["pvalue"], alpha, family, correction)
 
-        def compute(a, b):
+        def compute(a, b, r):
             res = paired_difference(a, b)  # the mean and sd of pairwise; refuses zero spread clearly
-            mean = res.estimate
-            planned = power_paired(res.sigma_d, res.n, alpha=alpha, target_power=target_power, delta=abs(mean))
-            row = {"mean_diff": mean, "sigma_d": res.sigma_d, "mde": float(planned.mde), "observed_power": float(planned.power)}
+            mean, level = res.estimate, float(levels[r])
+            planned = power_paired(res.sigma_d, res.n, alpha=level, target_power=target_power, delta=abs(mean))
+            row = {"mean_diff": mean, "sigma_d": res.sigma_d, "alpha_used": level, "mde": float(planned.mde),
+                   "observed_power": float(planned.power)}
             row["detectable"] = abs(mean) >= row["mde"]
             for delta in deltas:
-                row[f"seeds_for_{delta:g}"] = seeds_needed(res.sigma_d, delta, alpha=alpha, target_power=target_power)
+                row[f"seeds_for_{delta:g}"] = seeds_needed(res.sigma_d, delta, alpha=level, target_power=target_power)
             return row
 
         c = self._all()
-        flagged = self._student(0.05)["flagged"]  # paired_difference at its default level
-        if target_power <= alpha:
-            flagged[:] = True  # power_paired refuses it, on the first comparison
+        flagged = self._student(0.05)["flagged"] | np.isnan(levels)  # paired_difference at its default level
         ok = ~flagged
         sd, n, mean = c.sd[ok], c.n[ok], c.mean[ok]
         size = c.n.size
-        values: dict[str, np.ndarray] = {"mean_diff": c.mean.copy(), "sigma_d": c.sd.copy(), "mde": np.full(size, np.nan)}
+        values: dict[str, np.ndarray] = {"mean_diff": c.mean.copy(), "sigma_d": c.sd.copy(), "alpha_used": levels,
+                                         "mde": np.full(size, np.nan)}
         if observed:
             values["observed_power"] = np.full(size, np.nan)
         values["detectable"] = np.zeros(size, dtype=bool)
         if ok.any():
             df = n - 1
-            t_crit = _per_df(lambda d: stats.t.isf(alpha / 2, d), df)
+            if correction == "none":
+                t_crit = _per_df(lambda d: stats.t.isf(alpha / 2, d), df)
+            else:
+                t_crit = stats.t.isf(levels[ok] / 2, df)
             with np.errstate(over="ignore"):
                 mde = _mde(t_crit + _per_df(lambda d: stats.t.ppf(target_power, d), df), sd, n)
             values["mde"][ok] = mde
@@ -526,13 +665,14 @@ class Report:
                     values["observed_power"][ok] = power_beyond(np.abs(mean) * np.sqrt(n) / sd, df, t_crit)
         for delta in deltas:
             column = values[f"seeds_for_{delta:g}"] = np.zeros(size, dtype=np.int64)
-            ok = ~flagged
-            if ok.any():
+            for level in np.unique(levels[~flagged]):  # one level unless corrected
+                rows = np.flatnonzero(~flagged & (levels == level))
                 with np.errstate(over="ignore"):
-                    column[ok], refused = seeds_needed_many(abs(delta) / c.sd[ok], alpha, target_power)
-                flagged[np.flatnonzero(ok)[refused]] = True
-        self._scalar(flagged, compute, values)
-        return values
+                    column[rows], refused = seeds_needed_many(abs(delta) / c.sd[rows], float(level), target_power)
+                flagged[rows[refused]] = True
+        notes = self._notes()
+        self._scalar(flagged, compute, values, notes, pass_row=True)
+        return values, notes
 
     @staticmethod
     def _check_deltas(deltas: Sequence[float]) -> tuple[float, ...]:
@@ -546,7 +686,7 @@ class Report:
             raise ValueError(f"`deltas` must be distinct (as printed in the column names); got {names!r}.")
         return checked
 
-    def equivalence(self, margin: float, alpha: float = 0.05) -> pd.DataFrame:
+    def equivalence(self, margin: float, alpha: float = 0.05, *, family: Family = "task") -> pd.DataFrame:
         """Can we claim there is no difference? Four verdicts per comparison.
 
         The paired t-test of a zero difference is crossed with the paired
@@ -567,6 +707,9 @@ class Report:
             an equivalence claim means nothing without it.
         alpha : float
             Level of both tests.
+        family : {"task", "all"}
+            The family of Holm's correction of each of the two tests, as in
+            :meth:`pairwise`.
 
         Returns
         -------
@@ -577,7 +720,9 @@ class Report:
             ``1 - 2 alpha`` interval: TOST rejects when it lies inside
             ``±margin``), ``margin``, ``pvalue_difference``, ``pvalue_equivalence`` and
             their Holm-adjusted ``pvalue_difference_holm`` and
-            ``pvalue_equivalence_holm``, and ``verdict``.
+            ``pvalue_equivalence_holm``, ``verdict``, and ``note`` (empty, or
+            why the comparison was not tested: its verdict is then missing and
+            it is in no Holm family).
 
         Examples
         --------
@@ -589,17 +734,27 @@ class Report:
         """
         margin = check_positive_real(margin, "margin")
         alpha = _check_alpha(alpha)
-        values = self._equivalence(margin, alpha)
+        family = check_choice(family, "family", FAMILIES)
+        values, notes = self._equivalence(margin, alpha)
         frame = self._frame(values)
-        frame["pvalue_difference_holm"] = self._holm(values["pvalue_difference"])
-        frame["pvalue_equivalence_holm"] = self._holm(values["pvalue_equivalence"])
-        frame["verdict"] = verdict_from_pvalues(
-            frame["pvalue_difference_holm"].to_numpy(), frame["pvalue_equivalence_holm"].to_numpy(), alpha=alpha
-        )
+        frame["pvalue_difference_holm"] = self._holm(values["pvalue_difference"], family)
+        frame["pvalue_equivalence_holm"] = self._holm(values["pvalue_equivalence"], family)
+        frame["verdict"] = self._verdicts(frame["pvalue_difference_holm"].to_numpy(),
+                                          frame["pvalue_equivalence_holm"].to_numpy(), alpha)
+        frame["note"] = notes
         return frame
 
-    def _equivalence(self, margin: float, alpha: float) -> dict[str, Any]:
-        """The columns of :meth:`equivalence` before Holm, for a checked ``margin`` and ``alpha``."""
+    @staticmethod
+    def _verdicts(pvalue_difference: np.ndarray, pvalue_equivalence: np.ndarray, alpha: float) -> np.ndarray:
+        """:func:`~sigeval.equivalence.verdict_from_pvalues` of the tested rows; missing (None) for the others."""
+        tested = ~np.isnan(pvalue_difference) & ~np.isnan(pvalue_equivalence)
+        out = np.full(tested.shape, None, dtype=object)
+        if tested.any():
+            out[tested] = verdict_from_pvalues(pvalue_difference[tested], pvalue_equivalence[tested], alpha=alpha)
+        return out
+
+    def _equivalence(self, margin: float, alpha: float) -> tuple[dict[str, Any], np.ndarray]:
+        """The columns of :meth:`equivalence` before Holm, and the notes, for a checked ``margin`` and ``alpha``."""
 
         def compute(a, b):
             diff = paired_difference(a, b, alpha=alpha)
@@ -618,8 +773,8 @@ class Report:
         c = self._all()
         t = self._student(alpha)
         flagged = t["flagged"]
-        if alpha >= 0.5:
-            flagged[:] = True  # tost_paired refuses it, on the first comparison
+        if alpha >= 0.5:  # a refusal of the arguments, not of a comparison: the view raises tost_paired's error
+            tost_paired([0.0, 1.0], [0.0, 0.0], margin=margin, alpha=alpha)
         ok = ~flagged
         mean, se, df = c.mean[ok], t["se"][ok], c.n[ok] - 1
         with np.errstate(all="ignore"):
@@ -634,8 +789,9 @@ class Report:
         values["tost_ci_low"][ok], values["tost_ci_high"][ok] = low, high
         values["pvalue_equivalence"][ok] = np.maximum(stats.t.sf(t_lower, df), stats.t.cdf(t_upper, df))
         flagged[ok] = ~(np.isfinite(t_lower) & np.isfinite(t_upper) & np.isfinite(low) & np.isfinite(high))
-        self._scalar(flagged, compute, values)
-        return values
+        notes = self._notes()
+        self._scalar(flagged, compute, values, notes)
+        return values, notes
 
     def describe(self) -> pd.DataFrame:
         """Each model's runs per task: how many, mean, standard deviation, minimum and maximum.
@@ -866,6 +1022,11 @@ class Report:
             probable, drawn from ``rng`` (one generator, pair after pair, in
             the order of the rows). It needs at least 2 tasks.
 
+        When lower scores are better (``higher_is_better=False``), A is
+        better where :math:`\delta < -r`: ``prob_a_better`` is then the
+        functions' probability of the lower region and ``prob_b_better`` of
+        the upper one (``mean_diff`` stays A minus B).
+
         Every row is what those functions return for the comparison; a
         comparison they refuse (fewer than 2 pairs) goes through them and
         their error names it. Differences all equal give a point mass (see
@@ -901,7 +1062,7 @@ class Report:
         The probabilities answer "given these runs and the prior, how
         probable is each region", not "how often would this procedure err":
         no correction for the number of comparisons is applied, and the
-        prior matters with few pairs. Explained in :ref:`ch-reporting`.
+        prior matters with few pairs. Explained in :ref:`ch-bayes`.
 
         Examples
         --------
@@ -922,12 +1083,16 @@ class Report:
                     "`test_fraction` belongs to over='seeds' (the splits within a task); the signed-rank "
                     f"test over tasks has none; got test_fraction={test_fraction!r}."
                 )
-            return self._bayesian_tasks(rope, prior_strength, n_samples, rng)
-        inflation = 0.0
-        if test_fraction is not None:
-            test_fraction = check_unit_interval(test_fraction, "test_fraction")
-            inflation = test_fraction / (1 - test_fraction)
-        return self._frame(self._bayesian_seeds(rope, test_fraction, inflation))
+            frame = self._bayesian_tasks(rope, prior_strength, n_samples, rng)
+        else:
+            inflation = 0.0
+            if test_fraction is not None:
+                test_fraction = check_unit_interval(test_fraction, "test_fraction")
+                inflation = test_fraction / (1 - test_fraction)
+            frame = self._frame(self._bayesian_seeds(rope, test_fraction, inflation))
+        if not self.higher_is_better:  # A is better where A - B is below -rope
+            frame[["prob_a_better", "prob_b_better"]] = frame[["prob_b_better", "prob_a_better"]].to_numpy()
+        return frame
 
     def _bayesian_seeds(self, rope: float, test_fraction: float | None, inflation: float) -> dict[str, np.ndarray]:
         """The columns of :meth:`bayesian` over seeds: the t posteriors of every comparison at once.
@@ -1041,7 +1206,7 @@ class Report:
 
         Notes
         -----
-        Explained in :ref:`ch-reporting`.
+        Explained in :ref:`ch-bayes`.
 
         Examples
         --------
@@ -1099,7 +1264,15 @@ class Report:
 
     # ------------------------------------------------------------------ in words
 
-    def summary(self, margin: float | None = None, alpha: float = 0.05, target_power: float = 0.80) -> str:
+    def summary(
+        self,
+        margin: float | None = None,
+        alpha: float = 0.05,
+        target_power: float = 0.80,
+        *,
+        family: Family = "task",
+        correction: PowerCorrection = "none",
+    ) -> str:
         """The four answers as a short paragraph, with their numbers.
 
         Parameters
@@ -1108,6 +1281,10 @@ class Report:
             Equivalence margin; without it the equivalence question is left out.
         alpha, target_power : float
             As in the views.
+        family : {"task", "all"}
+            The Holm family of the decisions, as in :meth:`pairwise`.
+        correction : {"none", "holm", "bonferroni"}
+            The level of the minimum detectable effects, as in :meth:`power`.
 
         Returns
         -------
@@ -1127,10 +1304,13 @@ class Report:
         # seeds needed (a delta far below the spread of the scores would ask for more seeds
         # than a count holds).
         alpha = _check_alpha(alpha)
-        pw = self._pairwise(alpha)
+        family = check_choice(family, "family", FAMILIES)
+        correction = check_choice(correction, "correction", POWER_CORRECTIONS)
+        pw, notes = self._pairwise(alpha)
         n_pairs = self._all().n
-        rejected = int(np.count_nonzero(self._holm(pw["pvalue"]) <= alpha))
-        pwr = self._power_values(alpha, target_power, deltas=(), observed=False)
+        rejected = int(np.count_nonzero(self._holm(pw["pvalue"], family) <= alpha))
+        pwr, _ = self._power_values(alpha, target_power, (), False, correction, family)
+        assessed = ~np.isnan(pwr["mde"])
         seeds = self._seeds_per_task(" to ")
         failed = (
             "no failed runs"
@@ -1138,20 +1318,27 @@ class Report:
             else f"{len(self.failed_runs)} failed run(s), whose pairs are left out "
             f"(comparisons use {int(n_pairs.min())} to {int(n_pairs.max())} pairs)"
         )
+        holm = "Holm within each task" if family == "task" else "Holm over all comparisons"
         parts = [
             f"{len(self.tasks)} task(s), {len(self.models)} models, {seeds} seeds per task; {failed}.",
-            f"{rejected} of {n_pairs.size} comparison(s) differ at alpha = {alpha:g} "
-            "(paired t, Holm within each task).",
+            f"{rejected} of {n_pairs.size} comparison(s) differ at alpha = {alpha:g} (paired t, {holm}).",
         ]
-        parts.append(
-            f"Minimum detectable effects at {target_power:.0%} power range from {pwr['mde'].min():.3g} to "
-            f"{pwr['mde'].max():.3g}; {int(np.count_nonzero(~pwr['detectable']))} of {n_pairs.size} observed "
-            "difference(s) are smaller than their own MDE."
-        )
+        untested = int(np.count_nonzero(notes != ""))
+        if untested:
+            parts.append(f"{untested} comparison(s) could not be tested (see the `note` column of the views).")
+        if assessed.any():
+            level = {"none": "", "holm": " (at the level of each Holm decision)",
+                     "bonferroni": " (at the Bonferroni level)"}[correction]
+            parts.append(
+                f"Minimum detectable effects at {target_power:.0%} power{level} range from "
+                f"{np.nanmin(pwr['mde']):.3g} to {np.nanmax(pwr['mde']):.3g}; "
+                f"{int(np.count_nonzero(~pwr['detectable'][assessed]))} of {int(assessed.sum())} observed "
+                "difference(s) are smaller than their own MDE."
+            )
         if margin is not None:
-            eq = self._equivalence(margin, alpha)
-            labels = verdict_from_pvalues(
-                self._holm(eq["pvalue_difference"]), self._holm(eq["pvalue_equivalence"]), alpha=alpha
+            eq, _ = self._equivalence(margin, alpha)
+            labels = self._verdicts(
+                self._holm(eq["pvalue_difference"], family), self._holm(eq["pvalue_equivalence"], family), alpha
             )
             verdicts = ", ".join(
                 f"{int(np.count_nonzero(labels == v))} {v}" for v in ("different", "equivalent", "trivial", "undetermined")
@@ -1167,7 +1354,117 @@ class Report:
             )
             parts.append(
                 f"Across the {f.n_tasks} tasks, {best!r} has the best mean rank ({f.mean_ranks[best]:.2f}); "
-                f"Friedman p = {f.pvalue:.3g}, critical difference {f.critical_difference:.2f}; {gap}."
+                f"Friedman p = {f.pvalue:.3g}, Iman-Davenport p = {f.pvalue_f:.3g}, "
+                f"critical difference {f.critical_difference:.2f}; {gap}."
             )
         return " ".join(parts)
 
+
+    # ------------------------------------------------------------------ outputs (rendered by _report_output)
+
+    def to_markdown(self, margin: float | None = None, alpha: float = 0.05, target_power: float = 0.80, *,
+                    precision: int = 4, family: Family = "task", correction: PowerCorrection = "none") -> str:
+        """The report as Markdown: the summary, the design, every view, the failed runs and the environment.
+
+        Parameters
+        ----------
+        margin : float or None
+            Equivalence margin; without it the equivalence view is left out.
+        alpha, target_power : float
+            As in the views.
+        precision : int
+            Decimals of the numbers (p-values: 3 significant digits).
+        family, correction : str
+            The Holm family and the power correction, as in :meth:`summary`.
+
+        Returns
+        -------
+        str
+
+        Examples
+        --------
+        >>> from sigeval import Report
+        >>> report = Report({"task": ["t"] * 6, "model": list("AAABBB"), "seed": [1, 2, 3] * 2,
+        ...                  "score": [0.80, 0.82, 0.81, 0.70, 0.74, 0.71]})
+        >>> print(report.to_markdown().splitlines()[0])
+        # Report
+        """
+        from . import _report_output
+
+        precision = check_positive_int(precision, "precision", minimum=0)
+        call = (f"Report.to_markdown(margin={margin!r}, alpha={alpha!r}, target_power={target_power!r}, "
+                f"precision={precision}, family={family!r}, correction={correction!r})")
+        return _report_output.to_markdown(self, margin, alpha, target_power, precision, call, family=family,
+                                          correction=correction)
+
+    def to_latex(self, *, precision: int = 3, bold_best: bool = False) -> str:
+        """Mean ± sd of each model on each task as a booktabs ``tabular`` (needs ``\\usepackage{booktabs}``).
+
+        Parameters
+        ----------
+        precision : int
+            Decimals of every number.
+        bold_best : bool
+            Set the best mean of each task in bold (the highest, or the
+            lowest with ``higher_is_better=False``; ties all in bold).
+
+        Returns
+        -------
+        str
+
+        Examples
+        --------
+        >>> from sigeval import Report
+        >>> report = Report({"task": ["t"] * 6, "model": list("AAABBB"), "seed": [1, 2, 3] * 2,
+        ...                  "score": [0.80, 0.82, 0.81, 0.70, 0.74, 0.71]})
+        >>> print(report.to_latex(precision=2, bold_best=True).splitlines()[5])
+        A & \\textbf{0.81 $\\pm$ 0.01} \\\\
+        """
+        from . import _report_output
+
+        precision = check_positive_int(precision, "precision", minimum=0)
+        return _report_output.to_latex(self, precision, check_flag(bold_best, "bold_best"))
+
+    def to_html(self, path: Any, margin: float | None = None, alpha: float = 0.05, target_power: float = 0.80, *,
+                precision: int = 4, title: str | None = None, family: Family = "task",
+                correction: PowerCorrection = "none") -> Any:
+        """Write the report as one self-contained HTML page: no request to the network, figures inline.
+
+        The page holds the plain-words summary, the design, the scores per
+        task with a figure, the pairwise, power and equivalence tables, the
+        Friedman ranks with a critical-difference diagram (two tasks or more),
+        the failed runs and the environment (versions, BLAS, the call, a hash
+        of the runs, the date). Figures need matplotlib (the ``plots`` extra);
+        without it the page says so.
+
+        Parameters
+        ----------
+        path : str or path-like
+            The file to write.
+        margin, alpha, target_power, precision, family, correction
+            As in :meth:`to_markdown`.
+        title : str, optional
+            The page's heading.
+
+        Returns
+        -------
+        pathlib.Path
+            The file written.
+
+        Examples
+        --------
+        >>> import tempfile, pathlib
+        >>> from sigeval import Report
+        >>> report = Report({"task": ["t"] * 6, "model": list("AAABBB"), "seed": [1, 2, 3] * 2,
+        ...                  "score": [0.80, 0.82, 0.81, 0.70, 0.74, 0.71]})
+        >>> page = report.to_html(pathlib.Path(tempfile.mkdtemp()) / "report.html", margin=0.01)
+        >>> "In plain words" in page.read_text()
+        True
+        """
+        from . import _report_output
+
+        precision = check_positive_int(precision, "precision", minimum=0)
+        call = (f"Report.to_html({str(path)!r}, margin={margin!r}, alpha={alpha!r}, target_power={target_power!r}, "
+                f"family={family!r}, correction={correction!r})")
+        return _report_output.to_html(self, path, margin, alpha, target_power, precision, call, title,
+                                      family=family, correction=correction)

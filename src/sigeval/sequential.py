@@ -112,7 +112,8 @@ def spending_alpha(
     if np.any(t <= 0) or np.any(t > 1):
         raise ValueError(f"`t` must hold information fractions in (0, 1]; got {t.tolist()}.")
     if spending == "obrien-fleming":
-        return 2.0 - 2.0 * stats.norm.cdf(stats.norm.isf(alpha / 2.0) / np.sqrt(t))
+        # 2 sf(.) rather than 2 - 2 cdf(.): at small t the level spent is far below the float spacing near 1.
+        return 2.0 * stats.norm.sf(stats.norm.isf(alpha / 2.0) / np.sqrt(t))
     return alpha * np.log1p((np.e - 1.0) * t)
 
 
@@ -472,7 +473,10 @@ def _t_mixture_limits(d: np.ndarray, alpha: float, prior_precision: float) -> tu
     kappa = (1.0 - 1.0 / r) * (n + c2)
     with np.errstate(divide="ignore", invalid="ignore"):
         half = np.where(n > kappa, np.sqrt(np.maximum(q, 0.0) * kappa / (n * (n - kappa))), np.inf)
-    half[0] = np.inf  # one difference says nothing about the spread
+    # One difference, or differences that are all equal, say nothing about the spread: a normal model
+    # would collapse the interval on the common value, which the next different pair would contradict.
+    half[q <= 1e-28 * n] = np.inf
+    half[0] = np.inf
     return mean - half, mean + half
 
 
@@ -567,8 +571,27 @@ def confidence_sequence(
         if bounds is not None:
             lo, hi = _check_bounds(bounds)
             low, high = np.maximum(low, lo), np.minimum(high, hi)
-    low, high = np.maximum.accumulate(low), np.minimum.accumulate(high)
+    low, high = _running_intersection(low, high)
     return ConfidenceSequence(np.arange(1, d.size + 1), low, high, level, method)
+
+
+def _running_intersection(low: np.ndarray, high: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The intersection of the intervals so far, started afresh where it would be empty.
+
+    Each interval covers the truth at every n simultaneously with the stated probability, so their
+    intersection does too; an empty intersection means that coverage has already failed (which
+    happens with probability at most alpha), and the intersection then starts again from that n.
+    """
+    raw_low, raw_high = low, high
+    low, high = low.copy(), high.copy()
+    start = 0
+    while True:  # a loop over the rare restarts, not over pairs
+        low[start:] = np.maximum.accumulate(raw_low[start:])
+        high[start:] = np.minimum.accumulate(raw_high[start:])
+        empty = np.flatnonzero(low[start:] > high[start:])
+        if not empty.size:
+            return low, high
+        start += int(empty[0])
 
 
 class SequentialComparison:
@@ -664,9 +687,13 @@ class SequentialComparison:
             if looks is None:
                 raise ValueError("`looks` must be given for method='group-sequential' (say [5, 10, 20]).")
             self.looks = np.asarray(looks)
-            design = group_sequential_bounds(self.looks.size, alpha=self.alpha) if self.looks.ndim == 1 else None
-            if design is None or not np.issubdtype(self.looks.dtype, np.integer):
+            if self.looks.ndim != 1 or self.looks.size == 0 or not np.issubdtype(self.looks.dtype, np.integer):
                 raise ValueError(f"`looks` must be increasing whole numbers of pairs; got {looks!r}.")
+            if np.any(self.looks < 2) or np.any(np.diff(self.looks) <= 0):
+                raise ValueError(f"`looks` must increase and start at 2 or more; got {self.looks.tolist()}.")
+            # The information at a look is its share of the last look's pairs.
+            design = group_sequential_bounds(self.looks.size, alpha=self.alpha,
+                                             information_rates=self.looks / self.looks[-1])
             self.critical = design.t_critical_values(self.looks)
             if max_pairs is not None and max_pairs != self.looks[-1]:
                 raise ValueError(f"`max_pairs` must be the last look, {self.looks[-1]}; got {max_pairs!r}.")
@@ -732,8 +759,8 @@ class SequentialComparison:
         else:
             cs = confidence_sequence(self._d, confidence_level=1.0 - self.alpha, method="t-mixture")
             low, high = cs.low[-new.size:], cs.high[-new.size:]
-        lows = np.maximum.accumulate(np.append(self.low, low))[1:]
-        highs = np.minimum.accumulate(np.append(self.high, high))[1:]
+        lows, highs = _running_intersection(np.append(self.low, low), np.append(self.high, high))
+        lows, highs = lows[1:], highs[1:]
         start = self.n - new.size
         for i, (lo_t, hi_t) in enumerate(zip(lows, highs)):
             self.low, self.high = float(lo_t), float(hi_t)

@@ -3,7 +3,8 @@
 Each function draws on a Matplotlib ``ax`` that the caller provides and returns
 it, so a chapter (or a reader) controls the figure layout, size and saving.
 The functions live in private modules grouped by idea (coverage, the
-bootstrap, comparisons of two models, many models, posteriors, aggregates over tasks) and are used from here:
+bootstrap, comparisons of two models, many models, posteriors, aggregates over tasks,
+sequential comparisons) and are used from here:
 ``from sigeval.plots import cd_diagram``.
 """
 
@@ -21,6 +22,7 @@ from ._comparison import (
 )
 from ._coverage import coverage_curves, coverage_vs_n, coverage_vs_p
 from ._ranking import best_of_k, cd_diagram, error_rates
+from ._sequential import confidence_sequence_plot, group_sequential_plot
 
 __all__ = [
     "METHOD_COLORS",
@@ -38,6 +40,8 @@ __all__ = [
     "verdict_intervals",
     "cd_diagram",
     "error_rates",
+    "confidence_sequence_plot",
+    "group_sequential_plot",
     "best_of_k",
     "posterior_density",
     "posterior_simplex",

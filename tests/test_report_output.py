@@ -1,0 +1,129 @@
+"""Report's outputs (sigeval._report_output): Markdown, LaTeX, the HTML page in a browser, the environment."""
+
+import importlib.util
+import re
+import shutil
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from sigeval import Report
+
+ROOT = Path(__file__).parents[1]
+EXAMPLE = ROOT / "src" / "sigeval" / "data" / "example_runs.csv"
+
+
+@pytest.fixture(scope="module")
+def report():
+    return Report(pd.read_csv(EXAMPLE))
+
+
+def test_markdown_holds_every_view_with_the_numbers_of_the_tables(report):
+    text = report.to_markdown(margin=0.01, precision=4)
+    for heading in ("## Design", "## Scores per task", "(pairwise)", "(power)", "(equivalence)", "(Friedman)",
+                    "## Failed runs", "## Environment"):
+        assert heading in text
+    pairwise = report.pairwise()
+    # The plain-words count of differences is the table's count of rejections.
+    assert f"{int(pairwise.reject.sum())} of {len(pairwise)} comparison(s) differ" in text
+    first = pairwise.iloc[0]
+    assert f"| {first.task} | {first.model_a} | {first.model_b} | 5 | {first.mean_diff:.4f} |" in text
+    assert f"{pairwise.pvalue.iloc[0]:.3g}" in text
+    for key in ("sigeval", "Python", "numpy", "scipy", "pandas", "platform", "BLAS", "call", "input table", "date"):
+        assert re.search(rf"^\| {key} \| .+ \|$", text, flags=re.MULTILINE), key
+
+
+def test_latex_is_booktabs_at_the_stated_precision_with_the_best_in_bold(report):
+    text = report.to_latex(precision=2, bold_best=True)
+    assert "\\toprule" in text and "\\midrule" in text and "\\bottomrule" in text
+    means = report.describe().pivot(index="model", columns="task", values="mean")
+    bold = re.findall(r"\\textbf\{(\d\.\d\d) \$\\pm\$", text)
+    assert len(bold) == len(report.tasks)
+    assert sorted(bold) == sorted(f"{v:.2f}" for v in means.max())
+    assert "\\textbf" not in report.to_latex(precision=2)
+    assert re.search(r"0\.854 \$\\pm\$ 0\.009", report.to_latex())
+    lower = Report(pd.read_csv(EXAMPLE), higher_is_better=False).to_latex(bold_best=True)
+    assert sorted(re.findall(r"\\textbf\{(\d\.\d+) ", lower)) == sorted(f"{v:.3f}" for v in means.min())
+    special = Report({"task": ["a_b"] * 4, "model": ["x&y"] * 2 + ["50%"] * 2, "seed": [0, 1] * 2,
+                      "score": [1.0, 2.0, 3.0, 5.0]}).to_latex()
+    assert "a\\_b" in special and "x\\&y" in special and "50\\%" in special
+
+
+@pytest.mark.parametrize("bad, error, match", [
+    (dict(precision=-1), ValueError, "`precision` must be an integer >= 0"),
+    (dict(precision=2.5), TypeError, "`precision`"),
+    (dict(bold_best="yes"), TypeError, "`bold_best`"),
+])
+def test_outputs_refuse_bad_options(report, bad, error, match):
+    with pytest.raises(error, match=match):
+        report.to_latex(**bad)
+
+
+def test_the_page_is_one_self_contained_file(report, tmp_path):
+    page = report.to_html(tmp_path / "report.html", margin=0.01)
+    text = page.read_text()
+    assert text.count("<svg") == 2  # the scores per task and the CD diagram
+    assert "<script" not in text and "<link" not in text and "src=" not in text
+    assert not re.search(r"url\((?!#)|@import", text)  # url(#clip-id) points inside the page
+    ids = re.findall(r"\bid=\"([^\"]+)\"", text)
+    assert len(ids) == len(set(ids))
+    assert "In plain words" in text and report.summary(margin=0.01).replace("'", "&#x27;") in text
+
+
+def test_the_page_in_headless_chromium(report, tmp_path):
+    """Opened offline: the text is there, the figures are drawn, nothing is requested; a screenshot in _build/."""
+    chromium = shutil.which("chromium") or shutil.which("chromium-browser")
+    if chromium is None or importlib.util.find_spec("playwright") is None:
+        pytest.skip("Chromium or playwright is missing (apt-get install chromium)")
+    from playwright.sync_api import sync_playwright
+
+    page_file = report.to_html(tmp_path / "report.html", margin=0.01, title="The shape benchmark")
+    shots = ROOT / "_build" / "report_page"
+    shots.mkdir(parents=True, exist_ok=True)
+    requests = []
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=chromium, args=["--no-sandbox"])
+        try:
+            context = browser.new_context(offline=True, viewport={"width": 1200, "height": 900})
+            page = context.new_page()
+            page.on("request", lambda req: requests.append(req.url))
+            page.goto(page_file.as_uri(), wait_until="load")
+            body = page.inner_text("body")
+            sizes = page.evaluate("[...document.querySelectorAll('figure svg')].map(s => {"
+                                  "const r = s.getBoundingClientRect(); return [r.width, r.height,"
+                                  " s.querySelectorAll('path, use').length]; })")
+            page.screenshot(path=str(shots / "report.png"), full_page=True)
+            context.close()
+        finally:
+            browser.close()
+    assert requests == [page_file.as_uri()]
+    for text in ("The shape benchmark", "In plain words", "matcher A", "critical difference", "Environment",
+                 "undetermined", "BLAS"):
+        assert text in body
+    assert len(sizes) == 2 and all(w > 200 and h > 80 and marks > 10 for w, h, marks in sizes), sizes
+    assert (shots / "report.png").stat().st_size > 50_000
+
+
+def test_environment_block_names_versions_call_hash_and_date(report):
+    from sigeval._report_output import environment, table_hash
+
+    env = environment(report, call="sigeval runs runs.csv")
+    assert env["call"] == "sigeval runs runs.csv"
+    assert env["numpy"] == np.__version__ and env["pandas"] == pd.__version__
+    assert re.fullmatch(r"\d{4}-\d\d-\d\d \d\d:\d\d:\d\d UTC", env["date"])
+    # The hash follows the runs, not the order of the columns or the extra columns of the file.
+    shuffled = Report(pd.read_csv(EXAMPLE)[["score", "seed", "model", "task"]].assign(note="x"))
+    assert table_hash(shuffled.runs) == table_hash(report.runs)
+    changed = pd.read_csv(EXAMPLE)
+    changed.loc[0, "score"] += 1e-4
+    assert table_hash(Report(changed).runs) != table_hash(report.runs)
+
+
+def test_outputs_follow_the_holm_family_and_the_power_correction(report):
+    text = report.to_markdown(margin=0.01, family="all", correction="holm")
+    assert "Holm-adjusted over every comparison" in text and "at the level of the holm decision" in text
+    pairwise = report.pairwise(family="all")
+    assert f"{int(pairwise.reject.sum())} of {len(pairwise)} comparison(s) differ" in text
+    assert report.summary(margin=0.01, family="all", correction="holm") in text
