@@ -470,7 +470,7 @@ def test_overflows_are_refused_naming_the_field_and_the_arguments():
                                          r"`scores_a` and `scores_b` are too large"):
         sampled_paired_difference([[1e308, 1e308], [1e308, 0.0]], [[-1e308, -1e308], [0.0, 0.0]])
     # Every sample independent: s_A^2 / N_A + s_B^2 / N_B overflows while the differences do not.
-    with pytest.raises(ValueError, match=r"^The result overflows float64 \(standard_error_naive not finite\): the "
+    with pytest.raises(ValueError, match=r"^The result overflows float64 \(standard_error_naive, confidence_interval not finite\): the "
                                          r"values of `scores_a` and `scores_b` are too large"):
         sampled_paired_difference([[1.5e308], [-1.5e308]], [[1.5e308], [-0.75e308]])
 
@@ -495,3 +495,9 @@ def test_questions_needed_messages_defaults_and_bounds():
     assert questions_needed(2.0**53 / (1 - 1e-12), 0.0, target_standard_error=1.0) == 2**53
     with pytest.raises(ValueError, match=r"more than 2\*\*53 questions"):
         questions_needed(1e16, 0.0, target_standard_error=1.0)
+
+
+def test_an_interval_that_overflows_is_refused_not_returned_infinite():
+    # t x SE overflows although the estimate and the SE are finite.
+    with pytest.raises(ValueError, match=r"confidence_interval not finite"):
+        sampled_paired_difference([[1e308], [-1e308]], [[1e308], [-0.5e308]])

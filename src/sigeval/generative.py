@@ -381,13 +381,15 @@ def _summarise(
     estimate, se, half, naive = estimate * means_scale, se * means_scale, half * means_scale, naive * scale
     if between is not None:
         between, within = between * scale * scale, (within or 0.0) * scale * scale
+    interval = ConfidenceInterval(estimate - half, estimate + half)
     check_finite_result({"estimate": estimate, "standard_error": se, "standard_error_naive": naive,
-                         "variance_between": between or 0.0, "variance_within": within or 0.0}, names)
+                         "variance_between": between or 0.0, "variance_within": within or 0.0,
+                         "confidence_interval": np.array(interval)}, names)
     return SampledMean(
         estimate=estimate,
         standard_error=se,
         standard_error_naive=naive,
-        confidence_interval=ConfidenceInterval(estimate - half, estimate + half),
+        confidence_interval=interval,
         confidence_level=confidence_level,
         variance_between=between,
         variance_within=within,
