@@ -386,8 +386,10 @@ class ConfidenceSequence:
     n : ndarray
         Number of pairs after each update, 1, 2, ...
     low, high : ndarray
-        The limits after each pair (intersected over time: ``low`` never falls,
-        ``high`` never rises); infinite or at ``bounds`` while the data say nothing.
+        The limits after each pair, intersected over time (``low`` never falls and
+        ``high`` never rises, except that an intersection that would be empty, which
+        happens only once coverage has failed, starts again from that pair);
+        infinite or at ``bounds`` while the data say nothing.
     confidence_level : float
     method : str
     """
