@@ -165,8 +165,14 @@ def chromium_path() -> str | None:
 
 
 def pages(html: Path) -> list[Path]:
-    """The book's own pages (front matter, chapters, reference) in the built HTML."""
-    return sorted(p for p in html.rglob("*.html") if p.name not in SKIPPED and "_static" not in p.parts)
+    """The book's own pages (front matter, chapters, reference) in the built HTML.
+
+    Files a reader downloads (``_downloads``, such as chapter 11's report page, whose
+    figures are inline SVG and which tests/test_report_output.py opens in Chromium) and
+    static assets are not pages of the book.
+    """
+    return sorted(p for p in html.rglob("*.html")
+                  if p.name not in SKIPPED and "_static" not in p.parts and "_downloads" not in p.parts)
 
 
 def check_book(html: Path = HTML, screenshots: Path | None = None) -> list[PageReport]:
