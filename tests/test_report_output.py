@@ -127,3 +127,29 @@ def test_outputs_follow_the_holm_family_and_the_power_correction(report):
     pairwise = report.pairwise(family="all")
     assert f"{int(pairwise.reject.sum())} of {len(pairwise)} comparison(s) differ" in text
     assert report.summary(margin=0.01, family="all", correction="holm") in text
+
+
+def test_outputs_show_the_bayesian_and_aggregate_views_with_their_numbers(report, tmp_path):
+    text = report.to_markdown(margin=0.01, precision=4)
+    assert "## How probable is a practical difference? (Bayesian paired t, ROPE = the margin)" in text
+    assert "## Aggregate scores across tasks (IQM, mean, median, optimality gap)" in text
+    aggregate = report.aggregate(rng=0).iloc[0]
+    assert f"| {aggregate.model} | {aggregate.n_runs} | {aggregate.n_tasks} | {aggregate.iqm:.4f} |" in text
+    bayes = report.bayesian(0.01).iloc[0]
+    assert f"{bayes.prob_rope:.4f}" in text
+    # Without a margin there is no ROPE, so no Bayesian view; the aggregates stay.
+    plain = report.to_markdown(precision=4)
+    assert "Bayesian paired t" not in plain and "Aggregate scores" in plain
+    page = report.to_html(tmp_path / "page.html", margin=0.01).read_text()
+    assert "Bayesian paired t" in page and "Aggregate scores across tasks" in page
+
+
+def test_a_view_the_runs_cannot_support_is_explained_not_raised():
+    runs = pd.read_csv(EXAMPLE)
+    runs.loc[runs.index[0], "score"] = np.nan  # a failed run: the aggregates refuse it
+    report = Report(runs, failed="drop-pairs")
+    with pytest.raises(ValueError) as refused:
+        report.aggregate(rng=0)
+    text = report.to_markdown(precision=4)
+    section = text.split("## Aggregate scores across tasks (IQM, mean, median, optimality gap)")[1]
+    assert section.split("##")[0].strip() == str(refused.value)

@@ -1,7 +1,7 @@
 """The outputs of :class:`~sigeval.report.Report`: Markdown, LaTeX, one self-contained HTML page, and the environment.
 
 Rendering only: every number comes from the report's own views
-(``describe``, ``pairwise``, ``power``, ``equivalence``, ``friedman``,
+(``describe``, ``pairwise``, ``power``, ``equivalence``, ``bayesian``, ``friedman``, ``aggregate``,
 ``summary``), formatted at a stated precision. The page needs nothing but
 the file: styles inline, figures as inline SVG (matplotlib, the ``plots``
 extra; without it the page says so), no script and no request to the network.
@@ -92,8 +92,16 @@ def views(report: Any, margin: float | None, alpha: float, target_power: float, 
     }
     if margin is not None:
         out["equivalence"] = report.equivalence(margin, alpha=alpha, family=family)
+        try:  # a comparison the Bayesian paired t refuses (fewer than 2 pairs) leaves the view out
+            out["bayesian"] = report.bayesian(margin)
+        except ValueError as error:
+            out["bayesian_note"] = str(error)
     if len(report.tasks) >= 2:
         out["friedman"] = report.friedman(alpha=alpha)
+    try:  # aggregates need every model's runs complete and equal in number on every task
+        out["aggregate"] = report.aggregate(rng=0)
+    except ValueError as error:
+        out["aggregate_note"] = str(error)
     return out
 
 
@@ -157,8 +165,17 @@ def _sections(report: Any, shown: dict[str, Any]) -> list[tuple[str, pd.DataFram
     if "equivalence" in shown:
         out.append(("Can we claim there is none? (equivalence)", shown["equivalence"],
                     "TOST crossed with the difference test, Holm-adjusted as the design says: four verdicts."))
+    if "bayesian" in shown or "bayesian_note" in shown:
+        out.append(("How probable is a practical difference? (Bayesian paired t, ROPE = the margin)",
+                    shown.get("bayesian"),
+                    shown.get("bayesian_note", "posterior probabilities under the noninformative prior, over the "
+                              "seeds of each task; no correction for the number of comparisons.")))
     if "friedman" in shown:
         out.append(("Ranking across tasks (Friedman)", ranks_frame(shown["friedman"]), friedman_line(shown["friedman"])))
+    if "aggregate" in shown or "aggregate_note" in shown:
+        out.append(("Aggregate scores across tasks (IQM, mean, median, optimality gap)", shown.get("aggregate"),
+                    shown.get("aggregate_note", "95% stratified-bootstrap intervals (runs resampled within each "
+                              "task, rng=0).")))
     failed = shown["failed_runs"]
     out.append(("Failed runs", failed if len(failed) else None,
                 "none" if not len(failed) else "their pairs are left out of every comparison"))
