@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import numpy as np
 import pytest
 from scipy import stats
@@ -12,9 +14,16 @@ from sigeval import (
     confidence_sequence,
     group_sequential_bounds,
     max_information_inflation,
+    sequential,
     spending_alpha,
 )
 from sigeval.sequential import _t_mixture_limits
+
+
+@pytest.fixture(autouse=True)
+def _designs_computed_afresh():
+    # The boundaries are cached per design; computing them again in each test exercises the integration.
+    sequential._bounds.cache_clear()
 
 
 def _crossing(bounds, z_paths: np.ndarray, two_sided: bool = True) -> np.ndarray:
@@ -225,7 +234,7 @@ def test_group_sequential_equivalence_at_the_last_look():
     ({"method": "betting", "bounds": (0, 1)}, (1.2, 0.5), "within `bounds`"),
     ({"method": "t-mixture"}, (np.nan, 0.5), "finite"),
     ({"method": "t-mixture"}, ("a", 0.5), "real numbers"),
-    ({"method": "t-mixture"}, ([0.1, 0.2], [0.1]), "same length"),
+    ({"method": "t-mixture"}, ([0.1, 0.2], [0.1]), "paired, with the same length"),
 ])
 def test_driver_bad_updates(kwargs, update, match):
     with pytest.raises((ValueError, TypeError), match=match):
@@ -329,3 +338,297 @@ def test_the_driver_spends_alpha_at_the_looks_it_was_given():
     comp = SequentialComparison(method="group-sequential", looks=[5, 10, 20])
     design = group_sequential_bounds(3, information_rates=[0.25, 0.5, 1.0])
     np.testing.assert_allclose(comp.critical, design.t_critical_values([5, 10, 20]))
+
+
+# --- every refusal, word for word -------------------------------------------------------------
+
+
+def _gs(**kwargs):
+    return SequentialComparison(method="group-sequential", **kwargs)
+
+
+def _tm(**kwargs):
+    return SequentialComparison(method="t-mixture", **kwargs)
+
+
+@pytest.mark.parametrize("call, error, message", [
+    (lambda: spending_alpha([0.5], alpha=2.0), ValueError, "`alpha` must be strictly between 0 and 1; got 2.0."),
+    (lambda: spending_alpha([0.5], spending="x"), ValueError,
+     "`spending` must be one of 'obrien-fleming', 'pocock'; got 'x'."),
+    (lambda: spending_alpha([np.nan]), ValueError, "`t` must be finite; got nan."),
+    (lambda: spending_alpha([0.5, 1.5]), ValueError, "`t` must hold information fractions in (0, 1]; got [0.5, 1.5]."),
+    (lambda: group_sequential_bounds(3).t_critical_values([5, 10]), ValueError,
+     "`n_pairs` must hold one whole number of pairs per look (3); got [5, 10]."),
+    (lambda: group_sequential_bounds(2).t_critical_values([5.0, 10.0]), ValueError,
+     "`n_pairs` must hold one whole number of pairs per look (2); got [5.0, 10.0]."),
+    (lambda: group_sequential_bounds(3).t_critical_values([2, 3, 3]), ValueError,
+     "`n_pairs` must increase and start at 2 or more; got [2, 3, 3]."),
+    (lambda: group_sequential_bounds(2).t_critical_values([1, 3]), ValueError,
+     "`n_pairs` must increase and start at 2 or more; got [1, 3]."),
+    (lambda: group_sequential_bounds(0), ValueError, "`n_looks` must be an integer >= 1; got 0."),
+    (lambda: group_sequential_bounds(51), ValueError,
+     "`n_looks` must be at most 50 (with more looks, use a confidence sequence); got 51."),
+    (lambda: group_sequential_bounds(2, information_rates=[np.nan, 1.0]), ValueError,
+     "`information_rates` must be finite; got nan."),
+    (lambda: group_sequential_bounds(3, information_rates=[0.5, 1.0]), ValueError,
+     "`information_rates` must hold 3 increasing fractions in (0, 1] ending at 1; got [0.5, 1.0]."),
+    (lambda: group_sequential_bounds(3, information_rates=[0.0, 0.5, 1.0]), ValueError,
+     "`information_rates` must hold 3 increasing fractions in (0, 1] ending at 1; got [0.0, 0.5, 1.0]."),
+    (lambda: group_sequential_bounds(3, information_rates=[-0.5, 0.5, 1.0]), ValueError,
+     "`information_rates` must hold 3 increasing fractions in (0, 1] ending at 1; got [-0.5, 0.5, 1.0]."),
+    (lambda: group_sequential_bounds(3, information_rates=[0.5, 0.5, 1.0]), ValueError,
+     "`information_rates` must hold 3 increasing fractions in (0, 1] ending at 1; got [0.5, 0.5, 1.0]."),
+    (lambda: group_sequential_bounds(2, spending="x"), ValueError,
+     "`spending` must be one of 'obrien-fleming', 'pocock'; got 'x'."),
+    (lambda: group_sequential_bounds(2, alternative="less"), ValueError,
+     "`alternative` must be one of 'two-sided', 'greater'; got 'less'."),
+    (lambda: group_sequential_bounds(2, alpha=1.0), ValueError, "`alpha` must be strictly between 0 and 1; got 1.0."),
+    (lambda: max_information_inflation("design"), TypeError, "`bounds` must be a GroupSequentialBounds; got str."),
+    (lambda: max_information_inflation(group_sequential_bounds(2), target_power=0.02), ValueError,
+     "`target_power` must exceed the design's one-sided level 0.025; got 0.02."),
+    (lambda: max_information_inflation(group_sequential_bounds(2, alternative="greater"), target_power=0.04),
+     ValueError, "`target_power` must exceed the design's one-sided level 0.05; got 0.04."),
+    (lambda: max_information_inflation(group_sequential_bounds(2), target_power=1.0), ValueError,
+     "`target_power` must be strictly between 0 and 1; got 1.0."),
+    (lambda: confidence_sequence([], bounds=(-1, 1)), ValueError, "`differences` must not be empty."),
+    (lambda: confidence_sequence([[0.1]], bounds=(-1, 1)), ValueError,
+     "`differences` must be a 1-D array, in the order the pairs arrived; got shape (1, 1)."),
+    (lambda: confidence_sequence([0.1]), ValueError,
+     "`bounds` must be given for method='betting' (for differences of accuracies, (-1, 1))."),
+    (lambda: confidence_sequence([0.1, 2.0, -3.0], bounds=(-1, 1)), ValueError,
+     "`differences` must lie within `bounds` (-1.0, 1.0); got 2 outside, the first 2.0."),
+    (lambda: confidence_sequence([0.1, -3.0], bounds=(-1, 1)), ValueError,
+     "`differences` must lie within `bounds` (-1.0, 1.0); got 1 outside, the first -3.0."),
+    (lambda: confidence_sequence([0.1], bounds=(1, 1)), ValueError,
+     "`bounds` must have low < high and a finite width; got (1.0, 1.0)."),
+    (lambda: confidence_sequence([0.1], bounds=(-1e300, 1e300)), ValueError,
+     "`bounds` must have low < high and a finite width; got (-1e+300, 1e+300)."),
+    (lambda: confidence_sequence([0.1], method="t-mixture", bounds=(2, 2)), ValueError,
+     "`bounds` must have low < high and a finite width; got (2.0, 2.0)."),
+    (lambda: confidence_sequence([0.1], bounds=(-1, 1), confidence_level=0), ValueError,
+     "`confidence_level` must be strictly between 0 and 1; got 0.0."),
+    (lambda: confidence_sequence([0.1], method="x"), ValueError,
+     "`method` must be one of 'betting', 't-mixture'; got 'x'."),
+    (lambda: confidence_sequence([0.1], method="t-mixture", prior_precision=-1), ValueError,
+     "`prior_precision` must be positive; got -1.0."),
+    (lambda: confidence_sequence([0.1], method="t-mixture", prior_precision=2e12), ValueError,
+     "`prior_precision` must be at most 1e12; got 2000000000000.0."),
+    (lambda: _tm(alpha=0), ValueError, "`alpha` must be strictly between 0 and 1; got 0.0."),
+    (lambda: SequentialComparison(method="sprt"), ValueError,
+     "`method` must be one of 'betting', 't-mixture', 'group-sequential'; got 'sprt'."),
+    (lambda: _tm(threshold=np.inf), ValueError, "`threshold` must be finite; got inf."),
+    (lambda: _tm(margin=0), ValueError, "`margin` must be positive; got 0.0."),
+    (lambda: _tm(bounds=(1, 0)), ValueError, "`bounds` must have low <= high; got (1.0, 0.0)."),
+    (lambda: _tm(bounds=(1, 1)), ValueError, "`bounds` must have low < high and a finite width; got (1.0, 1.0)."),
+    (lambda: SequentialComparison(method="betting"), ValueError,
+     "`bounds` must be given for method='betting' (for accuracies, (0, 1))."),
+    (lambda: _gs(), ValueError, "`looks` must be given for method='group-sequential' (say [5, 10, 20])."),
+    (lambda: _gs(looks=[[5, 10]]), ValueError, "`looks` must be increasing whole numbers of pairs; got [[5, 10]]."),
+    (lambda: _gs(looks=[]), ValueError, "`looks` must be increasing whole numbers of pairs; got []."),
+    (lambda: _gs(looks=[5.0, 10.0]), ValueError, "`looks` must be increasing whole numbers of pairs; got [5.0, 10.0]."),
+    (lambda: _gs(looks=[1, 5]), ValueError, "`looks` must increase and start at 2 or more; got [1, 5]."),
+    (lambda: _gs(looks=[5, 5]), ValueError, "`looks` must increase and start at 2 or more; got [5, 5]."),
+    (lambda: _gs(looks=[5, 10], max_pairs=12), ValueError, "`max_pairs` must be the last look, 10; got 12."),
+    (lambda: _tm(looks=[5, 10]), ValueError, "`looks` is for method='group-sequential'; got method='t-mixture'."),
+    (lambda: _tm(max_pairs=1), ValueError, "`max_pairs` must be a whole number >= 2; got 1."),
+    (lambda: _tm(max_pairs=True), ValueError, "`max_pairs` must be a whole number >= 2; got True."),
+    (lambda: _tm(max_pairs=5.0), ValueError, "`max_pairs` must be a whole number >= 2; got 5.0."),
+    (lambda: _tm().update("a", 0.5), TypeError, "`score_a` must hold real numbers; got dtype <U1."),
+    (lambda: _tm().update(0.5, "a"), TypeError, "`score_b` must hold real numbers; got dtype <U1."),
+    (lambda: _tm().update(0.5, np.array([None])), TypeError, "`score_b` must hold real numbers; got dtype object."),
+    (lambda: _tm().update(np.inf, 0.5), ValueError, "`score_a` must be finite; got [inf] (a failed run cannot be paired)."),
+    (lambda: _tm().update(0.5, np.nan), ValueError, "`score_b` must be finite; got [nan] (a failed run cannot be paired)."),
+    (lambda: SequentialComparison(method="betting", bounds=(0, 1)).update(-0.5, 0.5), ValueError,
+     "`score_a` must lie within `bounds` (0.0, 1.0); got [-0.5]."),
+    (lambda: SequentialComparison(method="betting", bounds=(0, 1)).update(0.5, 1.5), ValueError,
+     "`score_b` must lie within `bounds` (0.0, 1.0); got [1.5]."),
+    (lambda: _tm().update([0.1, 0.2], [0.1]), ValueError,
+     "`score_a` and `score_b` must be paired, with the same length; got 2 and 1."),
+    (lambda: _tm().update([[0.1]], [0.1]), ValueError,
+     "`score_a` and `score_b` must be one score or a 1-D array each; got shapes (1, 1) and (1,)."),
+    (lambda: _tm().update([0.1], [[0.1]]), ValueError,
+     "`score_a` and `score_b` must be one score or a 1-D array each; got shapes (1,) and (1, 1)."),
+    (lambda: _tm(max_pairs=2).update([0.1, 0.2, 0.3], [0.1, 0.2, 0.3]), ValueError,
+     "this update would exceed `max_pairs` (2); got 3 pairs after 0."),
+    (lambda: _gs(looks=[3, 6]).update([0.5] * 3, [0.4] * 3), ValueError,
+     "the first 3 differences are all equal: the paired t statistic is undefined."),
+    (lambda: _tm().run(lambda i: (0.1, 0.2)), ValueError,
+     "`max_pairs` must be given, here or to SequentialComparison, so that run() ends."),
+    (lambda: _tm(max_pairs=3).run(5), TypeError, "`run_pair` must be callable; got int."),
+])
+def test_every_refusal_says_what_and_why(call, error, message):
+    with pytest.raises(error, match="^" + re.escape(message) + "$"):
+        call()
+
+
+def test_an_update_after_a_decision_says_which_decision_and_when():
+    comp = _tm(max_pairs=3)
+    comp.update([0.1, 0.2, 0.3], [0.1, 0.3, 0.2])
+    message = (f"the comparison has reached its decision {comp.decision!r} after 3 pairs; "
+               "start a new SequentialComparison for new runs.")
+    with pytest.raises(ValueError, match="^" + re.escape(message) + "$"):
+        comp.update(0.1, 0.1)
+
+
+# --- boundaries and power against scipy's multivariate normal (Genz's integration) ---------------
+
+
+def _z_covariance(t: np.ndarray) -> np.ndarray:
+    return np.sqrt(np.minimum.outer(t, t) / np.maximum.outer(t, t))
+
+
+def _mvn(mean, cov):
+    return stats.multivariate_normal(mean=mean, cov=cov, abseps=1e-9, releps=1e-9, maxpts=10**7)
+
+
+@pytest.mark.parametrize("alternative", ["greater", "two-sided"])
+@pytest.mark.parametrize("spending", ["obrien-fleming", "pocock"])
+def test_level_spent_by_each_look_is_the_multivariate_normal_probability(spending, alternative):
+    t = np.array([0.3, 0.6, 1.0])
+    b = group_sequential_bounds(3, spending=spending, information_rates=t, alternative=alternative)
+    assert (b.spending, b.alternative, b.alpha) == (spending, alternative, 0.05)
+    cov, c = _z_covariance(t), b.critical_values
+    for k in range(1, 4):
+        lower = -c[:k] if alternative == "two-sided" else np.full(k, -np.inf)
+        continuing = _mvn(np.zeros(k), cov[:k, :k]).cdf(c[:k], lower_limit=lower, rng=np.random.default_rng(0))
+        assert 1.0 - continuing == pytest.approx(b.alpha_spent[k - 1], abs=2e-8)
+
+
+def test_power_counts_upper_crossings_before_any_lower_one():
+    # P(first exit through the upper boundary) = sum over k of P(|Z_j| < c_j for j < k, Z_k >= c_k).
+    b = group_sequential_bounds(4)
+    t, c, theta = b.information_rates, b.critical_values, 1.0
+    cov = _z_covariance(t)
+    expected = sum(
+        _mvn(theta * np.sqrt(t[:k + 1]), cov[:k + 1, :k + 1]).cdf(
+            np.r_[c[:k], np.inf], lower_limit=np.r_[-c[:k], c[k]], rng=np.random.default_rng(0))
+        for k in range(4)
+    )
+    assert sequential._rejection_probability(b, theta) == pytest.approx(expected, abs=2e-8)
+
+
+def test_inflation_of_a_one_sided_design_reaches_its_power():
+    b = group_sequential_bounds(3, alternative="greater", alpha=0.025)
+    inflation = max_information_inflation(b, target_power=0.9)
+    t = b.information_rates
+    theta = np.sqrt(inflation) * (stats.norm.isf(0.025) + stats.norm.ppf(0.9))
+    missed = _mvn(theta * np.sqrt(t), _z_covariance(t)).cdf(b.critical_values, rng=np.random.default_rng(0))
+    assert 1.0 - missed == pytest.approx(0.9, abs=1e-8)
+    # The one-sided level is alpha itself: at power just above it the design needs a tiny drift.
+    assert max_information_inflation(b, target_power=0.026) > 0
+
+
+def test_a_single_look_needs_no_inflation():
+    assert max_information_inflation(group_sequential_bounds(1), target_power=0.8) == pytest.approx(1.0, abs=1e-8)
+    assert max_information_inflation(group_sequential_bounds(1, alternative="greater"),
+                                     target_power=0.3) == pytest.approx(1.0, abs=1e-8)
+
+
+# --- the driver reads the same sequences and designs as the functions -------------------------
+
+
+@pytest.mark.parametrize("bounds", [(0.0, 1.0), (0.0, 2.0), (-1.0, 3.0)])
+def test_betting_driver_interval_is_the_betting_sequence_of_the_differences(bounds):
+    lo, hi = bounds
+    rng = np.random.default_rng(6)
+    a = rng.uniform(lo, hi, 30)
+    b = rng.uniform(lo, hi, 30)
+    comp = SequentialComparison(method="betting", bounds=bounds, alpha=0.1)
+    cs = confidence_sequence(a - b, bounds=(lo - hi, hi - lo), confidence_level=0.9)
+    for i in range(30):
+        assert comp.update(a[i], b[i]) == "continue"
+        assert (comp.low, comp.high) == pytest.approx((cs.low[i], cs.high[i]), abs=1e-12)
+    assert comp.decided_at is None and comp.n == 30
+    np.testing.assert_array_equal(comp.differences, a - b)
+
+
+@pytest.mark.parametrize("bounds, spread", [(None, None), ((0.0, 1.0), (-1.0, 1.0)), ((0.0, 0.5), (-0.5, 0.5))])
+def test_t_mixture_driver_interval_is_the_t_mixture_sequence_within_the_range_of_differences(bounds, spread):
+    rng = np.random.default_rng(7)
+    a, b = rng.uniform(0.0, 0.5, 25), rng.uniform(0.0, 0.5, 25)
+    comp = SequentialComparison(method="t-mixture", bounds=bounds, alpha=0.1)
+    assert comp.looks is None and comp.decided_at is None and comp.max_pairs is None
+    cs = confidence_sequence(a - b, bounds=spread, method="t-mixture", confidence_level=0.9)
+    for i in range(25):
+        assert comp.update(a[i], b[i]) == "continue"
+        assert (comp.low, comp.high) == pytest.approx((cs.low[i], cs.high[i]), abs=1e-12)
+    if spread is not None:  # a single pair says nothing: the interval is the whole range of differences
+        assert (cs.low[0], cs.high[0]) == spread
+
+
+def test_the_threshold_is_what_the_difference_is_tested_against():
+    rng = np.random.default_rng(2)
+    a, b = 0.81 + rng.normal(0, 0.002, 40), np.full(40, 0.8)
+    assert _tm(max_pairs=40).update(a, b) == "different"
+    shifted = _tm(threshold=0.01, max_pairs=40)
+    assert shifted.threshold == 0.01 and shifted.update(a, b) == "undetermined"
+    assert shifted.low < 0.01 < shifted.high
+    gs = _gs(looks=[10, 20, 40], threshold=0.01)
+    assert gs.update(a, b) == "undetermined" and gs.decided_at == 40
+    assert _gs(looks=[10, 20, 40]).update(a, b) == "different"
+
+
+def test_group_sequential_driver_uses_its_alpha_and_a_single_look_is_the_t_test():
+    comp = _gs(looks=[5, 10, 20], alpha=0.1)
+    design = group_sequential_bounds(3, alpha=0.1, information_rates=[0.25, 0.5, 1.0])
+    np.testing.assert_allclose(comp.critical, design.t_critical_values([5, 10, 20]))
+    one = _gs(looks=[10])
+    assert one.max_pairs == 10 and one.critical[0] == pytest.approx(stats.t.ppf(0.975, 9), abs=1e-9)
+    assert _gs(looks=[5, 10, 20], max_pairs=20).max_pairs == 20
+    assert _gs(looks=[2, 3]).critical.size == 2
+
+
+def test_group_sequential_driver_crosses_at_the_look_the_t_statistic_crosses():
+    d = np.array([0.3, 0.5, 0.4, 0.6, 0.5, 0.2, 0.4, 0.5, 0.3, 0.6])
+    comp = _gs(looks=[5, 10])
+    assert comp.update(d, np.zeros(10)) == "different"
+    t5 = d[:5].mean() / (d[:5].std(ddof=1) / np.sqrt(5))
+    assert t5 >= comp.critical[0] and comp.decided_at == 5
+    half = stats.t.ppf(0.95, 4) * d[:5].std(ddof=1) / np.sqrt(5)
+    assert (comp.low, comp.high) == pytest.approx((d[:5].mean() - half, d[:5].mean() + half))
+
+
+@pytest.mark.parametrize("max_pairs", [2, np.int64(3)])
+def test_max_pairs_accepts_its_smallest_values_and_numpy_integers(max_pairs):
+    comp = _tm(max_pairs=max_pairs)
+    assert comp.max_pairs == max_pairs
+    comp.update([0.1], [0.0])
+    comp.update([0.2], [0.1])
+    assert comp.n == 2
+
+
+def test_max_pairs_counts_the_pairs_already_seen():
+    comp = _tm(max_pairs=3)
+    comp.update([0.1, 0.2], [0.0, 0.0])
+    with pytest.raises(ValueError, match=re.escape("would exceed `max_pairs` (3); got 2 pairs after 2.")):
+        comp.update([0.1, 0.2], [0.0, 0.0])
+    assert _tm().update([0.1, 0.2], [0.0, 0.1]) == "continue"
+
+
+def test_scores_at_the_bounds_integers_and_float32_are_accepted():
+    comp = SequentialComparison(method="betting", bounds=(0, 1))
+    assert comp.update([1, 0, 1], [0, 0, 1]) == "continue"
+    assert comp.update(np.float32(1.0), np.float32(0.0)) == "continue"
+    np.testing.assert_array_equal(comp.differences, [1.0, 0.0, 0.0, 1.0])
+
+
+def test_t_mixture_limits_follow_the_prior_precision():
+    d = np.random.default_rng(0).normal(0.1, 1.0, 40)
+    for c2 in (0.25, 4.0):
+        low, high = _t_mixture_limits(d, 0.05, c2)
+        for mu in (low[-1], high[-1]):
+            x = d - mu
+            s, v = x.sum(), (x**2).sum()
+            martingale = np.sqrt(c2 / (40 + c2)) * (v / (v - s**2 / (40 + c2))) ** 20
+            assert martingale == pytest.approx(20.0, rel=1e-9)
+
+
+def test_t_mixture_warns_of_nothing_and_treats_agreement_to_fourteen_digits_as_equal():
+    import warnings
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        cs = confidence_sequence(np.random.default_rng(1).normal(0, 1, 30), method="t-mixture")
+    assert np.isinf(cs.high[0]) and np.isfinite(cs.high[-1])
+    nearly = confidence_sequence(np.r_[np.ones(9), 1 + 3e-14], method="t-mixture")
+    assert np.all(np.isinf(nearly.high))

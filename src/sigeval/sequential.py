@@ -58,8 +58,10 @@ SEQUENCE_METHODS = ("betting", "t-mixture")
 SEQUENTIAL_VERDICTS = ("continue", "different", "equivalent", "trivial", "undetermined")
 _ALTERNATIVES = ("two-sided", "greater")
 # Points of the grid on which the sub-density of the score statistic is carried from look to look:
-# with Simpson's rule the boundaries move by less than 1e-8 from 401 to 1601 points.
+# with Simpson's rule the boundaries move by less than 1e-8 from 401 to 3201 points (two-sided), and
+# from 801 to 3201 (one-sided, whose region reaches 10 sd below the mean path).
 _GRID_POINTS = 401
+_GRID_POINTS_ONE_SIDED = 801
 # The betting sequence's limits are found on a grid over the scaled range [0, 1] (reported outward,
 # so the interval only widens); this many points, processed this many pairs at a time.
 _BETTING_GRID = 4001
@@ -220,12 +222,16 @@ class _Recursion:
         u, mass = self._from()
         s = np.sqrt(t - self.t_prev)
         b = c * np.sqrt(t)
-        # The continuation region, cut where the density is negligible (12 sd below the mean path).
-        low = -b if self.two_sided else min(-b, float(u.min()) + self.theta * (t - self.t_prev)) - 12.0 * np.sqrt(t)
-        grid = np.linspace(low, b, _GRID_POINTS)
+        if self.two_sided:
+            low, points = -b, _GRID_POINTS
+        else:
+            # The continuing paths' sub-density lies below W_k's own law N(theta t, t): cut 10 sd below its
+            # mean (mass < 1e-23). The region is wider than a two-sided one, so it takes more points.
+            low, points = min(b, self.theta * t) - 10.0 * np.sqrt(t), _GRID_POINTS_ONE_SIDED
+        grid = np.linspace(low, b, points)
         mean = u + self.theta * (t - self.t_prev)
         self.density = stats.norm.pdf((grid[:, None] - mean[None, :]) / s) @ mass / s
-        self.grid, self.weights, self.t_prev = grid, _simpson_weights(_GRID_POINTS, b - low), t
+        self.grid, self.weights, self.t_prev = grid, _simpson_weights(points, b - low), t
 
 
 def group_sequential_bounds(
@@ -562,7 +568,7 @@ def confidence_sequence(
         if outside.any():
             raise ValueError(
                 f"`differences` must lie within `bounds` {(lo, hi)}; got {int(outside.sum())} outside, "
-                f"the first {d[outside][0]!r}."
+                f"the first {float(d[outside][0])!r}."
             )
         low, high = _Betting(alpha).extend((d - lo) / (hi - lo))
         low, high = lo + low * (hi - lo), lo + high * (hi - lo)
@@ -740,8 +746,13 @@ class SequentialComparison:
                 raise ValueError(f"`{name}` must be finite; got {v.tolist()} (a failed run cannot be paired).")
             if self.bounds is not None and np.any((v < self.bounds[0]) | (v > self.bounds[1])):
                 raise ValueError(f"`{name}` must lie within `bounds` {self.bounds}; got {v.tolist()}.")
-        if a.shape != b.shape or a.ndim != 1:
-            raise ValueError(f"`score_a` and `score_b` must have the same length; got {a.shape} and {b.shape}.")
+        if a.ndim != 1 or b.ndim != 1:
+            raise ValueError(f"`score_a` and `score_b` must be one score or a 1-D array each; got shapes {a.shape} "
+                             f"and {b.shape}.")
+        if a.shape != b.shape:
+            raise ValueError(
+                f"`score_a` and `score_b` must be paired, with the same length; got {a.size} and {b.size}."
+            )
         if self.max_pairs is not None and self.n + a.size > self.max_pairs:
             raise ValueError(f"this update would exceed `max_pairs` ({self.max_pairs}); got {a.size} pairs after {self.n}.")
         new = a.astype(float) - b.astype(float)
@@ -759,7 +770,8 @@ class SequentialComparison:
             low, high = self._betting.extend((new + (hi - lo)) / width)
             low, high = low * width - (hi - lo), high * width - (hi - lo)
         else:
-            cs = confidence_sequence(self._d, confidence_level=1.0 - self.alpha, method="t-mixture")
+            spread = None if self.bounds is None else (self.bounds[0] - self.bounds[1], self.bounds[1] - self.bounds[0])
+            cs = confidence_sequence(self._d, bounds=spread, confidence_level=1.0 - self.alpha, method="t-mixture")
             low, high = cs.low[-new.size:], cs.high[-new.size:]
         lows, highs = _running_intersection(np.append(self.low, low), np.append(self.high, high))
         lows, highs = lows[1:], highs[1:]
