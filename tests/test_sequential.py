@@ -632,3 +632,48 @@ def test_t_mixture_warns_of_nothing_and_treats_agreement_to_fourteen_digits_as_e
     assert np.isinf(cs.high[0]) and np.isfinite(cs.high[-1])
     nearly = confidence_sequence(np.r_[np.ones(9), 1 + 3e-14], method="t-mixture")
     assert np.all(np.isinf(nearly.high))
+
+
+def _hedged_betting_limits(x: np.ndarray, alpha: float) -> tuple[np.ndarray, np.ndarray]:
+    """Waudby-Smith & Ramdas' hedged capital process written out pair by pair, for x in [0, 1]: bets
+    lambda_t = sqrt(2 log(2/alpha) / (sigma2_{t-1} t log(1 + t))), truncated at 1/(2m) and 1/(2(1 - m));
+    m is rejected once max(K+, K-) reaches 2/alpha; the limits are the grid points just outside the rest."""
+    grid = np.linspace(0.0, 1.0, 4001)
+    mu_hat = [(0.5 + x[:i].sum()) / (i + 1) for i in range(1, x.size + 1)]
+    up, down = np.ones(grid.size), np.ones(grid.size)
+    low, high = [], []
+    for t in range(1, x.size + 1):
+        sigma2 = (0.25 + sum((x[i] - mu_hat[i]) ** 2 for i in range(t - 1))) / t
+        lam = np.sqrt(2 * np.log(2 / alpha) / (sigma2 * t * np.log(1 + t)))
+        with np.errstate(divide="ignore"):
+            up = up * (1 + np.minimum(lam, 0.5 / grid) * (x[t - 1] - grid))
+            down = down * (1 - np.minimum(lam, 0.5 / (1 - grid)) * (x[t - 1] - grid))
+        kept = np.flatnonzero(np.maximum(up, down) < 2 / alpha)
+        low.append(grid[max(kept[0] - 1, 0)])
+        high.append(grid[min(kept[-1] + 1, grid.size - 1)])
+    return np.maximum.accumulate(low), np.minimum.accumulate(high)
+
+
+@pytest.mark.parametrize("bounds, alpha", [((-1.0, 1.0), 0.05), ((0.0, 4.0), 0.1)])
+def test_betting_sequence_is_the_hedged_capital_process_written_out(bounds, alpha):
+    lo, hi = bounds
+    x = np.random.default_rng(12).beta(2.0, 3.0, 300)  # more pairs than one block of the vectorised code
+    cs = confidence_sequence(lo + x * (hi - lo), bounds=bounds, confidence_level=1 - alpha)
+    low, high = _hedged_betting_limits(x, alpha)
+    np.testing.assert_allclose(cs.low, lo + low * (hi - lo), atol=1e-12)
+    np.testing.assert_allclose(cs.high, lo + high * (hi - lo), atol=1e-12)
+    assert cs.method == "betting" and cs.confidence_level == 1 - alpha
+    np.testing.assert_array_equal(cs.n, np.arange(1, 301))
+    assert 0 < cs.low[-1] - lo < 0.4 * (hi - lo) < cs.high[-1] - lo < hi - lo  # limits inside the range
+
+
+def test_the_running_intersection_restarts_at_each_empty_one_and_keeps_a_single_point():
+    from sigeval.sequential import _running_intersection
+
+    low, high = _running_intersection(np.array([0.0, 0.5, 0.6, 0.55, 0.9, 0.85]),
+                                      np.array([1.0, 0.55, 0.7, 0.6, 1.0, 0.95]))
+    np.testing.assert_array_equal(low, [0.0, 0.5, 0.6, 0.6, 0.9, 0.9])
+    np.testing.assert_array_equal(high, [1.0, 0.55, 0.7, 0.6, 1.0, 0.95])
+    low, high = _running_intersection(np.array([0.3, 0.1, 0.5]), np.array([0.9, 0.8, 0.5]))
+    np.testing.assert_array_equal(low, [0.3, 0.3, 0.5])
+    np.testing.assert_array_equal(high, [0.9, 0.8, 0.5])

@@ -429,7 +429,8 @@ class _Betting:
     def __init__(self, alpha: float):
         self.grid = np.linspace(0.0, 1.0, _BETTING_GRID)
         with np.errstate(divide="ignore"):
-            # c = 1/2 truncation of the bets, one of the two the paper recommends (1/2 or 3/4).
+            # The bets on a candidate mean m are truncated at c/m and c/(1 - m), with c = 1/2, one of the two
+            # values the paper recommends (1/2 or 3/4): every factor 1 +- bet (x - m) stays at 1/2 or more.
             self.cap_up, self.cap_down = 0.5 / self.grid, 0.5 / (1.0 - self.grid)
         self.log_up = np.zeros(self.grid.size)
         self.log_down = np.zeros(self.grid.size)
@@ -443,7 +444,7 @@ class _Betting:
         var_hat = (0.25 + self.squares + np.cumsum((x - mean_hat) ** 2)) / (t + 1)
         var_before = np.concatenate(([(0.25 + self.squares) / (self.n + 1)], var_hat[:-1]))
         self.n, self.total, self.squares = int(t[-1]), self.total + float(x.sum()), (t[-1] + 1) * var_hat[-1] - 0.25
-        return np.minimum(np.exp(0.5 * (self.log_bet_numerator - np.log(var_before * t * np.log1p(t)))), 0.5)
+        return np.exp(0.5 * (self.log_bet_numerator - np.log(var_before * t * np.log1p(t))))
 
     def extend(self, x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         lam = self._bets(x)
