@@ -15,7 +15,13 @@ import pytest
 from scipy import stats
 
 import sigeval as sg
-from sigeval._numeric import check_finite_result, power_of_two_near, safe_scale, stable_mean_sd
+from sigeval._numeric import (
+    check_finite_result,
+    power_of_two_near,
+    running_mean_and_squares,
+    safe_scale,
+    stable_mean_sd,
+)
 from sigeval._validation import MAX_COUNT, ZERO_SPREAD_RTOL
 from sigeval.power_mcnemar import _rejection_probability, _share_of_a
 
@@ -476,3 +482,15 @@ def test_integer_scores_beyond_2_53_are_refused_with_a_message_about_precision(d
     # Whole numbers float64 holds exactly stay accepted, however large.
     assert sg.paired_difference([2**60, 2**61, 2**62], [0, 1, 2]).n == 3
     assert sg.paired_difference(np.array([2**70, 2**71, 2**72], dtype=object), [3, 2, 1]).n == 3
+
+
+def test_running_mean_and_squares_are_those_of_every_prefix_without_cancellation():
+    x = np.random.default_rng(0).normal(1e8, 1e-3, 40)  # sum(x**2) - n mean**2 would lose every digit
+    mean, squares = running_mean_and_squares(x)
+    for n in (1, 2, 17, 40):
+        assert mean[n - 1] == pytest.approx(np.mean(x[:n]), rel=1e-15)
+        centred = x[:n] - np.mean(x[:n])
+        assert squares[n - 1] == pytest.approx(np.sum(centred**2), rel=1e-3, abs=1e-20)
+    naive = np.sum(x**2) - 40 * np.mean(x) ** 2
+    assert abs(naive - squares[-1]) > 1e3 * squares[-1]
+    assert squares[0] == 0.0

@@ -51,6 +51,15 @@ def stable_mean_sd(x: np.ndarray) -> tuple[float, float]:
     return float(y.mean()) * s, float(y.std(ddof=1)) * s
 
 
+def running_mean_and_squares(x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The mean of the first n values and their sum of squared deviations, for every n (Welford's
+    updates, which avoid the cancellation of sum(x**2) - n mean**2)."""
+    n = np.arange(1, x.size + 1)
+    mean = np.cumsum(x) / n
+    squares = np.cumsum((x - np.concatenate(([0.0], mean[:-1]))) * (x - mean))
+    return mean, squares
+
+
 def check_finite_result(fields: dict[str, float | np.ndarray], names: str) -> None:
     """Refuse a result that overflowed, instead of returning inf or NaN silently."""
     bad = [k for k, v in fields.items() if not np.all(np.isfinite(v))]

@@ -30,6 +30,7 @@ import numpy as np
 from numpy.typing import ArrayLike
 from scipy import optimize, stats
 
+from ._numeric import running_mean_and_squares
 from ._validation import (
     check_choice,
     check_finite_array,
@@ -472,10 +473,7 @@ def _t_mixture_limits(d: np.ndarray, alpha: float, prior_precision: float) -> tu
     :math:`\sqrt{c^2/(n+c^2)}\,(V/(V - S^2/(n+c^2)))^{n/2}` of the centred data (S their sum, V their
     sum of squares) stays below 1/alpha, solved in closed form."""
     n = np.arange(1, d.size + 1, dtype=float)
-    mean = np.cumsum(d) / n
-    # Welford's running sum of squared deviations, without cancellation.
-    delta = d - np.concatenate(([0.0], mean[:-1]))
-    q = np.cumsum(delta * (d - mean))
+    mean, q = running_mean_and_squares(d)
     c2 = prior_precision
     log_a = np.log(1.0 / alpha) + 0.5 * np.log((n + c2) / c2)
     r = np.exp(2.0 * log_a / n)

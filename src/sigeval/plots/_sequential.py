@@ -7,6 +7,7 @@ from matplotlib.axes import Axes
 from numpy.typing import ArrayLike
 from scipy import stats
 
+from .._numeric import running_mean_and_squares
 from .._validation import check_axes, check_finite_array, check_real, check_result
 
 
@@ -67,9 +68,7 @@ def confidence_sequence_plot(
         )
     scale = check_real(scale, "scale")
     n = np.arange(1, d.size + 1)
-    mean = np.cumsum(d) / n
-    # Welford's running sum of squared deviations, without cancellation.
-    squares = np.cumsum((d - np.concatenate(([0.0], mean[:-1]))) * (d - mean))
+    mean, squares = running_mean_and_squares(d)
     sd = np.sqrt(np.maximum(squares[1:], 0.0) / (n[1:] - 1))
     half = stats.t.isf((1 - level) / 2, n[1:] - 1) * sd / np.sqrt(n[1:])
     band_low, band_high = np.asarray(low) * scale, np.asarray(high) * scale
