@@ -677,3 +677,43 @@ def test_the_running_intersection_restarts_at_each_empty_one_and_keeps_a_single_
     low, high = _running_intersection(np.array([0.3, 0.1, 0.5]), np.array([0.9, 0.8, 0.5]))
     np.testing.assert_array_equal(low, [0.3, 0.3, 0.5])
     np.testing.assert_array_equal(high, [0.9, 0.8, 0.5])
+
+
+@pytest.mark.parametrize("low, high, settled, verdict", [
+    (0.0, 0.05, True, "equivalent"),  # touching the threshold is not excluding it
+    (-0.05, 0.0, True, "equivalent"),
+    (0.01, 0.05, True, "trivial"),
+    (-0.1, 0.05, True, "continue"),  # touching the margin is not inside it
+    (-0.05, 0.1, True, "continue"),
+    (-0.05, 0.1, False, "undetermined"),
+    (0.02, 0.1, True, "continue"),  # excludes 0, reaches into the margin: more pairs may still say more
+    (0.02, 0.1, False, "different"),
+    (0.1, 0.3, True, "different"),  # at or beyond the margin
+    (-0.3, -0.1, True, "different"),
+    (-0.3, -0.11, True, "different"),
+])
+def test_verdict_of_an_interval_at_the_edges(low, high, settled, verdict):
+    assert _tm(margin=0.1)._verdict(low, high, settled=settled) == verdict
+
+
+def test_group_sequential_driver_looks_exactly_at_its_looks():
+    d = np.array([0.3, 0.5, 0.4, 0.6, 0.5])
+    comp = _gs(looks=[5, 10])
+    assert comp.update(d, np.zeros(5)) == "different" and comp.decided_at == 5
+    rng = np.random.default_rng(4)
+    quiet = _gs(looks=[5, 10, 20], margin=0.1)
+    assert quiet.update(rng.normal(0, 1, 10), np.zeros(10)) == "continue" and quiet.decided_at is None
+    assert quiet.update(rng.normal(0, 1, 10), np.zeros(10)) == "undetermined" and quiet.decided_at == 20
+
+
+def test_run_passes_the_pair_index_and_stops_at_its_own_max_pairs():
+    seen = []
+
+    def run_pair(i):
+        seen.append(i)
+        return 0.5 + 0.1 * (i % 2), 0.5
+
+    comp = _tm()
+    assert comp.run(run_pair, max_pairs=4) == "continue" and comp.n == 4
+    assert seen == [0, 1, 2, 3]
+    assert comp.run(run_pair, max_pairs=6) == "continue" and seen == [0, 1, 2, 3, 4, 5]
