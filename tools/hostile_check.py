@@ -1226,6 +1226,18 @@ def _seq_cases() -> None:
          lambda: sc(method="group-sequential", looks=[3, 6]).update([0.5] * 6, [0.4] * 6), names=("differences",))
     case("SequentialComparison", "run with a bad pair function", lambda: sc(method="t-mixture", max_pairs=5).run(42),
          names="`run_pair`")
+    sa = sigeval.spending_alpha
+    case("spending_alpha", "valid", lambda: sa([0.25, 1.0], alpha=0.025), "value",
+         check=lambda r: close(r[-1], 0.025, abs_=1e-15))
+    for lab, v in [("text", ["0.5"]), ("complex", [0.5j]), ("None", None), ("NaN", [NAN]), ("inf", [INF]),
+                   ("empty", []), ("zero", [0.0]), ("above one", [1.5]), ("1e308", [1e308]), ("negative", [-0.5])]:
+        case("spending_alpha", f"t={lab}", lambda v=v: sa(v), names="`t`")
+    for lab, v in SCALAR_HOSTILE:
+        case("spending_alpha", f"alpha={lab}", lambda v=v: sa([0.5], alpha=v), names="`alpha`")
+    case("spending_alpha", "tiny t 1e-300", lambda: sa([1e-300, 1.0]), "value",
+         check=lambda r: close(r[0], 0.0, abs_=1e-300))
+    case("spending_alpha", "1e6 fractions", lambda: sa(np.linspace(1e-6, 1.0, 10**6), spending="pocock"), "value",
+         check=lambda r: all_finite({"r": r}))
 
 
 def main(argv: list[str] | None = None) -> int:
