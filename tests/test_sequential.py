@@ -428,7 +428,13 @@ def _tm(**kwargs):
     (lambda: _gs(looks=[5.0, 10.0]), ValueError, "`looks` must be increasing whole numbers of pairs; got [5.0, 10.0]."),
     (lambda: _gs(looks=[1, 5]), ValueError, "`looks` must increase and start at 2 or more; got [1, 5]."),
     (lambda: _gs(looks=[5, 5]), ValueError, "`looks` must increase and start at 2 or more; got [5, 5]."),
-    (lambda: _gs(looks=[5, 10], max_pairs=12), ValueError, "`max_pairs` must be the last look, 10; got 12."),
+    (lambda: _gs(looks=[5, 10, 20], max_pairs=12), ValueError, "`max_pairs` must be the last look, 20; got 12."),
+    (lambda: SequentialComparison(), ValueError,
+     "`bounds` must be given for method='betting' (for accuracies, (0, 1))."),
+    (lambda: max_information_inflation(group_sequential_bounds(2), target_power=0.025), ValueError,
+     "`target_power` must exceed the design's one-sided level 0.025; got 0.025."),
+    (lambda: max_information_inflation(group_sequential_bounds(2), target_power=1 - 1e-10), ValueError,
+     "`target_power` must be at most 1 - 1e-9; got 0.9999999999."),
     (lambda: _tm(looks=[5, 10]), ValueError, "`looks` is for method='group-sequential'; got method='t-mixture'."),
     (lambda: _tm(max_pairs=1), ValueError, "`max_pairs` must be a whole number >= 2; got 1."),
     (lambda: _tm(max_pairs=True), ValueError, "`max_pairs` must be a whole number >= 2; got True."),
@@ -542,7 +548,8 @@ def test_betting_driver_interval_is_the_betting_sequence_of_the_differences(boun
     np.testing.assert_array_equal(comp.differences, a - b)
 
 
-@pytest.mark.parametrize("bounds, spread", [(None, None), ((0.0, 1.0), (-1.0, 1.0)), ((0.0, 0.5), (-0.5, 0.5))])
+@pytest.mark.parametrize("bounds, spread", [(None, None), ((0.0, 1.0), (-1.0, 1.0)), ((0.0, 0.5), (-0.5, 0.5)),
+                                            ((-0.25, 0.75), (-1.0, 1.0))])
 def test_t_mixture_driver_interval_is_the_t_mixture_sequence_within_the_range_of_differences(bounds, spread):
     rng = np.random.default_rng(7)
     a, b = rng.uniform(0.0, 0.5, 25), rng.uniform(0.0, 0.5, 25)
@@ -717,3 +724,28 @@ def test_run_passes_the_pair_index_and_stops_at_its_own_max_pairs():
     assert comp.run(run_pair, max_pairs=4) == "continue" and comp.n == 4
     assert seen == [0, 1, 2, 3]
     assert comp.run(run_pair, max_pairs=6) == "continue" and seen == [0, 1, 2, 3, 4, 5]
+
+
+def test_power_of_a_two_sided_design_under_the_null_is_the_upper_half_of_its_level():
+    # Pocock-type looks at 1% and 100% of the pairs: a path can cross the lower boundary at the first look
+    # and the upper one at the last (about 4e-6), which a power counting upper crossings must not count.
+    b = group_sequential_bounds(2, spending="pocock", information_rates=[0.01, 1.0])
+    assert sequential._rejection_probability(b, 0.0) == pytest.approx(0.025, abs=1e-10)
+    assert max_information_inflation(b, target_power=0.06) > 1.0
+    assert max_information_inflation(b, target_power=1 - 1e-9) > 0
+
+
+def test_betting_limits_when_every_candidate_mean_is_rejected():
+    # At a 5% confidence level, scores near one half and then ones: no candidate mean survives; the limits
+    # are then the grid points around the least rejected one (the public sequence starts its intersection
+    # again there).
+    from sigeval.sequential import _Betting
+
+    bet = _Betting(0.95)
+    low, high = bet.extend(np.r_[np.full(5, 0.45), np.full(5, 0.55), np.ones(27)])
+    capital = np.maximum(bet.log_up, bet.log_down)
+    assert np.all(capital >= bet.threshold)
+    best = bet.grid[np.argmin(capital)]
+    step = bet.grid[1]
+    assert (low[-1], high[-1]) == pytest.approx((best - step, best + step), abs=1e-15)
+    assert SequentialComparison(bounds=(0, 1)).method == "betting"
