@@ -413,6 +413,8 @@ def _tm(**kwargs):
      "`prior_precision` must be positive; got -1.0."),
     (lambda: confidence_sequence([0.1], method="t-mixture", prior_precision=2e12), ValueError,
      "`prior_precision` must be at most 1e12; got 2000000000000.0."),
+    (lambda: confidence_sequence([0.1], method="t-mixture", prior_precision=1e12 + 0.5), ValueError,
+     "`prior_precision` must be at most 1e12; got 1000000000000.5."),
     (lambda: _tm(alpha=0), ValueError, "`alpha` must be strictly between 0 and 1; got 0.0."),
     (lambda: SequentialComparison(method="sprt"), ValueError,
      "`method` must be one of 'betting', 't-mixture', 'group-sequential'; got 'sprt'."),
@@ -636,6 +638,7 @@ def test_t_mixture_warns_of_nothing_and_treats_agreement_to_fourteen_digits_as_e
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         cs = confidence_sequence(np.random.default_rng(1).normal(0, 1, 30), method="t-mixture")
+        confidence_sequence(np.random.default_rng(1).uniform(-1, 1, 30), bounds=(-1, 1))
     assert np.isinf(cs.high[0]) and np.isfinite(cs.high[-1])
     nearly = confidence_sequence(np.r_[np.ones(9), 1 + 3e-14], method="t-mixture")
     assert np.all(np.isinf(nearly.high))
@@ -749,3 +752,15 @@ def test_betting_limits_when_every_candidate_mean_is_rejected():
     step = bet.grid[1]
     assert (low[-1], high[-1]) == pytest.approx((best - step, best + step), abs=1e-15)
     assert SequentialComparison(bounds=(0, 1)).method == "betting"
+
+
+def test_the_limits_of_the_options_are_accepted_and_the_defaults_are_the_documented_ones():
+    d = np.random.default_rng(3).normal(0.1, 1.0, 20)
+    default = confidence_sequence(d, method="t-mixture")
+    unit = confidence_sequence(d, method="t-mixture", prior_precision=1.0)
+    np.testing.assert_array_equal(default.high, unit.high)
+    assert not np.array_equal(default.high, confidence_sequence(d, method="t-mixture", prior_precision=2.0).high)
+    sharp = confidence_sequence(d, method="t-mixture", prior_precision=1e12)  # the largest accepted
+    assert sharp.n[-1] == 20 and np.all(sharp.low <= sharp.high)
+    wide = confidence_sequence([0.1, 0.2], bounds=(0.0, 1e300))  # the widest range accepted
+    assert wide.low[-1] == 0.0 and wide.high[-1] == 1e300
