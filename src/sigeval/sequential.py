@@ -200,18 +200,12 @@ class _Recursion:
 
     def __init__(self, two_sided: bool, theta: float = 0.0):
         self.two_sided, self.theta = two_sided, theta
-        self.grid: np.ndarray | None = None  # None before the first look: W_0 = 0 surely
-        self.density = np.ones(1)
-        self.weights = np.ones(1)
+        # Before the first look W_0 = 0 surely: a one-point grid holding all the mass.
+        self.grid, self.mass = np.zeros(1), np.ones(1)
         self.t_prev = 0.0
 
-    def _from(self) -> tuple[np.ndarray, np.ndarray]:
-        if self.grid is None:
-            return np.zeros(1), np.ones(1)
-        return self.grid, self.density * self.weights
-
     def exit_probability(self, c: float, t: float, *, both_sides: bool = True) -> float:
-        u, mass = self._from()
+        u, mass = self.grid, self.mass
         s = np.sqrt(t - self.t_prev)
         mean = u + self.theta * (t - self.t_prev)
         b = c * np.sqrt(t)
@@ -220,7 +214,7 @@ class _Recursion:
         return float(np.sum(mass * (upper + lower)))
 
     def advance(self, c: float, t: float) -> None:
-        u, mass = self._from()
+        u, mass = self.grid, self.mass
         s = np.sqrt(t - self.t_prev)
         b = c * np.sqrt(t)
         if self.two_sided:
@@ -231,8 +225,9 @@ class _Recursion:
             low, points = min(b, self.theta * t) - 10.0 * np.sqrt(t), _GRID_POINTS_ONE_SIDED
         grid = np.linspace(low, b, points)
         mean = u + self.theta * (t - self.t_prev)
-        self.density = stats.norm.pdf((grid[:, None] - mean[None, :]) / s) @ mass / s
-        self.grid, self.weights, self.t_prev = grid, _simpson_weights(points, b - low), t
+        density = stats.norm.pdf((grid[:, None] - mean[None, :]) / s) @ mass / s
+        # The mass of each grid point: the density times its Simpson weight.
+        self.grid, self.mass, self.t_prev = grid, density * _simpson_weights(points, b - low), t
 
 
 def group_sequential_bounds(
