@@ -764,3 +764,13 @@ def test_the_limits_of_the_options_are_accepted_and_the_defaults_are_the_documen
     assert sharp.n[-1] == 20 and np.all(sharp.low <= sharp.high)
     wide = confidence_sequence([0.1, 0.2], bounds=(0.0, 1e300))  # the widest range accepted
     assert 0.0 <= wide.low[-1] < wide.high[-1] <= 1e300
+
+
+@pytest.mark.parametrize("theta", [0.5, 2.5])
+def test_power_of_a_one_sided_design_with_a_very_early_look(theta):
+    # At 1% of the pairs the O'Brien-Fleming boundary is z = 22: the continuing paths must be integrated
+    # around their own mean path, far below that boundary.
+    b = group_sequential_bounds(2, alternative="greater", alpha=0.025, information_rates=[0.01, 1.0])
+    t = b.information_rates
+    missed = _mvn(theta * np.sqrt(t), _z_covariance(t)).cdf(b.critical_values, rng=np.random.default_rng(0))
+    assert sequential._rejection_probability(b, theta) == pytest.approx(1.0 - missed, abs=1e-9)
