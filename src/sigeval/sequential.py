@@ -357,9 +357,8 @@ def max_information_inflation(bounds: GroupSequentialBounds, *, target_power: fl
     Returns
     -------
     float
-        The inflation factor: a little above 1 at the usual powers (1.02 for
-        four O'Brien--Fleming looks at 0.8, 1.2 for Pocock's); below 1 only at
-        extreme powers, where the early looks make up for the higher last boundary.
+        The inflation factor: a little above 1 (1.02 for four O'Brien--Fleming
+        looks at power 0.8, 1.2 for four Pocock looks).
 
     Examples
     --------
