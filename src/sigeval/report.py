@@ -692,7 +692,8 @@ class Report:
 
         The paired t-test of a zero difference is crossed with the paired
         TOST at ``±margin`` (:func:`~sigeval.equivalence.tost_paired`), each
-        Holm-corrected within a task as in :meth:`pairwise`, and the pair of
+        Holm-corrected within the ``family`` (a task by default) as in
+        :meth:`pairwise`, and the pair of
         decisions gives one verdict (:func:`~sigeval.equivalence.verdict_from_pvalues`):
         ``"different"`` (only the difference test rejects: a real effect,
         not shown smaller than the margin), ``"equivalent"`` (only TOST
