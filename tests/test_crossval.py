@@ -99,6 +99,17 @@ def test_corrected_resampled_t_by_hand_and_against_the_naive_test():
     assert res.statistic == pytest.approx(naive / np.sqrt(1 + 15 * n_test / n_train), rel=1e-12)
 
 
+def test_corrected_resampled_t_on_repeated_kfold_is_bouckaert_and_franks_test():
+    """Bouckaert & Frank (2004): r x k folds, t = mean / sqrt((1/(kr) + 1/(k-1)) s^2) on kr - 1 df."""
+    rng = np.random.default_rng(3)
+    r, k, n = 10, 10, 1000
+    x = rng.normal(0.005, 0.03, (r, k))
+    res = corrected_resampled_t(x.ravel(), n_train=n - n // k, n_test=n // k)
+    t = x.mean() / np.sqrt((1 / (k * r) + 1 / (k - 1)) * x.var(ddof=1))
+    assert res.statistic == pytest.approx(t, rel=1e-12) and res.df == k * r - 1
+    assert res.pvalue == pytest.approx(2 * stats.t.sf(abs(t), k * r - 1), rel=1e-12)
+
+
 @pytest.mark.parametrize(
     ("args", "kwargs", "error", "match"),
     [

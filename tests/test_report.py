@@ -148,6 +148,22 @@ def test_power_against_the_formula_and_noncentral_t(hand):
     assert row.observed_power == pytest.approx(stats.nct.sf(crit, 4, nc) + stats.nct.cdf(-crit, 4, nc), rel=1e-9)
 
 
+def test_observed_power_is_a_function_of_the_pvalue(hand):
+    """Hoenig & Heisey (2001): at a fixed level and df, the power at the observed difference falls as p grows,
+    and a comparison that is not significant has less than the power at |t| = t_crit (scipy's nct), about 1/2."""
+    pvalue = hand.pairwise().pvalue.to_numpy()
+    pwr = hand.power()
+    assert (pwr.n_pairs == 5).all()
+    crit = stats.t.isf(0.025, 4)
+    at_threshold = stats.nct.sf(crit, 4, crit) + stats.nct.cdf(-crit, 4, crit)
+    observed = pwr.observed_power.to_numpy()
+    order = np.argsort(pvalue)
+    assert np.all(np.diff(observed[order]) <= 1e-12)
+    assert (pvalue > 0.05).any() and (pvalue <= 0.05).any()
+    assert (observed[pvalue > 0.05] < at_threshold).all() and (observed[pvalue <= 0.05] >= at_threshold).all()
+    assert 0.5 < at_threshold < 0.56
+
+
 def test_power_passes_alpha_and_target_power_to_seeds_needed(hand):
     row = hand.power(alpha=0.10, target_power=0.90, deltas=(0.01,)).iloc[0]
     expected = seeds_needed(row.sigma_d, 0.01, alpha=0.10, target_power=0.90)

@@ -465,11 +465,13 @@ def five_by_two_cv_f(differences: ArrayLike) -> CVFTestResult:
 def corrected_resampled_t(differences: ArrayLike, *, n_train: int, n_test: int) -> CVTTestResult:
     r"""Nadeau and Bengio's (2003) corrected resampled t-test.
 
-    Over :math:`J` random train/test splits (or the :math:`J = rk` folds of
-    :math:`r`-times repeated :math:`k`-fold cross-validation) the score
-    differences :math:`d_j` are correlated, because the training sets
-    overlap; the naive t-test then rejects far too often (Dietterich, 1998).
-    Nadeau and Bengio inflate the variance by the test-to-training ratio:
+    Over :math:`J` random train/test splits the score differences
+    :math:`d_j` are correlated, because the training sets overlap; the naive
+    t-test then has a high type I error (Dietterich, 1998). Nadeau and
+    Bengio inflate the variance by the test-to-training ratio (Bouckaert &
+    Frank, 2004, apply the same correction to the :math:`J = rk` folds of
+    :math:`r`-times repeated :math:`k`-fold cross-validation, with
+    :math:`n_\text{test}/n_\text{train} = 1/(k - 1)`):
 
     .. math::
 

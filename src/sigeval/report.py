@@ -571,8 +571,9 @@ class Report:
         :math:`|\bar d| > t_{S-1,1-\alpha/2}\,\hat\sigma_d/\sqrt S`, about 0.7 MDE
         at 80% power. ``observed_power`` is the power at the observed
         :math:`|\bar d|` taken as the truth; it is a function of the p-value
-        and adds nothing to it as evidence, but shows how close the design
-        is to its floor. Both rest on :math:`\hat\sigma_d` from few seeds and
+        and adds nothing to it as evidence (Hoenig & Heisey, 2001): for a
+        comparison that is not significant it is below about one half by
+        construction. Both rest on :math:`\hat\sigma_d` from few seeds and
         on roughly normal differences.
 
         At ``correction="none"`` the MDE is the one of a single test at
@@ -691,7 +692,8 @@ class Report:
 
         The paired t-test of a zero difference is crossed with the paired
         TOST at ``±margin`` (:func:`~sigeval.equivalence.tost_paired`), each
-        Holm-corrected within a task as in :meth:`pairwise`, and the pair of
+        Holm-corrected within the ``family`` (a task by default) as in
+        :meth:`pairwise`, and the pair of
         decisions gives one verdict (:func:`~sigeval.equivalence.verdict_from_pvalues`):
         ``"different"`` (only the difference test rejects: a real effect,
         not shown smaller than the margin), ``"equivalent"`` (only TOST
