@@ -271,6 +271,23 @@ def _cd_groups_by_brute_force(ranks, cd):
     return sorted(groups, key=lambda g: (ranks[g[0]], g[0]))
 
 
+def test_tasks_for_gap_falls_short_when_the_pair_swings_between_the_extremes():
+    # The planned N assumes the null's spread of a mean-rank gap, sqrt(k(k+1)/(6N)). Three models, the
+    # third always second, the pair ranked (1, 3) with probability 0.6 and (3, 1) otherwise: the per-task
+    # rank difference is +-2, expected gap 0.4, variance 4 - 0.16 = 3.84 in closed form against the
+    # null's k(k+1)/6 = 2, so the power at the planned N is below the target.
+    k, gap, target = 3, 0.4, 0.8
+    n = tasks_for_gap(gap, k, target_power=target)
+    sd_ratio = math.sqrt((4 - gap**2) / (k * (k + 1) / 6))
+    assert sd_ratio == pytest.approx(1.3856, abs=1e-4)
+    # The exact power: the gap is 2 (2 W - n) / n with W ~ Binomial(n, 0.6) the tasks where the pair is (1, 3).
+    w_needed = math.ceil((nemenyi_cd(k, n) * n / 2 + n) / 2 - 1e-12)
+    power = stats.binom.sf(w_needed - 1, n, 0.6)
+    normal = stats.norm.sf((nemenyi_cd(k, n) - gap) / (sd_ratio * math.sqrt(k * (k + 1) / (6 * n))))
+    assert power == pytest.approx(normal, abs=0.03)
+    assert 0.70 < power < target - 0.03
+
+
 def test_tasks_for_gap_reaches_its_target_power_by_simulation():
     # Normal scores whose expected mean ranks differ by 0.8 between the extremes (delta found by
     # bisection on 400,000 simulated tasks: 0.727); the Nemenyi test of that pair at the planned N.
