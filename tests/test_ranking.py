@@ -144,6 +144,20 @@ def test_friedman_exact_by_brute_force(n, k, ties):
     assert res.statistic == friedman(x).statistic  # only the p-value changes
 
 
+@pytest.mark.parametrize(("n", "k", "method"), [(20, 4, "exact"), (21, 4, "monte-carlo"),
+                                                 (211, 3, "exact"), (212, 3, "monte-carlo")])
+def test_friedman_exact_enumerates_up_to_the_sizes_its_docstring_gives(n, k, method):
+    # The docstring's limits (k = 4 up to 20 tasks, k = 3 up to 211), from the cell and work budgets.
+    span = 2 * k - 2
+    cells = (n * span + 1) ** (k - 1)
+    work = sum((i * span + 1) ** (k - 1) for i in range(n)) * math.factorial(k)
+    import sigeval.ranking as ranking
+    assert (cells <= ranking.EXACT_MAX_CELLS and work <= ranking.EXACT_MAX_WORK) == (method == "exact")
+    if method == "monte-carlo":  # the enumeration itself is tested on smaller tables; this one only routes
+        scores = np.random.default_rng(n).normal(size=(n, k))
+        assert friedman(scores, method="exact", n_resamples=50, rng=0).method == method
+
+
 def test_friedman_exact_large_and_monte_carlo():
     # Many tasks: the exact p approaches the chi-square approximation.
     rng = np.random.default_rng(5)

@@ -251,8 +251,8 @@ def friedman(
     likely), which the :math:`\chi^2` approximation needs roughly
     :math:`N > 10` and :math:`k > 5` to match. It is enumerated exactly by
     convolving the tasks' rank vectors while the distribution of the rank sums
-    stays small (about 4 million states: :math:`k = 3` up to hundreds of tasks,
-    :math:`k = 4` up to about 20); beyond that, ``n_resamples`` random
+    stays small (at most 2 million cells and 300 million additions:
+    :math:`k = 3` up to 211 tasks, :math:`k = 4` up to 20); beyond that, ``n_resamples`` random
     permutations give a Monte Carlo p-value, :math:`(1 + \#\{\ge\})/(1 + B)`,
     with its standard error. The tie correction is a constant under these
     permutations, so the exact p-value is the same for both ``ties``.
