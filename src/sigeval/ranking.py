@@ -418,7 +418,8 @@ def nemenyi_cd(n_models: int, n_tasks: int, *, alpha: float = 0.05) -> float:
     with :math:`q_\alpha` from :func:`nemenyi_q`. Two models whose mean ranks
     differ by at least the CD are significantly different (Demšar, 2006,
     section 3.2.2), with the family-wise error of all :math:`k(k-1)/2` pairs
-    held at :math:`\alpha`.
+    held at :math:`\alpha` approximately (the mean ranks are normal only as
+    :math:`N` grows).
 
     Whether two models' mean ranks differ by the CD depends on the other
     models ranked with them (Benavoli, Corani and Mangili, 2016): adding or
