@@ -144,6 +144,20 @@ def test_friedman_exact_by_brute_force(n, k, ties):
     assert res.statistic == friedman(x).statistic  # only the p-value changes
 
 
+@pytest.mark.parametrize(("n", "k", "method"), [(20, 4, "exact"), (21, 4, "monte-carlo"),
+                                                 (211, 3, "exact"), (212, 3, "monte-carlo")])
+def test_friedman_exact_enumerates_up_to_the_sizes_its_docstring_gives(n, k, method):
+    # The docstring's limits (k = 4 up to 20 tasks, k = 3 up to 211), from the cell and work budgets.
+    span = 2 * k - 2
+    cells = (n * span + 1) ** (k - 1)
+    work = sum((i * span + 1) ** (k - 1) for i in range(n)) * math.factorial(k)
+    import sigeval.ranking as ranking
+    assert (cells <= ranking.EXACT_MAX_CELLS and work <= ranking.EXACT_MAX_WORK) == (method == "exact")
+    if method == "monte-carlo":  # the enumeration itself is tested on smaller tables; this one only routes
+        scores = np.random.default_rng(n).normal(size=(n, k))
+        assert friedman(scores, method="exact", n_resamples=50, rng=0).method == method
+
+
 def test_friedman_exact_large_and_monte_carlo():
     # Many tasks: the exact p approaches the chi-square approximation.
     rng = np.random.default_rng(5)
@@ -269,6 +283,23 @@ def _cd_groups_by_brute_force(ranks, cd):
     maximal = [s for s in close if not any(s < t for t in close)]
     groups = [tuple(sorted(s, key=lambda j: (ranks[j], j))) for s in maximal]
     return sorted(groups, key=lambda g: (ranks[g[0]], g[0]))
+
+
+def test_tasks_for_gap_falls_short_when_the_pair_swings_between_the_extremes():
+    # The planned N assumes the null's spread of a mean-rank gap, sqrt(k(k+1)/(6N)). Three models, the
+    # third always second, the pair ranked (1, 3) with probability 0.6 and (3, 1) otherwise: the per-task
+    # rank difference is +-2, expected gap 0.4, variance 4 - 0.16 = 3.84 in closed form against the
+    # null's k(k+1)/6 = 2, so the power at the planned N is below the target.
+    k, gap, target = 3, 0.4, 0.8
+    n = tasks_for_gap(gap, k, target_power=target)
+    sd_ratio = math.sqrt((4 - gap**2) / (k * (k + 1) / 6))
+    assert sd_ratio == pytest.approx(1.3856, abs=1e-4)
+    # The exact power: the gap is 2 (2 W - n) / n with W ~ Binomial(n, 0.6) the tasks where the pair is (1, 3).
+    w_needed = math.ceil((nemenyi_cd(k, n) * n / 2 + n) / 2 - 1e-12)
+    power = stats.binom.sf(w_needed - 1, n, 0.6)
+    normal = stats.norm.sf((nemenyi_cd(k, n) - gap) / (sd_ratio * math.sqrt(k * (k + 1) / (6 * n))))
+    assert power == pytest.approx(normal, abs=0.03)
+    assert 0.70 < power < target - 0.03
 
 
 def test_tasks_for_gap_reaches_its_target_power_by_simulation():

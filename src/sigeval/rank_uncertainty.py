@@ -7,7 +7,8 @@ model moves when one dataset is left out. For ``k`` models scored on the same
 test items, :func:`bootstrap_ranks` resamples the items and gives each model a
 rank interval, as the PASCAL VOC summary tables do, and the models the leader
 does not significantly beat; both describe how much the ranks move. For a
-statement with a guaranteed level, :func:`rank_confidence_sets` gives
+statement with a stated level (asymptotically valid, as any bootstrap
+level), :func:`rank_confidence_sets` gives
 simultaneous confidence intervals for every model's rank and the set of models
 that may be the best (Mogstad, Romano, Shaikh & Wilhelm, 2024).
 
@@ -561,8 +562,9 @@ def rank_confidence_sets(
     true rank simultaneously, and the models with :math:`b_j = 0` form a
     confidence set for the best. Unlike the leader's "not significantly
     beaten" group of :func:`bootstrap_ranks`, no model is chosen from the data
-    before the intervals are made, so the level is a guarantee, not a
-    description.
+    before the intervals are made, so the level (asymptotic, since the
+    bootstrap approximates the distribution of :math:`T`) is a property of the
+    procedure, not a description.
 
     Parameters
     ----------
