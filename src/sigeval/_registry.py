@@ -26,7 +26,7 @@ STATISTICS: dict[str, tuple[str, ...]] = {
     "multiple": ("tests/test_multiple.py",),
     "ranking": ("tests/test_ranking.py",),
     "rank_uncertainty": ("tests/test_rank_uncertainty.py", "tests/test_ranking.py"),
-    "report": ("tests/test_report.py", "tests/test_report_bayesian.py"),
+    "report": ("tests/test_report.py", "tests/test_report_bayesian.py", "tests/test_report_output.py"),
     "predictions": ("tests/test_predictions.py", "tests/test_cli.py"),
     "generative": ("tests/test_generative.py",),
     "sequential": ("tests/test_sequential.py",),
