@@ -4,6 +4,9 @@ The first tests live in test_ranking.py; these cover the boundaries, the argumen
 through, the callable path and its chunks, and the error messages.
 """
 
+import re
+import warnings
+
 import numpy as np
 import pytest
 
@@ -253,6 +256,8 @@ def test_rank_confidence_sets_match_a_loop_over_pairs():
     diff = x.mean(axis=0)[:, None] - x.mean(axis=0)[None, :]
     np.testing.assert_allclose((d_low + d_high) / 2, diff, atol=1e-12)
     assert (res.confidence_level, res.n_resamples) == (0.9, 999)
+    assert res.estimate.shape == (5,)
+    np.testing.assert_allclose(res.estimate, x.mean(axis=0), rtol=1e-15)
 
 
 def test_rank_confidence_sets_critical_value_between_one_test_and_bonferroni():
@@ -351,9 +356,69 @@ def test_rank_confidence_sets_near_the_float64_limits():
     assert huge.critical_value == pytest.approx(small.critical_value, rel=1e-12)
     np.testing.assert_array_equal(huge.rank_interval.low, small.rank_interval.low)
     np.testing.assert_allclose(huge.estimate, small.estimate * 2.0**1020, rtol=1e-12)
-    # Differences that overflow float64 are refused, not returned as inf.
-    with pytest.raises(ValueError, match="overflows float64"):
-        ru.rank_confidence_sets(np.array([[1e308, -1e308], [1.2e308, -1e308], [1e308, -1.3e308]]), n_resamples=20)
+    # Near 1e160 the values fit float64 but their squares (in the standard errors) do not.
+    large = ru.rank_confidence_sets(x * 2.0**530, n_resamples=300, rng=0)
+    assert large.critical_value == pytest.approx(small.critical_value, rel=1e-12)
+    np.testing.assert_allclose(large.difference_interval.low, small.difference_interval.low * 2.0**530, rtol=1e-12)
+    np.testing.assert_allclose(huge.difference_interval.low, small.difference_interval.low * 2.0**1020, rtol=1e-12)
+    np.testing.assert_allclose(huge.difference_interval.high, small.difference_interval.high * 2.0**1020, rtol=1e-12)
+    # Differences that overflow float64 are refused with their own message, without a
+    # RuntimeWarning from the overflow on the way.
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        with pytest.raises(ValueError, match=re.escape(
+            "The result overflows float64 (difference_interval not finite): the values of `scores` are "
+            "too large, or too far apart in scale, for float64 arithmetic; rescale them (e.g. divide by "
+            "a power of ten).")):
+            ru.rank_confidence_sets(np.array([[1e308, -1e308], [1.2e308, -1e308], [1e308, -1.3e308]]),
+                                    n_resamples=20)
+
+
+def test_rank_confidence_sets_small_values_and_widely_spread_scales():
+    # Scores in [0, 0.01]: per-item differences spread by far less than 1 still vary, and a
+    # power-of-two rescaling gives the same critical value and ranks.
+    x = np.random.default_rng(3).normal(size=(80, 3)) + [0.0, 0.4, 0.8]
+    base = ru.rank_confidence_sets(x, n_resamples=300, rng=2)
+    tiny = ru.rank_confidence_sets(x * 2.0**-10, n_resamples=300, rng=2)
+    assert tiny.critical_value == pytest.approx(base.critical_value, rel=1e-12) and base.critical_value > 1
+    np.testing.assert_array_equal(tiny.rank_interval.low, base.rank_interval.low)
+    # A leader near 1e110 and two models near 1e-150: the values are ordinary (their squares stay in
+    # float64), so nothing is rescaled and the tiny pair's differences do not underflow.
+    rng = np.random.default_rng(12)
+    n = 60
+    y = np.column_stack([1e110 * (1 + 0.1 * rng.normal(size=n)), 1e-150 * rng.normal(size=n),
+                         1e-150 * (rng.normal(size=n) + 1)])
+    res = ru.rank_confidence_sets(y, n_resamples=400, rng=3)
+    c, low, high = _brute_rank_sets(y, 400, 3, 0.95)
+    assert res.critical_value == pytest.approx(c, rel=1e-12)
+    assert res.rank_interval.low.tolist() == low.tolist() == [1, 3, 2]
+    assert res.rank_interval.high.tolist() == high.tolist() == [1, 3, 2]
+
+
+def test_rank_confidence_sets_single_resample_is_its_own_critical_value():
+    # With one resample, c is that resample's largest studentized deviation.
+    x = np.random.default_rng(3).normal(size=(30, 3)) + [0.0, 0.4, 0.8]
+    res = ru.rank_confidence_sets(x, n_resamples=1, rng=5)
+    c, low, high = _brute_rank_sets(x, 1, 5, 0.95)
+    assert res.critical_value == pytest.approx(c, rel=1e-12) and c > 0
+    np.testing.assert_array_equal(res.rank_interval.low, low)
+
+
+def test_rank_confidence_sets_memory_refusal_counts_pairs_and_resamples():
+    # n x pairs per-item differences, and pairs + 2 values per resample, k(k - 1)/2 pairs.
+    n, k, b = 5, 3, 10**12
+    tib = (n * 3 + b * (3 + 2)) * 8 / 2**40
+    with pytest.raises(ValueError, match=rf"^`n_resamples` = {b} would need {tib:,.1f} TiB of memory "
+                                         r"for the pairwise differences of every resample; the limit is "
+                                         r"4\.0 GiB\. Choose a smaller `n_resamples`\.$"):
+        ru.rank_confidence_sets(np.eye(n, k), n_resamples=b)
+    # Many models on few items: the per-item differences alone exceed the limit.
+    n, k = 300, 2000
+    pairs = k * (k - 1) // 2
+    gib = (n * pairs + 1 * (pairs + 2)) * 8 / 2**30
+    assert f"{gib:,.1f}" == "4.5"
+    with pytest.raises(ValueError, match=r"^`n_resamples` = 1 would need 4\.5 GiB of memory for the pairwise"):
+        ru.rank_confidence_sets(np.zeros((n, k)), n_resamples=1)
 
 
 def test_rank_confidence_sets_critical_value_matches_the_gaussian_one_of_csranks():
