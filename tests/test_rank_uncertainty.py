@@ -421,6 +421,20 @@ def test_rank_confidence_sets_memory_refusal_counts_pairs_and_resamples():
         ru.rank_confidence_sets(np.zeros((n, k)), n_resamples=1)
 
 
+def test_rank_confidence_sets_refuses_many_models_before_building_their_pairs():
+    # 4,000 models have 8 million pairs: their indices alone would take 128 MB before the refusal.
+    import tracemalloc
+
+    tracemalloc.start()
+    try:
+        with pytest.raises(ValueError, match=r"^`n_resamples` = 1000000 would need .* TiB of memory"):
+            ru.rank_confidence_sets(np.zeros((3, 4000)), n_resamples=10**6)
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert peak < 10 * 2**20
+
+
 def test_rank_confidence_sets_critical_value_matches_the_gaussian_one_of_csranks():
     # csranks (Mogstad et al.'s R package) draws the estimates from N(0, Sigma) instead of
     # resampling items; with many items the two critical values agree.

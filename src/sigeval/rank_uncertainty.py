@@ -619,11 +619,12 @@ def rank_confidence_sets(
     n_resamples = check_positive_int(n_resamples, "n_resamples")
     gen = check_rng(rng)
     n, k = table.shape
-    iu = np.triu_indices(k, 1)
-    n_pairs = iu[0].size
-    # The per-item pairwise differences, and every resample's pairwise means and deviations.
+    n_pairs = k * (k - 1) // 2
+    # The per-item pairwise differences, and every resample's pairwise means and deviations
+    # (checked before the pair indices exist: with many models they alone are large).
     check_memory(float(n) * n_pairs + float(n_resamples) * (n_pairs + 2), "n_resamples", n_resamples,
                  "the pairwise differences of every resample")
+    iu = np.triu_indices(k, 1)
     # Ranks do not depend on the scale: values near the float64 limits are divided by a power of
     # two (exact), so that differences and their squares cannot overflow; ordinary values are not.
     unit = safe_scale(table, power=2)
