@@ -539,8 +539,9 @@ def test_delong_ci_keeps_its_level_and_clips_the_interval_at_one():
 
 
 def test_delong_ci_messages_name_the_scores():
-    with pytest.raises(ValueError, match=r"^`scores` holds 1 NaN or infinite value\(s\) \(a failed run or item\?\) at position\(s\) 2; "
-                       r"remove or handle them explicitly\.$"):
+    match = (r"^`scores` holds 1 NaN or infinite value\(s\) \(a failed run or item\?\) at position\(s\) 2; "
+             r"remove or handle them explicitly\.$")
+    with pytest.raises(ValueError, match=match):
         delong_ci([1, 1, 0, 0], [0.9, 0.8, np.nan, 0.2])
 
 
