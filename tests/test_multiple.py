@@ -360,3 +360,119 @@ def test_sort_unit_reorders_only_the_groups_out_of_order(monkeypatch):
     big = np.r_[gen.uniform(size=3_000), 0.5 + np.arange(1_000) * 2.0**-53]
     big[[-1, -2]] = big[[-2, -1]]
     assert np.array_equal(multiple._sort_unit(big)[1], np.sort(big)) and len(calls) == 2
+
+
+def _spy_argsort(monkeypatch):
+    from sigeval import multiple
+
+    calls = []
+    monkeypatch.setattr(multiple.np, "argsort", lambda x, *a, **k: calls.append(1) or np.asarray(x).argsort(kind="stable"))
+    return calls
+
+
+def test_sort_unit_keeps_every_bit_it_has_room_for(monkeypatch):
+    """Keys drop only the bits the positions need: values one kept bit apart sort without numpy's sort."""
+    from sigeval.multiple import _sort_unit
+
+    calls = _spy_argsort(monkeypatch)
+    gen = np.random.default_rng(8)
+    # n = 4096 needs 12 index bits, so 10 value bits are dropped: 2**10 ulps of 0.5 apart is kept.
+    spaced = 0.5 + gen.permutation(4_096) * 2.0**-43
+    assert np.array_equal(_sort_unit(spaced)[1], np.sort(spaced))
+    # Up to 4 values need at most 2 index bits: no bit is dropped, neighbouring floats are told apart.
+    for n in (1, 2, 3, 4):
+        tiny = 0.5 + np.arange(n)[::-1] * 2.0**-53
+        assert np.array_equal(_sort_unit(tiny)[1], np.sort(tiny))
+    # Ties are no descent: equal values come in the order of their positions.
+    ties = np.round(gen.uniform(size=5_000), 2)
+    assert np.array_equal(_sort_unit(ties)[1], np.sort(ties))
+    assert not calls
+
+
+def test_sort_unit_reorders_the_lowest_and_the_highest_group():
+    """Descents in the first and in the last group of equal leading bits, and -0.0 among the smallest."""
+    from sigeval.multiple import _sort_unit
+
+    rest = np.random.default_rng(9).uniform(0.3, 0.8, size=1_000)
+    smallest = np.r_[3 * 2.0**-1074, -0.0, 2.0**-1074]  # share their leading bits with 0.0
+    largest = np.r_[0.9, np.nextafter(0.9, 0)]
+    p = np.r_[smallest, rest, largest]
+    order, ordered = _sort_unit(p)
+    np.testing.assert_array_equal(ordered, np.sort(p))
+    np.testing.assert_array_equal(p[order], ordered)
+
+
+def test_sort_unit_groups_by_the_bits_of_the_values_themselves():
+    """Two values of one group whose sum with 1.0 would round across a group boundary are still sorted."""
+    from sigeval.multiple import _sort_unit
+
+    boundary = 0.25 + 2.0**-42
+    pair = np.r_[boundary - 2.0**-54, boundary - 2.0**-45]  # descending, one group of 2**10 ulps
+    p = np.r_[pair, np.random.default_rng(10).uniform(0.5, 1.0, size=4_000)]
+    np.testing.assert_array_equal(_sort_unit(p)[1], np.sort(p))
+
+
+def test_sort_unit_falls_back_to_numpys_sort_only_beyond_its_thresholds(monkeypatch):
+    """Up to n // 64 descents and n // 8 values in the groups are sorted group by group; one more falls back."""
+    from sigeval.multiple import _sort_unit
+
+    calls = _spy_argsort(monkeypatch)
+    gen = np.random.default_rng(11)
+    n = 640  # 10 index bits, 8 value bits dropped; n // 64 = 10, n // 8 = 80
+
+    def family(close):
+        p = np.r_[close, gen.uniform(0.0, 0.45, size=n - close.size)]
+        out = _sort_unit(p)[1]
+        assert np.array_equal(out, np.sort(p))
+        return len(calls)
+
+    starts = 0.5 + np.arange(11) * 2.0**-40
+    pairs = np.column_stack([starts + 2.0**-53, starts]).ravel()  # each pair one descent in its own group
+    assert family(pairs[:20]) == 0  # 10 descents
+    assert family(pairs) == 1  # 11 descents
+    block = 0.5 + np.arange(81) * 2.0**-53  # one group
+    block80 = block[:80].copy()
+    block80[[0, 1]] = block80[[1, 0]]
+    assert family(block80) == 1  # one descent, 80 values in its group
+    block[[0, 1]] = block[[1, 0]]
+    assert family(block) == 2  # 81 values
+
+
+@pytest.mark.parametrize("method", ["holm", "hochberg", "bh", "by"])
+def test_adjust_sorted_overwrites_its_argument(method):
+    """The sorted copy is adjusted in place: no second array of the family's size."""
+    from sigeval.multiple import _adjust_sorted
+
+    p = np.sort(np.random.default_rng(12).uniform(size=50))
+    expected = adjust_pvalues(p, method=method)
+    out = _adjust_sorted(p, method)
+    assert out is p
+    np.testing.assert_array_equal(p, expected)
+
+
+@pytest.mark.parametrize(
+    "p, shown",
+    [([0.0, 1.2], "1.2"), ([1.0, -0.5], "-0.5"), ([0.0, 1.0, 0.5, 2.0, -1.0], "2.0, -1.0")],
+)
+def test_bad_pvalues_name_only_the_values_outside_the_unit_interval(p, shown):
+    # 0 and 1 are valid p-values: beside a bad one, they are not reported.
+    with pytest.raises(ValueError, match=rf"^`pvalues` must lie in \[0, 1\]; got {shown}\.$"):
+        adjust_pvalues(p)
+
+
+def test_expected_best_of_k_takes_one_k_at_a_time_when_n_exceeds_the_block(monkeypatch):
+    from sigeval import multiple
+
+    x = np.array([0.3, 0.1, 0.4, 0.1, 0.5])
+    ks = np.array([1, 2, 3, 4, 5])
+    expected = [_best_of_k_brute_force(x, k, x) for k in ks]
+    seen = []
+    weights = multiple._best_of_k_weights
+    monkeypatch.setattr(multiple, "_best_of_k_weights", lambda n, k: seen.append(k.size) or weights(n, k))
+    monkeypatch.setattr(multiple, "_WEIGHT_BLOCK", 4)  # fewer numbers than one row of n = 5
+    np.testing.assert_allclose(expected_best_of_k(x, ks), expected, rtol=1e-14)
+    assert seen == [1, 1, 1, 1, 1]
+    monkeypatch.setattr(multiple, "_WEIGHT_BLOCK", 10)  # two rows
+    seen.clear()
+    np.testing.assert_allclose(expected_best_of_k(x, ks), expected, rtol=1e-14)
+    assert seen == [2, 2, 1]

@@ -521,3 +521,70 @@ def test_the_jackknife_of_a_class_with_one_item_is_refused_without_a_warning():
     assert str(error.value) == (
         "`statistic` returned non-finite value(s) on leaving an item out (a class with a single item?); "
         "BCa's jackknife needs a finite value for every item.")
+
+
+# --------------------------------------------------------------------------- messages, levels and clipping
+
+
+def test_delong_ci_keeps_its_level_and_clips_the_interval_at_one():
+    # The docstring's scorer: AUC 7/8, and 0.875 + z_0.95 * SE > 1, so the upper end is clipped to 1.
+    labels, scores = [1, 1, 1, 1, 0, 0, 0, 0], [0.9, 0.8, 0.7, 0.3, 0.6, 0.2, 0.1, 0.4]
+    res = delong_ci(labels, scores, confidence_level=0.9)
+    auc, se, low, _ = _brute_force_delong_ci(labels, scores, 0.9)
+    assert res.confidence_level == 0.9
+    assert res.estimate == auc == 0.875
+    assert res.estimate + stats.norm.isf(0.05) * se > 1.0
+    assert res.confidence_interval.high == 1.0
+    assert res.confidence_interval.low == pytest.approx(low, rel=1e-12)
+
+
+def test_delong_ci_messages_name_the_scores():
+    match = (r"^`scores` holds 1 NaN or infinite value\(s\) \(a failed run or item\?\) at position\(s\) 2; "
+             r"remove or handle them explicitly\.$")
+    with pytest.raises(ValueError, match=match):
+        delong_ci([1, 1, 0, 0], [0.9, 0.8, np.nan, 0.2])
+
+
+def test_delong_ci_zero_se_warning_says_why():
+    with pytest.warns(UserWarning) as record:
+        delong_ci([1, 1, 0, 0], [0.9, 0.8, 0.1, 0.2])
+    assert len(record) == 1
+    assert record[0].filename == __file__ or "mutmut" in Path(record[0].filename).parts
+    assert str(record[0].message) == (
+        "DeLong's standard error is zero: every positive-negative pair is ordered alike (AUC 1: "
+        "all positives above the negatives, below them, or tied with them), so the data show no variation "
+        "and the interval is a single point. It does not mean the AUC is known exactly; with few items, "
+        "see the bootstrap (sigeval.bootstrap_ci with roc_auc) or collect more."
+    )
+
+
+@pytest.mark.parametrize("call", [lambda: delong_ci([1, 1, 0, 0], [0.9, 0.8, 0.1, 0.2]),
+                                  lambda: delong_test([1, 1, 0, 0], [0.9, 0.8, 0.1, 0.2], [0.9, 0.8, 0.1, 0.2])])
+def test_zero_se_warnings_point_one_frame_up(monkeypatch, call):
+    """stacklevel=2: the warning names the line that called sigeval (checked on the call itself,
+    since a mutation tool's wrappers add frames between the test and the function)."""
+    import sigeval.roc
+
+    seen = []
+    monkeypatch.setattr(sigeval.roc.warnings, "warn", lambda *args, **kwargs: seen.append(kwargs))
+    call()
+    assert seen == [{"stacklevel": 2}]
+
+
+def test_delong_zero_se_error_message_in_full():
+    y = np.array([1, 1, 1, 1, 0, 0, 0, 0])
+    perfect = np.array([0.9, 0.8, 0.7, 0.65, 0.6, 0.2, 0.1, 0.4])
+    expected = (
+        "DeLong's test cannot judge this difference: the estimated covariance of the two AUCs "
+        "({} and {}) is singular and gives their difference a standard error "
+        "of exactly 0, because each model places every positive item, and every negative one, at the same "
+        "level against the other class (4 positives, 4 negatives). The z statistic would be infinite and "
+        "the p-value 0 whatever the number of items; the data give no estimate of the difference's "
+        "variability. Score more items, or report the two AUCs without a test."
+    )
+    with pytest.raises(ValueError) as info:
+        delong_test(y, perfect, -perfect)
+    assert str(info.value) == expected.format(1, 0)
+    with pytest.raises(ValueError) as info:
+        delong_test(y, np.zeros(8), perfect)
+    assert str(info.value) == expected.format(0.5, 1)
