@@ -343,7 +343,7 @@ def test_one_progress_bar_counts_every_model_and_pair(monkeypatch, metric, extra
 
     class Bar:
         def __init__(self, total, description, *, enabled=True, unit="it"):
-            self.total, self.done = total, 0
+            self.total, self.done, self.labels = total, 0, (description, enabled, unit)
             bars.append(self)
 
         def __enter__(self):
@@ -370,6 +370,8 @@ def test_one_progress_bar_counts_every_model_and_pair(monkeypatch, metric, extra
     # 3 pairs, and the 3 models too when each model's interval is a bootstrap (or a DeLong interval).
     steps = 3 + (3 if metric == "auc" or "groups" in extra else 0)
     assert [(bar.total, bar.done) for bar in bars] == [(steps, steps)]
+    # A whole number of steps, named, and shown by default.
+    assert type(bars[0].total) is int and bars[0].labels == ("compare", True, "comparison")
     assert not any(inner)  # the bootstraps inside draw no bars of their own
 
 
@@ -392,3 +394,99 @@ def test_auc_comparison_at_another_level_and_a_degenerate_pair():
     with pytest.raises(TableError, match=r"^models 'A' and 'B': \S"), \
             pytest.warns(UserWarning, match=r"DeLong's standard error is zero"):
         compare_predictions(perfect, metric="auc")
+
+
+# --------------------------------------------------------------------------- more exact messages and paths (mutation testing, round 2)
+
+
+def test_whole_numbers_beyond_float64_precision_are_not_rounded_into_a_match():
+    # A bug: 2**53 + 1 was turned into the float 2**53 and then written "9007199254740992", so a prediction of
+    # 2**53 counted as correct for the label 2**53 + 1. Whole numbers below 2**53 are still written as integers
+    # (1000 from an int column and 1000.0 from a float cell agree).
+    n = 2**53
+    table = pd.DataFrame({
+        "label": [n + 1, n - 1, 1000, 3],
+        "A": pd.Series([n + 1, n - 1, 1000.0, 3], dtype=object),  # to_numeric reads these as float64
+        "B": [n, n - 1, 1000, 4],
+    })
+    res = compare_predictions(table, n_resamples=50, rng=0)
+    assert res.models.accuracy.tolist() == [1.0, 0.5]
+
+
+def test_no_model_predicts_names_at_most_five_values_each_written_as_integers():
+    table = pd.DataFrame({"label": [10, 11, 12, 13, 14, 15], "A": [20, 21, 22, 23, 24, 25],
+                          "B": [20.0, 21.0, 22.0, 23.0, 24.0, 25.0]})
+    with pytest.raises(TableError, match=r"^the label column 'label' holds values \(10, 11, 12, 13, 14\) that no "
+                                         r"model predicts \(the models predict 20, 21, 22, 23, 24\); are labels"):
+        compare_predictions(table, n_resamples=50, rng=0)
+
+
+@pytest.mark.parametrize(
+    ("table", "kwargs", "error", "message"),
+    [
+        (_renamed(_SMALL.assign(C=_SMALL.A, D=_SMALL.B), ["label", "A", "B", "A", "B"]), {}, TableError,
+         r"^the table has more than one column named 'A', 'B'; rename them so that each name is one column$"),
+        (_SMALL.assign(g=[1, 1, 2, 2, 3, 3]), dict(groups=["g"]), TypeError,
+         r"^`groups` must be a column name; got \['g'\]\.$"),
+        (np.ones((3, 2)), {}, TypeError,
+         r"^`table` must be a pandas DataFrame, one row per test item; got ndarray\.$"),
+        (pd.DataFrame({"label": [], "A": [], "B": []}), {}, ValueError,
+         r"^`table` must hold at least one row \(test item\); got an empty table\.$"),
+    ],
+)
+def test_more_arguments_are_named_exactly(table, kwargs, error, message):
+    with pytest.raises(error, match=message):
+        compare_predictions(table, n_resamples=50, rng=0, **kwargs)
+
+
+def test_a_generator_is_not_repeated_in_the_note_and_the_defaults():
+    table = _table(n=30, seed=12)[["label", "A", "B"]]
+    res = compare_predictions(table, n_resamples=100, rng=np.random.default_rng(3))
+    assert res.note == ("accuracy intervals: Wilson; differences: A minus B, paired bootstrap percentile interval "
+                        "(100 resamples); p: McNemar (exact), Holm-adjusted over 1 pair(s)")
+    # 10,000 resamples unless told otherwise.
+    res = compare_predictions(table, rng=5)
+    assert res.n_resamples == 10_000 and "(10000 resamples, rng seed 5)" in res.note
+    correct = {m: (table[m] == table.label).to_numpy(float) for m in "AB"}
+    boot = paired_bootstrap_ci(correct["A"], correct["B"], n_resamples=10_000, rng=np.random.default_rng(5))
+    assert (res.pairs.ci_low[0], res.pairs.ci_high[0]) == tuple(boot.confidence_interval)
+
+
+def test_auc_pairs_table_has_the_documented_columns():
+    rng = np.random.default_rng(13)
+    y = np.tile([0, 1], 15)
+    table = pd.DataFrame({"label": y, "s1": y + rng.normal(0, 1, 30), "s2": y + rng.normal(0, 2, 30),
+                          "s3": rng.normal(0, 1, 30)})
+    res = compare_predictions(table, metric="auc")
+    assert list(res.pairs.columns) == ["model_a", "model_b", "estimate", "ci_low", "ci_high", "pvalue", "pvalue_holm"]
+    assert res.pairs[["model_a", "model_b"]].to_numpy().tolist() == [["s1", "s2"], ["s1", "s3"], ["s2", "s3"]]
+    assert res.pairs.pvalue_holm.tolist() == adjust_pvalues(res.pairs.pvalue.to_numpy(), method="holm").tolist()
+
+
+def test_the_bootstrap_auc_error_ends_with_what_to_do():
+    table = pd.DataFrame({"label": [0, 1, 1, 0, 1, 0], "A": np.linspace(0, 1, 6), "B": np.linspace(1, 0, 6)})
+    with pytest.raises(TableError, match=r"an AUC needs both classes\. No interval was computed; use DeLong's "
+                                         r"interval \(auc_method='delong', the default\) or add items of the rarer "
+                                         r"class$"):
+        compare_predictions(table, metric="auc", n_resamples=100, rng=0, auc_method="bootstrap")
+
+
+def test_grouped_sign_flips_beyond_the_exact_limits_draw_from_the_one_generator():
+    from sigeval import paired_permutation_test
+
+    # 342 groups whose differences have the magnitudes 1, ..., 342: too much work for the exact convolution
+    # (342 x 58,654 > 2e7) and too many for the enumeration, so the p-value takes 10,000 draws of the signs,
+    # from the generator the bootstraps used before it.
+    k = 342
+    sizes = np.arange(1, k + 1)
+    signs = np.where(np.random.default_rng(14).random(k) < 0.5, 1, -1)
+    a = np.repeat(signs > 0, sizes).astype(int)
+    table = pd.DataFrame({"A": a, "B": 1 - a, "g": np.repeat(np.arange(k), sizes)})
+    res = compare_predictions(table, label=None, groups="g", n_resamples=20, rng=15, progress=False)
+    gen = np.random.default_rng(15)
+    codes = table.g.to_numpy()
+    for m in "AB":
+        bootstrap_ci(table[m].to_numpy(float), groups=codes, n_resamples=20, rng=gen)
+    paired_bootstrap_ci(a.astype(float), 1.0 - a, groups=codes, n_resamples=20, rng=gen)
+    ref = paired_permutation_test(np.bincount(codes, a), np.bincount(codes, 1 - a), rng=gen)
+    assert 0.01 < ref.pvalue < 0.99 and res.pairs.pvalue[0] == ref.pvalue

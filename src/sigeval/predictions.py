@@ -152,15 +152,17 @@ def _correctness(table: pd.DataFrame, label: Any, models: list) -> dict[Any, np.
         raise TableError(np.flatnonzero(missing), f"the label column {label!r} is empty")
 
     # Compared as text, so that 1, 1.0 and "1" from different columns agree: a cell holding a whole
-    # number exactly representable in float64 (|x| <= 2**53) is written as that integer, any other
-    # cell as its text (1e19 and 2e19 must not both wrap around to the same int64).
+    # number below 2**53 in magnitude is written as that integer, any other cell as its text (1e19 and
+    # 2e19 must not both wrap around to the same int64). The bound is strict: a larger integer cell may
+    # have been rounded on its way to float64 (2**53 + 1 becomes 2**53), while every float64 below
+    # 2**53 is the cell's exact value.
     def as_text(column: pd.Series) -> pd.Series:
         text = column.astype(str).to_numpy(dtype=object)
         numeric = pd.to_numeric(column.astype(np.int64) if column.dtype == bool else column, errors="coerce")
         if numeric.dtype.kind in "iuf":  # complex numbers stay text
             values = numeric.to_numpy(dtype=float, na_value=np.nan)
             with np.errstate(invalid="ignore"):
-                whole = np.isfinite(values) & (values == np.round(values)) & (np.abs(values) <= 2**53)
+                whole = np.isfinite(values) & (values == np.round(values)) & (np.abs(values) < 2**53)
             text[whole] = values[whole].astype(np.int64).astype(str)
         return pd.Series(text, index=column.index)
 
