@@ -7,8 +7,19 @@ with ``HYPOTHESIS_PROFILE=thorough``.
 """
 
 import os
+import threading
 
 from hypothesis import HealthCheck, settings
+
+try:
+    import tqdm
+except ImportError:  # the progress extra is optional
+    tqdm = None
+if tqdm is not None:
+    # tqdm's default lock includes a semaphore shared across processes. Mutation testing forks
+    # one child per mutant; a child stopped by its timeout while drawing a bar leaves the
+    # semaphore held, and every later child then waits on it forever (counted as a timeout).
+    tqdm.tqdm.set_lock(threading.RLock())
 
 settings.register_profile(
     "ci",
