@@ -632,6 +632,32 @@ def test_power_at_the_holm_level_agrees_with_the_decisions(family, alpha):
         assert row["seeds_for_0.01"] == seeds_needed(d.std(ddof=1), 0.01, alpha=row["alpha_used"])
 
 
+def test_holm_levels_of_a_family_with_zero_and_tied_pvalues_step_by_step():
+    """Every row's Holm level by a plain loop over the sorted p-values, ties kept in table order.
+
+    Four models a constant offset apart give p-values of exactly 0 (ties); three noisy ones give
+    p-values whose weighted terms do not rise in order, so some levels are alpha p / a_i.
+    """
+    gen = np.random.default_rng(7)
+    scores = {f"M{j}": 0.5 + 0.01 * j + (1e-14 if j < 4 else 0.01) * gen.standard_normal(31) for j in range(7)}
+    report = Report(long_table({"t": scores}))
+    p = report.pairwise().pvalue.to_list()
+    alpha, m = 0.05, len(p)
+    expected, running, own = [0.0] * m, 0.0, []
+    for rank, i in enumerate(sorted(range(m), key=lambda i: p[i])):  # Python's sort is stable
+        term = (m - rank) * p[i]
+        own.append(term >= running)
+        if term >= running:
+            running, expected[i] = term, alpha / (m - rank)
+        else:
+            expected[i] = alpha * p[i] / running
+    assert m == 21 and p.count(0.0) == 6 and not all(own)  # ties, a family past numpy's small-sort size, both cases
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # 0 / 0 for the zero p-values must not be computed into a warning
+        levels = report.power(correction="holm", deltas=(0.01,)).alpha_used.to_numpy()
+    np.testing.assert_allclose(levels, expected, rtol=1e-15)
+
+
 def test_the_mde_at_a_level_against_scipys_noncentral_t():
     """The power at the MDE of Bonferroni's level, by scipy's noncentral t: the formula's, a little below target.
 

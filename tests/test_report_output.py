@@ -1,5 +1,6 @@
 """Report's outputs (sigeval._report_output): Markdown, LaTeX, the HTML page in a browser, the environment."""
 
+import html
 import importlib.util
 import re
 import shutil
@@ -153,3 +154,44 @@ def test_a_view_the_runs_cannot_support_is_explained_not_raised():
     text = report.to_markdown(precision=4)
     section = text.split("## Aggregate scores across tasks (IQM, mean, median, optimality gap)")[1]
     assert section.split("##")[0].strip() == str(refused.value)
+
+
+def test_the_environment_records_each_output_call_with_its_defaults(report, tmp_path):
+    text = report.to_markdown()
+    assert ("| call | Report.to_markdown(margin=None, alpha=0.05, target_power=0.8, precision=4, "
+            "family='task', correction='none') |") in text
+    path = tmp_path / "defaults.html"
+    page = report.to_html(path).read_text()
+    call = (f"Report.to_html({str(path)!r}, margin=None, alpha=0.05, target_power=0.8, "
+            "family='task', correction='none')")
+    assert f"<td class='text'>{html.escape(call)}</td>" in page
+    # Without a title the heading counts the models and tasks; with one, it is the title.
+    assert f"<h1>Report: {len(report.models)} models on {len(report.tasks)} task(s)</h1>" in page
+    titled = report.to_html(tmp_path / "titled.html", title="Shapes & matchers").read_text()
+    assert "<h1>Shapes &amp; matchers</h1>" in titled and "<title>Shapes &amp; matchers</title>" in titled
+
+
+def test_outputs_print_the_stated_number_of_decimals(report, tmp_path):
+    first = report.pairwise().iloc[0]
+    for precision in (0, 4):  # 4 by default
+        cell = f"{first.mean_diff:.{precision}f}"
+        markdown = report.to_markdown(**({} if precision == 4 else {"precision": precision}))
+        assert f"| {first.task} | {first.model_a} | {first.model_b} | 5 | {cell} |" in markdown
+        page = report.to_html(tmp_path / f"p{precision}.html",
+                              **({} if precision == 4 else {"precision": precision})).read_text()
+        assert f"<td class='num'>5</td><td class='num'>{cell}</td>" in page
+
+
+@pytest.mark.parametrize("output", ["to_markdown", "to_html"])
+def test_markdown_and_html_refuse_a_negative_precision_by_name(report, tmp_path, output):
+    args = (tmp_path / "x.html",) if output == "to_html" else ()
+    with pytest.raises(ValueError, match=r"^`precision` must be an integer >= 0; got -1\.$"):
+        getattr(report, output)(*args, precision=-1)
+    assert not (tmp_path / "x.html").exists()
+
+
+def test_the_page_follows_the_holm_family_and_the_power_correction(report, tmp_path):
+    page = report.to_html(tmp_path / "holm.html", margin=0.01, family="all", correction="holm").read_text()
+    assert "Holm-adjusted over every comparison" in page and "at the level of the holm decision" in page
+    pairwise = report.pairwise(family="all")
+    assert f"{int(pairwise.reject.sum())} of {len(pairwise)} comparison(s) differ" in page

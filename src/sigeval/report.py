@@ -387,7 +387,7 @@ class Report:
         return out
 
     def _levels(self, pvalues: np.ndarray, alpha: float, family: str, correction: str) -> np.ndarray:
-        r"""The level at which each comparison's test is decided: ``alpha``, Holm's or Bonferroni's.
+        r"""The level at which each comparison's test is decided under Holm's or Bonferroni's correction.
 
         For Holm, with the family's :math:`m` p-values sorted, :math:`p_{(1)} \le \dots \le p_{(m)}`,
         the comparison at rank :math:`i` is rejected when
@@ -395,10 +395,9 @@ class Report:
         :math:`\alpha_i` with "reject exactly when :math:`p_{(i)} \le \alpha_i`":
         :math:`\alpha/(m - i + 1)` when the maximum is its own term, and
         :math:`\alpha\,p_{(i)}/a_i` (smaller) when an earlier comparison's term is larger. It
-        lies between Bonferroni's :math:`\alpha/m` and :math:`\alpha/(m - i + 1)`.
+        lies between Bonferroni's :math:`\alpha/m` and :math:`\alpha/(m - i + 1)`. Without a
+        correction every level is ``alpha``, and the caller needs no p-value to say so.
         """
-        if correction == "none":
-            return np.full(pvalues.shape, alpha)
         groups = self._families(family)
         tested = ~np.isnan(pvalues)
         out = np.full(pvalues.shape, np.nan)
@@ -412,7 +411,7 @@ class Report:
             step = alpha / (m - np.arange(m))
             terms = (m - np.arange(m)) * pvalues[order]
             running = np.maximum.accumulate(terms)
-            with np.errstate(divide="ignore", invalid="ignore"):
+            with np.errstate(invalid="ignore"):  # 0 / 0 in the branch not taken, where p-values are 0
                 out[order] = np.where(terms >= running, step, alpha * pvalues[order] / running)
         return out
 
