@@ -681,10 +681,10 @@ def test_the_mde_at_a_level_against_scipys_noncentral_t():
 def test_bad_family_and_correction_are_named(hand, kwargs, match):
     with pytest.raises(ValueError, match=match):
         hand.power(**kwargs)
-    if "family" in kwargs:
-        for view in (hand.pairwise, lambda **kw: hand.equivalence(0.01, **kw), hand.summary):
-            with pytest.raises(ValueError, match=match):
-                view(**kwargs)
+    views = (hand.pairwise, lambda **kw: hand.equivalence(0.01, **kw)) if "family" in kwargs else ()
+    for view in (*views, hand.summary, hand.to_markdown):
+        with pytest.raises(ValueError, match=match):
+            view(**kwargs)
 
 
 def test_summary_reports_the_numbers(hand):
@@ -1121,6 +1121,41 @@ def test_vectorised_summary_equals_the_sentences_of_the_per_comparison_views():
             "observed") in text
     verdicts = ", ".join(f"{counts.get(v, 0)} {v}" for v in ("different", "equivalent", "trivial", "undetermined"))
     assert f"Against a margin of {margin:g}: {verdicts}." in text
+
+
+@pytest.mark.parametrize("family", ["task", "all"])
+@pytest.mark.parametrize("correction", ["none", "holm", "bonferroni"])
+def test_summary_follows_the_family_and_the_correction_of_the_views(family, correction):
+    """Each sentence of the summary is its view's at the same Holm family and power correction."""
+    report = Report(_mid_size_table(), failed="drop-pairs")
+    margin = 0.03
+    pw = report.pairwise(family=family)
+    # A delta far above the spread: its seed count is 2 at once (the summary prints no seed counts).
+    pwr = report.power(family=family, correction=correction, deltas=(1e6,))
+    counts = report.equivalence(margin, family=family).verdict.value_counts()
+    holm = {"task": "Holm within each task", "all": "Holm over all comparisons"}[family]
+    level = {"none": "", "holm": " (at the level of each Holm decision)",
+             "bonferroni": " (at the Bonferroni level)"}[correction]
+    verdicts = ", ".join(f"{counts.get(v, 0)} {v}" for v in ("different", "equivalent", "trivial", "undetermined"))
+    text = report.summary(margin=margin, family=family, correction=correction)
+    assert f"{pw.reject.sum()} of {len(pw)} comparison(s) differ at alpha = 0.05 (paired t, {holm})." in text
+    assert (f"Minimum detectable effects at 80% power{level} range from {pwr.mde.min():.3g} to {pwr.mde.max():.3g}; "
+            f"{(~pwr.detectable).sum()} of {len(pwr)} observed difference(s) are smaller than their own MDE.") in text
+    assert f"Against a margin of 0.03: {verdicts}." in text
+    # The case is chosen so that the other family, or no correction, would print other numbers.
+    other = "all" if family == "task" else "task"
+    assert report.pairwise(family=other).reject.sum() != pw.reject.sum()
+    assert report.equivalence(margin, family=other).verdict.value_counts().to_dict() != counts.to_dict()
+    assert correction == "none" or report.power(family=family, deltas=(1e6,)).mde.max() != pwr.mde.max()
+    assert correction == "none" or (
+        report.power(family=other, correction=correction, deltas=(1e6,)).mde.max() != pwr.mde.max())
+
+
+def test_summary_counts_a_holm_pvalue_exactly_at_alpha_as_a_difference(hand):
+    alpha = float(hand.pairwise().pvalue_holm.sort_values().iloc[1])  # a level that one adjusted p-value meets exactly
+    pw = hand.pairwise(alpha=alpha)
+    assert (pw.pvalue_holm == alpha).sum() == 1
+    assert f"{pw.reject.sum()} of 6 comparison(s) differ at alpha = {alpha:g}" in hand.summary(alpha=alpha)
 
 
 def test_vectorised_views_mark_each_failing_comparison_and_keep_the_others():
