@@ -1,5 +1,8 @@
 """sigeval.report: the views in probabilities and aggregates, Report.bayesian and Report.aggregate."""
 
+import re
+import warnings
+
 import numpy as np
 import pandas as pd
 import pytest
@@ -144,6 +147,58 @@ def test_bayesian_drops_failed_pairs_and_names_a_comparison_with_too_few():
         Report(table, failed="drop-pairs").bayesian(rope=0.1)
 
 
+def test_bayesian_when_b_is_far_better_keeps_the_tiny_middle_exact():
+    """With the mean far below -rope the middle comes from the upper tails, as the functions compute it."""
+    report = Report(long_table({"t": {"A": HAND["t1"]["C"], "B": HAND["t1"]["A"]}}))
+    for test_fraction in (None, 0.2):
+        row = report.bayesian(rope=0.001, test_fraction=test_fraction).iloc[0]
+        d = np.array(HAND["t1"]["C"]) - np.array(HAND["t1"]["A"])
+        post = (bayesian_paired_t(HAND["t1"]["C"], HAND["t1"]["A"], rope=0.001) if test_fraction is None
+                else correlated_ttest(d, test_fraction=test_fraction, rope=0.001))
+        assert post.prob_rope < 1e-4  # a tail difference: 1 - tail would lose its digits
+        assert [row.prob_a_better, row.prob_rope, row.prob_b_better] == [post.prob_a_better, post.prob_rope,
+                                                                          post.prob_b_better]
+
+
+def test_bayesian_over_splits_treats_spread_at_rounding_level_as_correlated_ttest_does():
+    """Scores of opposite signs: a spread the paired t still sees, but rounding error against the differences.
+
+    correlated_ttest judges the spread against max |d| (up to twice the scores' scale) and returns a point
+    mass; the view must route such a comparison through it rather than compute a tiny-scale t.
+    """
+    a = 4.0 * np.array([1 - 1.2e-14, 1 + 1.2e-14] * 3)
+    report = Report(long_table({"t": {"A": list(a), "B": list(-a)}}))
+    post = correlated_ttest(a - (-a), test_fraction=0.2, rope=8.0)
+    assert post.scale == 0 and report.pairwise().note.iloc[0] == ""  # the case: a point mass, yet a testable pair
+    row = report.bayesian(rope=8.0, test_fraction=0.2).iloc[0]
+    assert [row.posterior_scale, *row[PROBS]] == [0.0, post.prob_a_better, post.prob_rope, post.prob_b_better]
+
+
+@pytest.mark.parametrize("test_fraction", [None, 0.2])
+def test_bayesian_computes_ordinary_comparisons_at_once(hand, monkeypatch, test_fraction):
+    """Only the zero-spread comparison of t3 goes through the per-comparison function; the others are vectorised."""
+    import sigeval.report as module
+
+    calls = []
+    for name in ("bayesian_paired_t", "correlated_ttest"):
+        real = getattr(module, name)
+        monkeypatch.setattr(module, name, lambda *args, _real=real, _name=name, **kwargs:
+                            calls.append(_name) or _real(*args, **kwargs))
+    view = hand.bayesian(rope=0.01, test_fraction=test_fraction)
+    assert (view[["posterior_scale", *PROBS]].dtypes == np.float64).all()
+    assert calls == ["bayesian_paired_t" if test_fraction is None else "correlated_ttest"]
+
+
+def test_bayesian_refuses_a_posterior_scale_that_overflows_by_naming_the_comparison():
+    # Differences of +-1.98e300 (inside the limit of the scores) and a test fraction a rounding step below 1:
+    # sd * sqrt(1/n + rho / (1 - rho)) is about 2.3e300 * 9.5e7, beyond float64.
+    a = np.array([0.99, -0.99, 0.99, -0.99]) * 1e300
+    report = Report(long_table({"t": {"A": list(a), "B": list(-a)}}))
+    with warnings.catch_warnings(), pytest.raises(ValueError, match=r"^Task 't', 'A' vs 'B': .*overflow"):
+        warnings.simplefilter("error")  # the overflow is caught and explained, not warned about
+        report.bayesian(rope=0.0, test_fraction=np.nextafter(1.0, 0.0))
+
+
 # --------------------------------------------------------------------------- over tasks
 
 
@@ -216,18 +271,34 @@ def test_aggregate_statistics_in_the_order_given():
 def test_aggregate_when_lower_is_better_leaves_out_the_optimality_gap():
     report = Report(long_table(HAND), higher_is_better=False)
     assert list(report.aggregate(n_resamples=50, rng=0).columns[3::3]) == ["iqm", "mean", "median"]
-    with pytest.raises(ValueError, match="optimality gap .* higher_is_better=False"):
+    with pytest.raises(ValueError, match=re.escape(
+            "`statistics`: the optimality gap measures a shortfall below `gamma` and assumes higher scores are "
+            "better; this report has higher_is_better=False.")):
         report.aggregate(["optimality_gap"], n_resamples=50, rng=0)
 
 
 def test_aggregate_refuses_failed_runs_and_ragged_tasks():
     table = long_table(HAND)
-    table.loc[(table.task == "t2") & (table.model == "C") & (table.seed == 1), "score"] = np.nan
-    with pytest.raises(ValueError, match=r"Model 'C' has failed or missing runs on 1 task\(s\) \('t2': 1\)"):
+    table.loc[(table.task != "t1") & (table.model == "C") & (table.seed == 1), "score"] = np.nan
+    with pytest.raises(ValueError, match="^" + re.escape(
+            "Model 'C' has failed or missing runs on 2 task(s) ('t2': 1, 't3': 1); an aggregate over tasks needs "
+            "every run (see `failed_runs`).") + "$"):
         Report(table, failed="drop-pairs").aggregate(rng=0)
     ragged = long_table({"t1": HAND["t1"], "t2": {m: v[:3] for m, v in HAND["t2"].items()}})
-    with pytest.raises(ValueError, match="Model 'A' has 3 to 5 runs per task"):
+    with pytest.raises(ValueError, match="^" + re.escape(
+            "Model 'A' has 3 to 5 runs per task; an aggregate over tasks needs the same number of runs (seeds) "
+            "on every task.") + "$"):
         Report(ragged).aggregate(rng=0)
+
+
+def test_aggregate_resamples_ten_thousand_times_at_gamma_one_by_default(hand, monkeypatch):
+    import sigeval.report as module
+
+    seen = []
+    real = module.aggregate_ci
+    monkeypatch.setattr(module, "aggregate_ci", lambda *args, **kwargs: seen.append(kwargs) or real(*args, **kwargs))
+    hand.aggregate(["optimality_gap"], rng=0)
+    assert [(k["n_resamples"], k["gamma"], k["confidence_level"]) for k in seen] == [(10_000, 1.0, 0.95)] * 3
 
 
 # --------------------------------------------------------------------------- bad inputs
@@ -246,7 +317,9 @@ def test_aggregate_refuses_failed_runs_and_ragged_tasks():
         ({"rope": 0.01, "test_fraction": 1.0}, ValueError, "`test_fraction` must be strictly between 0 and 1"),
         ({"rope": 0.01, "test_fraction": float("nan")}, ValueError, "`test_fraction` must be strictly between"),
         ({"rope": 0.01, "test_fraction": "0.5"}, TypeError, "`test_fraction` must be a real number"),
-        ({"rope": 0.01, "over": "tasks", "test_fraction": 0.5}, ValueError, "`test_fraction` belongs to over='seeds'"),
+        ({"rope": 0.01, "over": "tasks", "test_fraction": 0.5}, ValueError, "^" + re.escape(
+            "`test_fraction` belongs to over='seeds' (the splits within a task); the signed-rank test over tasks "
+            "has none; got test_fraction=0.5.") + "$"),
         ({"rope": 0.01, "over": "tasks", "prior_strength": 0}, ValueError, "`prior_strength` must be positive"),
         ({"rope": 0.01, "over": "tasks", "n_samples": 0}, ValueError, "`n_samples` must be an integer >= 1"),
         ({"rope": 0.01, "over": "tasks", "n_samples": 2.5}, TypeError, "`n_samples` must be an integer"),
