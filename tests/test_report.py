@@ -228,6 +228,27 @@ def test_equivalence_agrees_with_tost_and_crosses_holm(hand):
     assert eq.verdict.tolist() == expected.tolist()
 
 
+def test_equivalence_rows_sent_to_the_functions_get_the_functions_numbers(hand, monkeypatch):
+    """A row the vectorised path does not vouch for is computed by paired_difference and tost_paired themselves."""
+    real = Report._student
+
+    def every_row_flagged(self, alpha):
+        out = real(self, alpha)
+        out["flagged"] = np.ones_like(out["flagged"])
+        return out
+
+    monkeypatch.setattr(Report, "_student", every_row_flagged)
+    eq = hand.equivalence(margin=0.02, alpha=0.1)
+    assert (eq.note == "").all()
+    for row in eq.itertuples(index=False):
+        a, b = HAND[row.task][row.model_a], HAND[row.task][row.model_b]
+        diff, tost = paired_difference(a, b, alpha=0.1), tost_paired(a, b, margin=0.02, alpha=0.1)
+        assert [row.mean_diff, row.ci_low, row.ci_high, row.pvalue_difference] == [
+            diff.estimate, *diff.confidence_interval, diff.pvalue]
+        assert [row.tost_ci_low, row.tost_ci_high, row.margin, row.pvalue_equivalence] == [
+            *tost.confidence_interval, 0.02, tost.pvalue]
+
+
 def test_equivalence_passes_alpha_to_both_tests_and_the_verdict(hand):
     eq = hand.equivalence(margin=0.03, alpha=0.10)
     assert list(eq.columns) == [

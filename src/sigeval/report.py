@@ -376,7 +376,7 @@ class Report:
         c = self._all()
         return c.task if family == "task" else np.zeros(c.task.size, dtype=np.int64)
 
-    def _holm(self, pvalues: np.ndarray, family: str = "task") -> np.ndarray:
+    def _holm(self, pvalues: np.ndarray, family: str) -> np.ndarray:
         """Holm-adjusted p-values within each family; a comparison without a p-value (NaN) is in none."""
         groups = self._families(family)
         tested = ~np.isnan(pvalues)
