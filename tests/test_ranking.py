@@ -806,3 +806,29 @@ def test_friedman_monte_carlo_p_at_the_extremes(monkeypatch):
     assert res.method == "monte-carlo" and res.pvalue == 1 / 10_001
     assert res.monte_carlo_standard_error == pytest.approx(math.sqrt(1 / 10_001 * (1 - 1 / 10_001) / 10_000),
                                                            rel=1e-12)
+
+
+def test_friedman_f_is_infinite_exactly_when_every_task_ranks_alike():
+    # Five tasks, each with the first two models tied ahead of the third: ranks (1.5, 1.5, 3) every time.
+    # C = 1 - 5 * (2^3 - 2) / (5 * (3^3 - 3)) = 0.75. Corrected, chi2 = N(k - 1) = 10, its maximum: F infinite.
+    x = np.tile([0.9, 0.9, 0.1], (5, 1))
+    res = friedman(x)
+    assert res.tie_correction == 0.75 and res.statistic == pytest.approx(10.0, rel=1e-14)
+    assert (res.statistic_f, res.pvalue_f) == (math.inf, 0.0)
+    # Uncorrected, chi2 = 0.75 * 10 = 7.5 and F = 4 * 7.5 / (10 - 7.5) = 12 on (2, 8) degrees of freedom,
+    # whose tail is (1 + 2 * 12 / 8)^(-8 / 2) = 4^-4.
+    plain = friedman(x, ties="ignore")
+    assert plain.statistic == pytest.approx(7.5, rel=1e-14)
+    assert plain.statistic_f == pytest.approx(12.0, rel=1e-13)
+    assert plain.pvalue_f == pytest.approx(4.0**-4, rel=1e-12)
+    # Without ties both agree: the same order on every task is infinite either way.
+    strict = np.tile([0.1, 0.9, 0.5, 0.3], (3, 1))
+    for ties in ("correct", "ignore"):
+        res = friedman(strict, ties=ties)
+        assert res.statistic == pytest.approx(9.0, rel=1e-14)
+        assert (res.statistic_f, res.pvalue_f) == (math.inf, 0.0)
+    # One task out of order is finite: ranks (4, 1, 2, 3) twice and (4, 1, 3, 2), rank sums (12, 3, 7, 8),
+    # chi2 = 12 * 3 / 20 * ((144 + 9 + 49 + 64) / 9 - 25) = 8.2 and F = 2 * 8.2 / (9 - 8.2) = 20.5.
+    strict[2] = [0.1, 0.9, 0.3, 0.5]
+    res = friedman(strict)
+    assert res.statistic == pytest.approx(8.2, rel=1e-13) and res.statistic_f == pytest.approx(20.5, rel=1e-12)
