@@ -847,3 +847,10 @@ def test_friedman_f_is_finite_when_one_task_of_many_models_differs():
     res = friedman(x)
     assert n * (k - 1) - res.statistic == pytest.approx(d, rel=1e-3)  # the difference of two 6e4s
     assert res.statistic_f == pytest.approx((n - 1) * (n * (k - 1) - d) / d, rel=1e-3)
+
+
+def test_nemenyi_q_says_how_small_alpha_may_be():
+    with pytest.raises(ValueError, match=r"^`alpha` = 1e-300 is too small: the studentized range quantile at "
+                                          r"1 - alpha is not finite in float64 \(alpha must be above about "
+                                          r"1e-16\)\.$"):
+        nemenyi_q(3, alpha=1e-300)
