@@ -691,3 +691,166 @@ def test_nemenyi_q_refuses_a_level_whose_quantile_is_infinite():
         nemenyi_q(3, alpha=1e-300)
     with pytest.raises(ValueError, match=r"^`alpha` = 1e-17 is too small"):
         nemenyi_cd(4, 14, alpha=1e-17)
+
+
+# --------------------------------------------------------------------------- details the mutants found
+
+
+def test_cd_groups_says_which_decisions_it_got():
+    start = r"^Give exactly one of `critical_difference` \(the Nemenyi test\) and `reject` \(pairwise decisions\); "
+    with pytest.raises(ValueError, match=start + r"got critical_difference=None and reject=None\.$"):
+        cd_groups([1.0, 2.0])
+    with pytest.raises(ValueError, match=start + r"got critical_difference=1\.0 and reject=a matrix\.$"):
+        cd_groups([1.0, 2.0], 1.0, reject=np.zeros((2, 2), bool))
+
+
+def test_friedman_names_n_resamples_and_its_memory():
+    with pytest.raises(ValueError, match=r"^`n_resamples` must be an integer >= 1; got 0\.$"):
+        friedman(DEMSAR_AUC, n_resamples=0)
+    # Ten tasks of six models cannot be enumerated: B = 10^8 permutations of 60 ranks, three arrays'
+    # worth of 8-byte cells, is 1.44e11 bytes = 134.1 GiB (1.44e11 / 1024**3 = 134.11).
+    y = np.random.default_rng(0).normal(size=(10, 6))
+    with pytest.raises(ValueError, match=r"^`n_resamples` = 100000000 would need 134\.1 GiB of memory for the "
+                                          r"Monte Carlo null distribution; the limit is 4\.0 GiB\. "
+                                          r"Choose a smaller `n_resamples`\.$"):
+        friedman(y, method="exact", n_resamples=10**8)
+
+
+def test_friedman_exact_budget_is_inclusive(monkeypatch):
+    # Three tasks of three models: the rank sums S_1, S_2 (doubled) span 3 * (2k - 2) + 1 = 13 values each,
+    # 13^2 = 169 cells; building them adds (1^2 + 5^2 + 9^2) * 3! = 642 cells.
+    import sigeval.ranking as ranking
+    x = np.array([[0.9, 0.5, 0.1], [0.4, 0.8, 0.2], [0.3, 0.6, 0.7]])
+    exact = _brute_force_friedman_p(x)
+    for cells, work, method in [(169, 642, "exact"), (168, 642, "monte-carlo"), (169, 641, "monte-carlo")]:
+        monkeypatch.setattr(ranking, "EXACT_MAX_CELLS", cells)
+        monkeypatch.setattr(ranking, "EXACT_MAX_WORK", work)
+        res = friedman(x, method="exact", n_resamples=100, rng=0)
+        assert res.method == method, (cells, work)
+        if method == "exact":
+            assert res.pvalue == pytest.approx(exact, rel=1e-12)
+
+
+@pytest.mark.parametrize("k", [2, 3])
+def test_friedman_exact_with_a_task_where_every_model_ties(k):
+    # A task on which all models tie has a single arrangement.
+    x = np.random.default_rng(k).normal(size=(4, k))
+    x[1] = 0.5
+    res = friedman(x, method="exact")
+    assert res.method == "exact"
+    assert res.pvalue == pytest.approx(_brute_force_friedman_p(x), rel=1e-12)
+
+
+def test_friedman_exact_p_is_one_when_every_rank_sum_is_equal():
+    # Nine tasks, three cyclic orders three times each: every model has rank sum 18, chi2 = 0, the
+    # smallest statistic there is, so P(chi2 >= 0) = 1 exactly (the summed probabilities round above 1).
+    x = np.array([np.roll([0.9, 0.5, 0.1], i) for i in range(9)])
+    res = friedman(x, method="exact")
+    np.testing.assert_array_equal(res.ranks.sum(axis=0), [18, 18, 18])
+    assert res.method == "exact" and res.statistic == 0.0 and res.pvalue == 1.0
+
+
+def test_friedman_keeps_the_scores_it_ranked():
+    res = friedman(demsar_frame())
+    np.testing.assert_array_equal(res.scores, DEMSAR_AUC)
+    assert res.scores.shape == (14, 4)
+
+
+def test_tasks_for_gap_with_a_target_power_near_or_below_alpha():
+    # Power 0.001 is below what alpha alone gives: q + z = 2.569 - 3.090 < 0, and 2 tasks already do.
+    assert nemenyi_q(4) + stats.norm.ppf(0.001) < 0
+    assert tasks_for_gap(0.8, 4, target_power=0.001) == 2
+    # Between 0 and 1: q + z = 0.5 for two models, N >= 0.5^2 * 2 * 3 / (6 * 0.05^2) = 100.
+    tp = stats.norm.cdf(0.5 - nemenyi_q(2))
+    qz = nemenyi_q(2) + stats.norm.ppf(tp)
+    assert qz == pytest.approx(0.5, abs=1e-12)
+    n = next(n for n in range(2, 1000) if qz * math.sqrt(2 * 3 / (6 * n)) <= 0.05)
+    assert n in (100, 101)  # 100 up to the rounding of 0.5
+    assert tasks_for_gap(0.05, 2, target_power=tp) == n
+
+
+def test_pairwise_wilcoxon_better_either_way_and_its_flag():
+    auc = pd.DataFrame({"base": [0.76, 0.60, 0.95, 0.63, 0.88, 0.66, 0.71, 0.80],
+                        "new": [0.80, 0.61, 0.97, 0.66, 0.90, 0.69, 0.75, 0.83],
+                        "other": [0.77, 0.62, 0.94, 0.60, 0.91, 0.68, 0.66, 0.85]})
+    # new beats base on all eight tasks; other beats base on 5 of 8; new beats other on 5 of 8.
+    pw = pairwise_wilcoxon(auc)
+    assert pw.better.tolist() == ["new", "other", "new"]
+    # The same table as losses: the model with the lower loss is better, so the same names.
+    assert pairwise_wilcoxon(1 - auc, higher_is_better=False).better.tolist() == ["new", "other", "new"]
+    assert pairwise_wilcoxon(1 - auc).better.tolist() == ["base", "base", "other"]
+    with pytest.raises(TypeError, match=r"^`higher_is_better` must be True or False; got 'yes'\.$"):
+        pairwise_wilcoxon(auc, higher_is_better="yes")
+
+
+def test_friedman_names_its_options():
+    with pytest.raises(ValueError, match=r"^`ties` must be one of 'correct', 'ignore'; got 'x'\.$"):
+        friedman(DEMSAR_AUC, ties="x")
+    with pytest.raises(ValueError, match=r"^`method` must be one of 'asymptotic', 'exact'; got 'x'\.$"):
+        friedman(DEMSAR_AUC, method="x")
+
+
+def test_friedman_monte_carlo_p_at_the_extremes(monkeypatch):
+    # Forced onto the Monte Carlo path. Every rank sum equal (chi2 = 0): every permutation is at least as
+    # extreme, so p = (1 + B) / (1 + B) = 1 with standard error 0.
+    import sigeval.ranking as ranking
+    monkeypatch.setattr(ranking, "EXACT_MAX_CELLS", 0)
+    balanced = np.array([np.roll([0.9, 0.5, 0.1], i) for i in range(9)])
+    res = friedman(balanced, method="exact", n_resamples=500, rng=0)
+    assert (res.method, res.pvalue, res.monte_carlo_standard_error) == ("monte-carlo", 1.0, 0.0)
+    # Nine tasks in the same order: a random permutation reaches that only if all nine tasks fall into
+    # one common order, probability 6 / 6^9 = 6e-7 per draw, so with the default B = 10,000 none does
+    # (seeded) and p = 1 / (1 + B).
+    agree = np.tile([0.9, 0.5, 0.1], (9, 1))
+    res = friedman(agree, method="exact", rng=0)
+    assert res.method == "monte-carlo" and res.pvalue == 1 / 10_001
+    assert res.monte_carlo_standard_error == pytest.approx(math.sqrt(1 / 10_001 * (1 - 1 / 10_001) / 10_000),
+                                                           rel=1e-12)
+
+
+def test_friedman_f_is_infinite_exactly_when_every_task_ranks_alike():
+    # Five tasks, each with the first two models tied ahead of the third: ranks (1.5, 1.5, 3) every time.
+    # C = 1 - 5 * (2^3 - 2) / (5 * (3^3 - 3)) = 0.75. Corrected, chi2 = N(k - 1) = 10, its maximum: F infinite.
+    x = np.tile([0.9, 0.9, 0.1], (5, 1))
+    res = friedman(x)
+    assert res.tie_correction == 0.75 and res.statistic == pytest.approx(10.0, rel=1e-14)
+    assert (res.statistic_f, res.pvalue_f) == (math.inf, 0.0)
+    # Uncorrected, chi2 = 0.75 * 10 = 7.5 and F = 4 * 7.5 / (10 - 7.5) = 12 on (2, 8) degrees of freedom,
+    # whose tail is (1 + 2 * 12 / 8)^(-8 / 2) = 4^-4.
+    plain = friedman(x, ties="ignore")
+    assert plain.statistic == pytest.approx(7.5, rel=1e-14)
+    assert plain.statistic_f == pytest.approx(12.0, rel=1e-13)
+    assert plain.pvalue_f == pytest.approx(4.0**-4, rel=1e-12)
+    # Without ties both agree: the same order on every task is infinite either way.
+    strict = np.tile([0.1, 0.9, 0.5, 0.3], (3, 1))
+    for ties in ("correct", "ignore"):
+        res = friedman(strict, ties=ties)
+        assert res.statistic == pytest.approx(9.0, rel=1e-14)
+        assert (res.statistic_f, res.pvalue_f) == (math.inf, 0.0)
+    # One task out of order is finite: ranks (4, 1, 2, 3) twice and (4, 1, 3, 2), rank sums (12, 3, 7, 8),
+    # chi2 = 12 * 3 / 20 * ((144 + 9 + 49 + 64) / 9 - 25) = 8.2 and F = 2 * 8.2 / (9 - 8.2) = 20.5.
+    strict[2] = [0.1, 0.9, 0.3, 0.5]
+    res = friedman(strict)
+    assert res.statistic == pytest.approx(8.2, rel=1e-13) and res.statistic_f == pytest.approx(20.5, rel=1e-12)
+
+
+def test_friedman_f_is_finite_when_one_task_of_many_models_differs():
+    # Three tasks rank 20,000 models alike but for one swapped pair on one task. Against perfect agreement
+    # that pair's rank sums go from (3, 6) to (4, 5): sum S^2 falls by 2N - 2 = 4, so
+    # N(k - 1) - chi2 = 12 * 4 / (N k (k + 1)) = 4e-8, below 1e-12 N(k - 1) = 6e-8, where F was taken
+    # for infinite; F = (N - 1) chi2 / (N(k - 1) - chi2) = 2 * (59997 - d) / d = 3.0e12.
+    n, k = 3, 20_000
+    x = np.tile(-np.arange(k, dtype=float), (n, 1))
+    x[0, [0, 1]] = x[0, [1, 0]]
+    d = 12 * 4 / (n * k * (k + 1))
+    assert d < 1e-12 * n * (k - 1)
+    res = friedman(x)
+    assert n * (k - 1) - res.statistic == pytest.approx(d, rel=1e-3)  # the difference of two 6e4s
+    assert res.statistic_f == pytest.approx((n - 1) * (n * (k - 1) - d) / d, rel=1e-3)
+
+
+def test_nemenyi_q_says_how_small_alpha_may_be():
+    with pytest.raises(ValueError, match=r"^`alpha` = 1e-300 is too small: the studentized range quantile at "
+                                          r"1 - alpha is not finite in float64 \(alpha must be above about "
+                                          r"1e-16\)\.$"):
+        nemenyi_q(3, alpha=1e-300)

@@ -321,11 +321,14 @@ def friedman(
         chi2 = chi2 / correction
     chi2 = max(float(chi2), 0.0)  # rounding can leave -1e-15 when all ranks are equal
     df1, df2 = k - 1, (k - 1) * (n - 1)
-    denominator = n * (k - 1) - chi2
-    if denominator <= 1e-12 * n * (k - 1):
+    # chi2 reaches its largest value N(k - 1), where F_F is infinite, exactly when every task ranks the
+    # models the same way (not all tied): tied ranks included when corrected for ties, else only without
+    # ties. Read off the ranks, not off N(k - 1) - chi2, which rounding leaves a hair from zero.
+    agree = not np.ptp(ranks, axis=0).any() and correction > 0 and (ties == "correct" or correction == 1)
+    if agree:
         stat_f, p_f = math.inf, 0.0
     else:
-        stat_f = (n - 1) * chi2 / denominator
+        stat_f = (n - 1) * chi2 / (n * (k - 1) - chi2)
         p_f = float(stats.f.sf(stat_f, df1, df2))
     p_method: str = method
     mc_se: float | None = None
