@@ -834,19 +834,22 @@ def test_friedman_f_is_infinite_exactly_when_every_task_ranks_alike():
     assert res.statistic == pytest.approx(8.2, rel=1e-13) and res.statistic_f == pytest.approx(20.5, rel=1e-12)
 
 
-def test_friedman_f_is_finite_when_one_task_of_many_models_differs():
-    # Three tasks rank 20,000 models alike but for one swapped pair on one task. Against perfect agreement
+@pytest.mark.parametrize("k", [20_000, 1_000_000])
+def test_friedman_f_is_finite_when_one_task_of_many_models_differs(k):
+    # Three tasks rank k models alike but for one swapped pair on one task. Against perfect agreement
     # that pair's rank sums go from (3, 6) to (4, 5): sum S^2 falls by 2N - 2 = 4, so
-    # N(k - 1) - chi2 = 12 * 4 / (N k (k + 1)) = 4e-8, below 1e-12 N(k - 1) = 6e-8, where F was taken
-    # for infinite; F = (N - 1) chi2 / (N(k - 1) - chi2) = 2 * (59997 - d) / d = 3.0e12.
-    n, k = 3, 20_000
+    # N(k - 1) - chi2 = 12 * 4 / (N k (k + 1)) = d, 4e-8 for 20,000 models (below the 1e-12 N(k - 1) = 6e-8
+    # where F was once taken for infinite) and 1.6e-11 for a million (where N(k - 1) - chi2, computed as a
+    # difference, came out negative: F < 0 and p = 1). F = (N - 1) chi2 / d, with chi2 = N(k - 1) - d.
+    n = 3
     x = np.tile(-np.arange(k, dtype=float), (n, 1))
     x[0, [0, 1]] = x[0, [1, 0]]
     d = 12 * 4 / (n * k * (k + 1))
     assert d < 1e-12 * n * (k - 1)
     res = friedman(x)
-    assert n * (k - 1) - res.statistic == pytest.approx(d, rel=1e-3)  # the difference of two 6e4s
-    assert res.statistic_f == pytest.approx((n - 1) * (n * (k - 1) - d) / d, rel=1e-3)
+    assert res.statistic == pytest.approx(n * (k - 1) - d, rel=1e-14)  # chi2 itself is right to rounding
+    assert res.statistic_f == pytest.approx((n - 1) * (n * (k - 1) - d) / d, rel=1e-10)
+    assert res.pvalue_f == 0.0
 
 
 def test_nemenyi_q_says_how_small_alpha_may_be():

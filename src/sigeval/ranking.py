@@ -321,14 +321,20 @@ def friedman(
         chi2 = chi2 / correction
     chi2 = max(float(chi2), 0.0)  # rounding can leave -1e-15 when all ranks are equal
     df1, df2 = k - 1, (k - 1) * (n - 1)
-    # chi2 reaches its largest value N(k - 1), where F_F is infinite, exactly when every task ranks the
-    # models the same way (not all tied): tied ranks included when corrected for ties, else only without
-    # ties. Read off the ranks, not off N(k - 1) - chi2, which rounding leaves a hair from zero.
-    agree = not np.ptp(ranks, axis=0).any() and correction > 0 and (ties == "correct" or correction == 1)
-    if agree:
+    # N(k - 1) - chi2, the denominator of F_F, from the spread of each model's ranks across tasks
+    # (SS) rather than as a difference of two nearly equal numbers, which loses every digit with
+    # many models: 12 SS / (k (k + 1) C) with the tie correction C applied, and
+    # 12 SS / (k (k + 1)) + N (k - 1)(1 - C) without it. It is 0, and F_F infinite, exactly when
+    # every task ranks the models the same way (ties included only when corrected for).
+    corrected = ties == "correct" and correction > 0
+    spread = float(np.sum((ranks - mean_ranks) ** 2))
+    gap = 12 * spread / (k * (k + 1) * (correction if corrected else 1.0))
+    if not corrected:
+        gap += n * (k - 1) * (1 - correction)
+    if gap == 0:
         stat_f, p_f = math.inf, 0.0
     else:
-        stat_f = (n - 1) * chi2 / (n * (k - 1) - chi2)
+        stat_f = (n - 1) * chi2 / gap
         p_f = float(stats.f.sf(stat_f, df1, df2))
     p_method: str = method
     mc_se: float | None = None
