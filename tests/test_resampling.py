@@ -1095,3 +1095,18 @@ def test_auc_on_two_or_three_items_counts_the_resamples_without_a_class(y):
     assert 0 < bad < 50 and str(error.value) == (
         f"`statistic` returned {bad} non-finite value(s) out of 50 (a zero denominator, or a resample "
         "without positives?); a bootstrap interval needs a finite value on every resample.")
+
+
+@pytest.mark.parametrize("labels", [np.r_[1.0, np.zeros(9)], np.r_[0.0, np.ones(9)], np.r_[np.zeros(9), 1.0]])
+def test_the_auc_jackknife_of_a_one_item_class_is_zero_over_zero(labels):
+    """Leaving out the only item of a class leaves 0 pairs of 0: NaN, refused, and no numpy warning."""
+    from sigeval._bootstrap_engine import AUCStatistic, CallableStatistic, Units
+
+    s = np.random.default_rng(0).normal(size=10)
+    for scores in ((s,), (s, s[::-1])):
+        samples = tuple((labels, x) for x in scores)
+        engine = AUCStatistic(labels, scores, CallableStatistic(_auc_generic, samples, Units(None, 10)))
+        with warnings.catch_warnings(), np.errstate(all="raise"):
+            warnings.simplefilter("error")
+            with pytest.raises(ValueError, match=r"non-finite value\(s\) on leaving an item out"):
+                engine.jackknife()
