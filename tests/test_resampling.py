@@ -1011,3 +1011,102 @@ def test_a_tuple_of_numbers_as_data_says_a_tuple_is_read_as_several_arrays():
     with pytest.raises(ValueError, match=r"got a tuple, read as several arrays, of shapes \(5,\), \(5,\)"):
         bootstrap_ci((np.arange(5.0), np.arange(5.0)), n_resamples=10, rng=0)
     assert bootstrap_ci(list((0.1, 0.2, 0.3, 0.4)), n_resamples=10, rng=0).estimate == pytest.approx(0.25)
+
+
+# --------------------------------------------------------------------------- engine edges (mutation survivors)
+
+
+def test_the_degenerate_note_quotes_the_first_resample():
+    """Resamples equal as numbers but not as bits (0.0 and -0.0): the note quotes the first one."""
+    def signed_zero(x, axis):
+        return 0.0 * x.min(axis=axis)  # -0.0 when the resample drew the -1
+
+    with pytest.warns(UserWarning) as caught:
+        res = bootstrap_ci(np.array([-1.0, 1.0]), statistic=signed_zero, n_resamples=4, rng=0)
+    signs = np.signbit(res.bootstrap_distribution).tolist()
+    assert signs == [False, True, True, True]  # +0 first, then -0
+    assert str(caught[0].message).startswith("All 4 bootstrap resamples gave the same value 0 (e.g. every")
+
+
+def test_basic_falls_back_when_one_bound_overflows_though_twice_the_estimate_does_not():
+    """2e - q rounds once and overflows; e - (q - e) rounds twice and lands on the largest float.
+
+    Only the upper bound overflows at first: the fallback must still run (both bounds are
+    recomputed), and the interval ends at the largest float instead of being refused.
+    """
+    e = float.fromhex("0x1.187ea6ab20a81p+1021")
+    q_low = float.fromhex("-0x1.73c0acaa6fabfp+1023")
+    with np.errstate(over="ignore"):
+        assert np.isfinite(2 * e) and 2 * e - q_low == np.inf and e - (q_low - e) == np.finfo(float).max
+
+    def stat(x, axis):  # e on the data itself; q_low or e on a resample, by its sum
+        identity = np.all(x == np.arange(10.0), axis=axis)
+        return np.where(identity, e, np.where(x.sum(axis=axis) < 45, q_low, e))
+
+    res = bootstrap_ci(np.arange(10.0), statistic=stat, n_resamples=200, method="basic", rng=0)
+    assert res.estimate == e
+    assert 0.05 < np.mean(res.bootstrap_distribution == q_low) < 0.95  # both quantiles are hit exactly
+    assert (res.confidence_interval.low, res.confidence_interval.high) == (e, np.finfo(float).max)
+
+
+def test_a_vanishing_bca_denominator_gives_the_edge_level_without_a_warning():
+    """1 - a (z0 + z) is exactly 0: the level is the distribution's edge, and numpy stays silent.
+
+    z0 = 0 (the estimate splits the resamples evenly); the jackknife's acceleration times the
+    upper z of a 1 - 1e-12 level rounds to exactly 1 (found by a search over the last value).
+    """
+    from scipy import special
+
+    dist, estimate = np.array([0.0, 2.0]), 1.0
+    jack = np.r_[np.ones(8), 0.0, float.fromhex("0x1.ee6b4349ed58ep-1")]
+    level = 0.999999999999
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        tails, notes = _bootstrap_engine._bca_percentiles(dist, estimate, jack, np.ones(10), level)
+    z = special.ndtri((1 - level) / 2)
+    centred = jack.mean() - jack
+    acceleration = np.sum(centred**3) / (6 * np.sum(centred**2) ** 1.5)
+    assert 1 - acceleration * -z == 0.0  # the upper denominator vanishes
+    assert tails[1] == 100.0 and notes == []
+    assert tails[0] == pytest.approx(100 * special.ndtr(z / (1 - acceleration * z)), rel=1e-12)
+
+
+def test_auc_resamples_with_a_single_negative_are_fine():
+    # 3 negatives among 40 items: seed chosen so that some resamples draw one negative and none
+    # draws zero; the fast engine equals the generic one.
+    y = np.r_[np.zeros(3), np.ones(37)]
+    s = np.random.default_rng(1).normal(size=40) + y
+    drawn_negatives = np.isin(np.random.default_rng(3).integers(0, 40, size=(40, 40)), [0, 1, 2]).sum(axis=1)
+    assert np.all(drawn_negatives > 0) and np.any(drawn_negatives == 1)
+    fast = bootstrap_ci((y, s), statistic=roc_auc, n_resamples=40, rng=3)
+    slow = bootstrap_ci((y, s), statistic=lambda t, x, axis: roc_auc(t, x, axis=axis), n_resamples=40, rng=3)
+    np.testing.assert_array_equal(fast.bootstrap_distribution, slow.bootstrap_distribution)
+    assert fast.confidence_interval == slow.confidence_interval
+
+
+@pytest.mark.parametrize("y", [[0.0, 1.0, 1.0], [1.0, 0.0, 0.0], [0.0, 1.0]])
+def test_auc_on_two_or_three_items_counts_the_resamples_without_a_class(y):
+    """Tiny samples are drawn like any other; the refusal counts the resamples missing a class."""
+    y = np.array(y)
+    drawn = y[np.random.default_rng(0).integers(0, y.size, size=(50, y.size))]
+    bad = int(np.count_nonzero((drawn.sum(axis=1) == 0) | (drawn.sum(axis=1) == y.size)))
+    with pytest.raises(ValueError) as error:
+        bootstrap_ci((y, np.arange(y.size, dtype=float)), statistic=roc_auc, n_resamples=50, rng=0)
+    assert 0 < bad < 50 and str(error.value) == (
+        f"`statistic` returned {bad} non-finite value(s) out of 50 (a zero denominator, or a resample "
+        "without positives?); a bootstrap interval needs a finite value on every resample.")
+
+
+@pytest.mark.parametrize("labels", [np.r_[1.0, np.zeros(9)], np.r_[0.0, np.ones(9)], np.r_[np.zeros(9), 1.0]])
+def test_the_auc_jackknife_of_a_one_item_class_is_zero_over_zero(labels):
+    """Leaving out the only item of a class leaves 0 pairs of 0: NaN, refused, and no numpy warning."""
+    from sigeval._bootstrap_engine import AUCStatistic, CallableStatistic, Units
+
+    s = np.random.default_rng(0).normal(size=10)
+    for scores in ((s,), (s, s[::-1])):
+        samples = tuple((labels, x) for x in scores)
+        engine = AUCStatistic(labels, scores, CallableStatistic(_auc_generic, samples, Units(None, 10)))
+        with warnings.catch_warnings(), np.errstate(all="raise"):
+            warnings.simplefilter("error")
+            with pytest.raises(ValueError, match=r"non-finite value\(s\) on leaving an item out"):
+                engine.jackknife()

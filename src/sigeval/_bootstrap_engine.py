@@ -310,7 +310,8 @@ class AUCStatistic:
             under = np.searchsorted(positive_scores, negative_scores, side="left")
             at_or_under = np.searchsorted(positive_scores, negative_scores, side="right")
             loo = np.empty(self.n)
-            with np.errstate(divide="ignore", invalid="ignore"):
+            # A class of one item gives 0 / 0 (its own pairs are all of U): invalid, never a divide.
+            with np.errstate(invalid="ignore"):
                 loo[self.positives] = ((twice_u - below - level) / 2) / ((m - 1) * n)
                 loo[negatives] = ((twice_u - (2 * m - under - at_or_under)) / 2) / (m * (n - 1))
             values.append(loo)
