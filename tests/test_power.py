@@ -295,6 +295,59 @@ def test_seeds_needed_many_stops_if_the_power_never_reaches_the_target(monkeypat
         _noncentral._search_reached(np.array([0.5]), np.array([10]), 0.05, 0.8)
 
 
+def _smallest_n_by_brute_force(effect, alpha, target_power):
+    """The smallest n >= 2 whose noncentral-t power (scipy, term by term) reaches the target."""
+    n = 2
+    while True:
+        t_crit, nc = stats.t.isf(alpha / 2, n - 1), effect * np.sqrt(n)
+        if stats.nct.sf(t_crit, n - 1, nc) + stats.nct.sf(t_crit, n - 1, -nc) >= target_power:
+            return n
+        n += 1
+
+
+@pytest.mark.parametrize("effect", [20.0, 3.0, 1.0])
+def test_search_reached_finds_the_smallest_n_from_any_start(effect):
+    """From starts below, at and above the answer (fractional ones are cut to integers), the same n >= 2."""
+    from sigeval._noncentral import _search_reached
+
+    answer = _smallest_n_by_brute_force(effect, 0.05, 0.8)
+    starts = np.array([0.0, 1.0, 2.0, 2.9, 3.0, 4.0, 5.0, answer - 1, answer + 0.7, answer + 1, answer + 2,
+                       answer + 3, 37.5, 1000.0])
+    got = _search_reached(np.full(starts.size, effect), starts, 0.05, 0.8)
+    assert got.dtype == np.int64
+    assert got.tolist() == [answer] * starts.size
+
+
+def test_search_reached_probes_the_power_near_its_start(monkeypatch):
+    """A start at the answer costs two powers (it and the n below), one short of it two as well."""
+    from sigeval import _noncentral
+
+    answer = _smallest_n_by_brute_force(0.5, 0.05, 0.8)
+    reached = _noncentral._reached
+    probes = []
+
+    def recorded(e, n, alpha, target_power):
+        probes.extend(np.asarray(n).tolist())
+        return reached(e, n, alpha, target_power)
+
+    monkeypatch.setattr(_noncentral, "_reached", recorded)
+    expected = {answer: [answer, answer - 1], answer - 1: [answer - 1, answer],
+                answer + 1: [answer + 1, answer, answer - 2, answer - 1], 2: None}
+    for start, path in expected.items():
+        probes.clear()
+        assert _noncentral._search_reached(np.array([0.5]), np.array([start]), 0.05, 0.8).tolist() == [answer]
+        if path is not None:
+            assert probes == path, start
+    # From 2, a gallop: 2, 3, 5, 9, 17, 33, 65, then a bisection of (33, 65) in five steps.
+    assert probes[:7] == [2, 3, 5, 9, 17, 33, 65] and len(probes) == 12
+    # Stepping down to an answer of 2, the power is never asked at n = 1 (zero degrees of freedom).
+    answer = _smallest_n_by_brute_force(20.0, 0.05, 0.8)
+    for start, path in {4: [4, 3, 2], 3: [3, 2], 2: [2], 7: [7, 6, 4, 2]}.items():
+        probes.clear()
+        assert _noncentral._search_reached(np.array([20.0]), np.array([start]), 0.05, 0.8).tolist() == [answer]
+        assert probes == path, start
+
+
 # --------------------------------------------------------------------------- power of TOST
 
 
