@@ -295,6 +295,24 @@ def test_seeds_needed_many_stops_if_the_power_never_reaches_the_target(monkeypat
         _noncentral._search_reached(np.array([0.5]), np.array([10]), 0.05, 0.8)
 
 
+
+def test_search_reached_tries_up_to_2_62_seeds_and_names_three_effect_sizes(monkeypatch):
+    """The message's bound is the last n tried; it quotes the first three effect sizes."""
+    from sigeval import _noncentral
+
+    probes = []
+
+    def never(e, n, alpha, target_power):
+        probes.extend(np.asarray(n).tolist())
+        return np.zeros(np.shape(n), dtype=bool)
+
+    monkeypatch.setattr(_noncentral, "_reached", never)
+    message = ("The power of the paired t-test did not reach 0.8 for effect sizes [0.5, 0.25, 0.125] "
+               "with up to 2**62 seeds; this is a numerical failure.")
+    with pytest.raises(ArithmeticError, match="^" + re.escape(message) + "$"):
+        _noncentral._search_reached(np.array([0.5, 0.25, 0.125, 0.0625]), np.full(4, 2**62 - 1), 0.05, 0.8)
+    assert probes == [2**62 - 1] * 4 + [2**62] * 4
+
 def _smallest_n_by_brute_force(effect, alpha, target_power):
     """The smallest n >= 2 whose noncentral-t power (scipy, term by term) reaches the target."""
     n = 2
