@@ -286,6 +286,100 @@ def test_seeds_needed_many_marks_what_seeds_needed_refuses():
         seeds_needed_many(np.array([1.0]), 0.5, 0.4)
 
 
+def _recording(monkeypatch, module, name):
+    """Replace module.name by a wrapper that records its arguments."""
+    original = getattr(module, name)
+    calls = []
+
+    def recorded(*args):
+        calls.append(args)
+        return original(*args)
+
+    monkeypatch.setattr(module, name, recorded)
+    return calls
+
+
+def test_seeds_needed_many_decides_from_the_table_beyond_a_relative_margin_of_1e_8(monkeypatch):
+    """Effect sizes more than 1e-8 (relative) from every threshold are answered by the table alone;
+    closer ones by the power, at n = 2 and then by the search; all as seeds_needed answers."""
+    from sigeval import _noncentral
+
+    monkeypatch.setattr(_noncentral, "_THRESHOLDS", {})
+    low, high = _noncentral._thresholds(0.05, 0.8, 600)
+    i = np.array([0, 1, 8, 98, 498])  # n = 2, 3, 10, 100, 500
+    sure = np.concatenate([high[i] * (1 + 2e-8), low[i] * (1 - 2e-8)])
+    close = np.concatenate([high[i] * (1 + 5e-9), low[i] * (1 - 5e-9)])
+    reached = _recording(monkeypatch, _noncentral, "_reached")
+    got, refused = _noncentral.seeds_needed_many(sure, 0.05, 0.8)
+    assert reached == [] and not refused.any()
+    assert got.dtype == np.int64
+    assert got.tolist() == (i + 2).tolist() + (i + 3).tolist()
+    assert got.tolist() == [seeds_needed(1.0, float(e)) for e in sure]
+    got, _ = _noncentral.seeds_needed_many(np.concatenate([sure, close]), 0.05, 0.8)
+    assert got.tolist() == [seeds_needed(1.0, float(e)) for e in np.concatenate([sure, close])]
+    np.testing.assert_array_equal(reached[0][0], close)  # the power at n = 2 for the close ones only
+    np.testing.assert_array_equal(reached[0][1], 2.0)
+
+
+def test_seeds_needed_many_does_not_trust_a_table_that_is_not_strictly_decreasing(monkeypatch):
+    from sigeval import _noncentral
+
+    low, high = _noncentral._threshold_brackets(np.arange(2, 65, dtype=float), 0.05, 0.8)
+    high[5] = high[4]  # a tie: the effect sizes between are not sure to need n = 7
+    monkeypatch.setattr(_noncentral, "_THRESHOLDS", {(0.05, 0.8): (low, high)})
+    effect = np.array([5.0, 1.0, 0.5, 0.3])
+    reached = _recording(monkeypatch, _noncentral, "_reached")
+    got, _ = _noncentral.seeds_needed_many(effect, 0.05, 0.8)
+    np.testing.assert_array_equal(reached[0][0], effect)  # every one decided by the power
+    assert got.tolist() == [seeds_needed(1.0, e) for e in effect]
+
+
+def test_seeds_needed_many_starts_its_search_at_the_t_formula(monkeypatch):
+    """Beyond the table the search starts at ceil(((t_{1-alpha/2} + t_power) / e)^2), the t quantiles
+    at the normal formula's n0 - 1 degrees of freedom (n0 at least 2)."""
+    from sigeval import _noncentral
+
+    searched = _recording(monkeypatch, _noncentral, "_search_reached")
+    effect = np.array([0.01, 3e-4, 0.5, 5.0, 20.0])
+    for alpha, target_power in [(0.05, 0.8), (0.2, 0.3)]:
+        searched.clear()
+        monkeypatch.setattr(_noncentral, "_THRESHOLDS", {})
+        low, high = _noncentral._thresholds(alpha, target_power, 10**6)
+        high = high.copy()
+        high[1] = high[0]  # a table not strictly decreasing: every effect size is searched
+        monkeypatch.setattr(_noncentral, "_THRESHOLDS", {(alpha, target_power): (low, high)})
+        got, _ = _noncentral.seeds_needed_many(effect, alpha, target_power)
+        z_sum = stats.norm.isf(alpha / 2) + stats.norm.ppf(target_power)
+        n0 = np.maximum((z_sum / effect) ** 2, 2.0)
+        start = np.ceil(((stats.t.isf(alpha / 2, n0 - 1) + stats.t.ppf(target_power, n0 - 1)) / effect) ** 2)
+        (es, first, a, t), = searched
+        two = np.array([seeds_needed(1.0, e, alpha=alpha, target_power=target_power) == 2 for e in effect])
+        assert (a, t) == (alpha, target_power)
+        np.testing.assert_array_equal(es, effect[~two])
+        np.testing.assert_array_equal(first, np.maximum(start[~two], 2))
+        assert got.tolist() == [seeds_needed(1.0, e, alpha=alpha, target_power=target_power) for e in effect]
+
+
+def test_seeds_needed_many_of_zero_tiny_and_infinite_effects_warns_nothing():
+    from sigeval._noncentral import seeds_needed_many
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        got, refused = seeds_needed_many(np.array([0.0, 1e-320, 1e-9, np.inf, 0.5]), 0.05, 0.8)
+    assert refused.tolist() == [True, True, True, False, False]
+    assert got.tolist() == [0, 0, 0, 2, seeds_needed(1.0, 0.5)]
+
+
+def test_seeds_needed_many_when_the_power_equals_the_target_exactly():
+    """A target equal to the power at 10 seeds (the same arithmetic) is reached at 10 seeds."""
+    from sigeval._noncentral import seeds_needed_many
+
+    effect = 0.8
+    target_power = float(_power_by_scipy(effect, 10.0, 0.05))
+    got, _ = seeds_needed_many(np.array([effect]), 0.05, target_power)
+    assert got.tolist() == [10]
+    assert seeds_needed(1.0, effect, target_power=target_power) == 10
+
 def test_seeds_needed_many_stops_if_the_power_never_reaches_the_target(monkeypatch):
     """A power function that fails (always short) ends the search with an error, not an endless loop."""
     from sigeval import _noncentral
@@ -312,6 +406,91 @@ def test_search_reached_tries_up_to_2_62_seeds_and_names_three_effect_sizes(monk
     with pytest.raises(ArithmeticError, match="^" + re.escape(message) + "$"):
         _noncentral._search_reached(np.array([0.5, 0.25, 0.125, 0.0625]), np.full(4, 2**62 - 1), 0.05, 0.8)
     assert probes == [2**62 - 1] * 4 + [2**62] * 4
+
+
+def _power_by_scipy(effect, n, alpha):
+    """The two-sided paired t power at n seeds, term by term from scipy's noncentral t."""
+    t_crit, nc = stats.t.isf(alpha / 2, n - 1), effect * np.sqrt(n)
+    return stats.nct.sf(t_crit, n - 1, nc) + stats.nct.sf(t_crit, n - 1, -nc)
+
+
+@pytest.mark.parametrize("alpha, target_power", [(0.05, 0.8), (0.01, 0.9), (0.3, 0.35)])
+def test_threshold_brackets_hold_the_crossing_within_1e_13_in_few_evaluations(monkeypatch, alpha, target_power):
+    """low falls short and high reaches, high / low - 1 <= 1e-13, in fewer vectorised power
+    evaluations than the 42 halvings that bisection alone needs from a bracket of ratio 1.25."""
+    from sigeval import _noncentral
+
+    calls = []
+    power_beyond = _noncentral.power_beyond
+
+    def counted(*args):
+        calls.append([np.array(a, dtype=float) for a in args])
+        assert len(calls) <= 200, "no convergence"
+        return power_beyond(*args)
+
+    monkeypatch.setattr(_noncentral, "power_beyond", counted)
+    n = np.r_[np.arange(2, 200), 500, 1000, 4096].astype(float)
+    low, high = _noncentral._threshold_brackets(n, alpha, target_power)
+    assert len(calls) <= 41
+    assert low.shape == high.shape == n.shape
+    assert np.all(low < high) and np.all(high - low <= 1e-13 * high)
+    for m in (2, 3, 4, 7, 30, 199, 500, 4096):
+        k = np.flatnonzero(n == m)[0]
+        assert _power_by_scipy(low[k], m, alpha) < target_power <= _power_by_scipy(high[k], m, alpha), m
+    # It starts at the MDE formula's effect size (t_crit + t_power) / sqrt(n), then widens by a factor 1.25:
+    # down where that effect size reaches the target, up where it falls short.
+    t_crit, t_power = stats.t.isf(alpha / 2, n - 1), stats.t.ppf(target_power, n - 1)
+    start = (t_crit + t_power) / np.sqrt(n)
+    np.testing.assert_allclose(calls[0][0], start * np.sqrt(n), rtol=1e-15)
+    np.testing.assert_array_equal(calls[0][1], n - 1)
+    np.testing.assert_allclose(calls[0][2], t_crit, rtol=1e-15)
+    reaches = _power_by_scipy(start, n, alpha) >= target_power
+    second = iter(calls[1:3])
+    for moved, factor in [(reaches, 1 / 1.25), (~reaches, 1.25)]:
+        if moved.any():
+            nc, df, _ = next(second)
+            np.testing.assert_array_equal(df, n[moved] - 1)
+            np.testing.assert_allclose(nc, start[moved] * factor * np.sqrt(n[moved]), rtol=1e-15)
+
+
+def test_thresholds_cover_n_from_2_growing_by_doubling_up_to_4096(monkeypatch):
+    """The table starts at 64 seeds, at least doubles when it grows, stops at 4096, and is kept per level."""
+    from sigeval import _noncentral
+
+    monkeypatch.setattr(_noncentral, "_THRESHOLDS", {})
+    brackets = _noncentral._threshold_brackets
+    asked = []
+
+    def recorded(n, alpha, target_power):
+        asked.append((n[0], n[-1]) if n.size else ())
+        return brackets(n, alpha, target_power)
+
+    monkeypatch.setattr(_noncentral, "_threshold_brackets", recorded)
+    low, high = _noncentral._thresholds(0.05, 0.8, 10)
+    assert asked == [(2, 64)] and low.size == high.size == 63
+    expected_low, expected_high = brackets(np.arange(2, 65, dtype=float), 0.05, 0.8)
+    np.testing.assert_array_equal(low, expected_low)
+    np.testing.assert_array_equal(high, expected_high)
+    for n_max, computed in [(64, []), (65, [(65, 128)]), (300, [(129, 300)]), (200, []), (10**6, [(301, 4096)]),
+                            (10**6, [])]:
+        asked.clear()
+        low, high = _noncentral._thresholds(0.05, 0.8, n_max)
+        assert asked == computed, n_max
+    assert low.size == high.size == 4095
+    np.testing.assert_array_equal(low[:63], expected_low)
+    assert _noncentral._thresholds(0.01, 0.8, 2)[0].size == 63  # another level, another table
+
+
+def test_thresholds_keep_at_most_17_levels(monkeypatch):
+    from sigeval import _noncentral
+
+    monkeypatch.setattr(_noncentral, "_THRESHOLDS", {})
+    levels = [(0.01 + k / 1000, 0.8) for k in range(18)]
+    for alpha, target_power in levels[:17]:
+        _noncentral._thresholds(alpha, target_power, 2)
+    assert list(_noncentral._THRESHOLDS) == levels[:17]
+    _noncentral._thresholds(*levels[17], 2)  # the 18th level starts the cache afresh
+    assert list(_noncentral._THRESHOLDS) == levels[17:]
 
 def _smallest_n_by_brute_force(effect, alpha, target_power):
     """The smallest n >= 2 whose noncentral-t power (scipy, term by term) reaches the target."""
