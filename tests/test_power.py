@@ -380,6 +380,25 @@ def test_seeds_needed_many_when_the_power_equals_the_target_exactly():
     assert got.tolist() == [10]
     assert seeds_needed(1.0, effect, target_power=target_power) == 10
 
+
+@pytest.mark.parametrize("alpha, target_power", [(0.0, 0.8), (0.5, 0.5), (0.05, 1.0), (0.05, 1.5), (1.0, 0.8)])
+def test_seeds_needed_many_refuses_levels_outside_0_alpha_target_1(monkeypatch, alpha, target_power):
+    from sigeval import _noncentral
+
+    power_beyond, calls = _noncentral.power_beyond, []
+
+    def bounded(*args):  # a level let through would search without end: fail instead
+        calls.append(1)
+        assert len(calls) < 300, "searched without end"
+        return power_beyond(*args)
+
+    monkeypatch.setattr(_noncentral, "power_beyond", bounded)
+    monkeypatch.setattr(_noncentral, "_THRESHOLDS", {})
+    message = (f"`target_power` must exceed `alpha` (a test rejects with probability alpha when there is no effect); "
+               f"got {target_power!r} with alpha={alpha!r}.")
+    with pytest.raises(ValueError, match="^" + re.escape(message) + "$"):
+        _noncentral.seeds_needed_many(np.array([0.5]), alpha, target_power)
+
 def test_seeds_needed_many_stops_if_the_power_never_reaches_the_target(monkeypatch):
     """A power function that fails (always short) ends the search with an error, not an endless loop."""
     from sigeval import _noncentral
