@@ -321,6 +321,26 @@ def test_seeds_needed_many_decides_from_the_table_beyond_a_relative_margin_of_1e
     np.testing.assert_array_equal(reached[0][1], 2.0)
 
 
+
+@pytest.mark.parametrize("t_crit, searched", [(949.0, True), (776.0, False)])
+def test_seeds_needed_many_decides_by_the_power_next_to_thresholds_of_noncentrality_over_1000(
+        monkeypatch, t_crit, searched):
+    """Near the far limit (noncentrality 1e4, where the power switches formula) the table is not trusted:
+    an effect size beside a threshold whose noncentrality exceeds 1e3 is decided by the power, even when
+    the threshold on its other side is below 1e3."""
+    from sigeval import _noncentral
+
+    alpha = 2 * stats.t.sf(t_crit, 4)  # t_crit at 4 degrees of freedom, n = 5
+    monkeypatch.setattr(_noncentral, "_THRESHOLDS", {})
+    low, high = _noncentral._thresholds(alpha, 0.8, 64)
+    nc = high * np.sqrt(np.arange(2, 65))
+    assert (nc[3] > 1e3) == searched and 909.1 < nc[3] < 1.2e3 and nc[4] < 1e3 < nc[2] / 5
+    effect = np.array([low[3] * (1 - 2e-8)])  # between the thresholds of n = 5 and n = 6
+    reached = _recording(monkeypatch, _noncentral, "_reached")
+    got, _ = _noncentral.seeds_needed_many(effect, alpha, 0.8)
+    assert got.tolist() == [6] == [seeds_needed(1.0, effect[0], alpha=alpha)]
+    assert (reached != []) == searched
+
 def test_seeds_needed_many_does_not_trust_a_table_that_is_not_strictly_decreasing(monkeypatch):
     from sigeval import _noncentral
 
@@ -366,8 +386,22 @@ def test_seeds_needed_many_of_zero_tiny_and_infinite_effects_warns_nothing():
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         got, refused = seeds_needed_many(np.array([0.0, 1e-320, 1e-9, np.inf, 0.5]), 0.05, 0.8)
+    assert refused.dtype == bool and got.dtype == np.int64
     assert refused.tolist() == [True, True, True, False, False]
     assert got.tolist() == [0, 0, 0, 2, seeds_needed(1.0, 0.5)]
+
+
+def test_seeds_needed_many_refuses_where_twice_the_normal_formula_exceeds_2_54_seeds():
+    """As seeds_needed: refused when 2 (z_sum / e)^2 > 2**54, searched (to about 2**52.7) below."""
+    from sigeval._noncentral import seeds_needed_many
+
+    z_sum = stats.norm.isf(0.025) + stats.norm.ppf(0.8)
+    effect = z_sum / np.sqrt(np.array([0.8, 1.2]) * 2.0**53)  # 2 (z/e)^2 = 1.6 and 2.4 times 2**53
+    got, refused = seeds_needed_many(effect, 0.05, 0.8)
+    assert refused.tolist() == [False, True] and got[1] == 0
+    assert got[0] == seeds_needed(1.0, effect[0]) and 0.79 * 2.0**53 < got[0] < 0.81 * 2.0**53
+    with pytest.raises(ValueError, match="too small"):
+        seeds_needed(1.0, effect[1])
 
 
 def test_seeds_needed_many_when_the_power_equals_the_target_exactly():
