@@ -153,3 +153,42 @@ def test_a_view_the_runs_cannot_support_is_explained_not_raised():
     text = report.to_markdown(precision=4)
     section = text.split("## Aggregate scores across tasks (IQM, mean, median, optimality gap)")[1]
     assert section.split("##")[0].strip() == str(refused.value)
+
+
+def test_latex_table_is_booktabs_text_left_numbers_right_specials_escaped():
+    from sigeval._report_output import latex_table
+
+    frame = pd.DataFrame({"model_a": ["a_b", "x&y"], "estimate": [0.123456, -1.5], "pvalue": [0.000123456, np.nan],
+                          "reject": [True, False], "n": [3, 4], "note": ["50%", "{#~^$\\}"]})
+    expected = "\n".join([
+        r"\begin{tabular}{lrrlrl}",
+        r"\toprule",
+        r"model\_a & estimate & pvalue & reject & n & note \\",
+        r"\midrule",
+        r"a\_b & 0.1235 & 0.000123 & yes & 3 & 50\% \\",
+        r"x\&y & -1.5000 & – & no & 4 & \{\#\textasciitilde{}\textasciicircum{}\$\textbackslash{}\} \\",
+        r"\bottomrule",
+        r"\end{tabular}",
+    ]) + "\n"
+    assert latex_table(frame, 4) == expected
+    assert latex_table(frame[["estimate"]], 2).splitlines()[4] == r"0.12 \\"
+
+
+def test_tables_page_holds_each_table_the_note_and_the_environment(tmp_path):
+    from sigeval._report_output import html_table, tables_page
+
+    a = pd.DataFrame({"model": ["A<1>"], "accuracy": [0.875]})
+    b = pd.DataFrame({"model_a": ["A"], "pvalue": [0.25]})
+    env = {"sigeval": "1.0", "call": "sigeval compare x.csv"}
+    out = tables_page(tmp_path / "page.html", "Comparison & <more>", {"models": a, "pairs": b}, "p < 0.05 & more",
+                      env)
+    assert out == tmp_path / "page.html"
+    page = out.read_text(encoding="utf-8")
+    assert page.startswith("<!DOCTYPE html>\n<html lang='en'><head><meta charset='utf-8'>")
+    assert "<title>Comparison &amp; &lt;more&gt;</title>" in page and page.endswith("\n</body></html>\n")
+    body = page.split("</style></head><body>\n", 1)[1].removesuffix("\n</body></html>\n").split("\n")
+    environment = html_table(pd.DataFrame(list(env.items()), columns=["", "value"]), 4)
+    assert body == ["<h1>Comparison &amp; &lt;more&gt;</h1>", "<h2>models</h2>", html_table(a, 4), "<h2>pairs</h2>",
+                    html_table(b, 4), "<p class='note'>p &lt; 0.05 &amp; more</p>", "<h2>Environment</h2>",
+                    environment]
+    assert "<td class='text'>A&lt;1&gt;</td><td class='num'>0.8750</td>" in html_table(a, 4)
