@@ -192,3 +192,51 @@ def test_tables_page_holds_each_table_the_note_and_the_environment(tmp_path):
                     html_table(b, 4), "<p class='note'>p &lt; 0.05 &amp; more</p>", "<h2>Environment</h2>",
                     environment]
     assert "<td class='text'>A&lt;1&gt;</td><td class='num'>0.8750</td>" in html_table(a, 4)
+
+
+def test_latex_of_a_small_report_line_by_line():
+    runs = pd.DataFrame({"task": ["t_1"] * 4 + ["t2"] * 6, "model": ["A", "A", "B", "B"] + ["A"] * 3 + ["B"] * 3,
+                         "seed": [0, 1, 0, 1, 0, 1, 2, 0, 1, 2],
+                         "score": [1.0, 3.0, 0.5, 1.5, 1.0, 2.0, 3.0, 4.0, 5.0, 9.0]})
+    report = Report(runs)
+    # sd: t_1 A sqrt(2), B sqrt(0.5); t2 A 1, B sqrt(7)
+    cell = {("A", "t_1"): r"\textbf{2.000 $\pm$ 1.414}", ("B", "t_1"): r"1.000 $\pm$ 0.707",
+            ("A", "t2"): r"2.000 $\pm$ 1.000", ("B", "t2"): r"\textbf{6.000 $\pm$ 2.646}"}
+    tex = {"t_1": r"t\_1", "t2": "t2"}
+    expected = "\n".join([
+        r"% Mean $\pm$ sd over 2–3 seeds per task, 3 decimals; the best mean per task in bold.",
+        r"\begin{tabular}{lrr}",
+        r"\toprule",
+        "model & " + " & ".join(tex[t] for t in report.tasks) + r" \\",
+        r"\midrule",
+        *[m + " & " + " & ".join(cell[m, t] for t in report.tasks) + r" \\" for m in ("A", "B")],
+        r"\bottomrule",
+        r"\end{tabular}",
+    ]) + "\n"
+    assert list(report.models) == ["A", "B"] and sorted(report.tasks) == ["t2", "t_1"]
+    assert report.to_latex(precision=3, bold_best=True) == expected
+    plain = report.to_latex(precision=1)
+    assert plain.splitlines()[0] == r"% Mean $\pm$ sd over 2–3 seeds per task, 1 decimals."
+    assert r"\textbf" not in plain and r"2.0 $\pm$ 1.4" in plain
+    same = Report(runs[runs.task == "t2"]).to_latex(precision=2)
+    assert same.splitlines()[0] == r"% Mean $\pm$ sd over 3 seeds per task, 2 decimals."
+
+
+def test_html_table_cell_by_cell():
+    from sigeval._report_output import html_table
+
+    frame = pd.DataFrame({"model": ["A<b>", "B"], "estimate": [0.5, -0.25], "pvalue": [0.0123456, np.nan],
+                          "reject": [True, False]})
+    head = ("<th class='text'>model</th><th class='num'>estimate</th><th class='num'>pvalue</th>"
+            "<th class='text'>reject</th>")
+    first = ("<td class='text'>A&lt;b&gt;</td><td class='num'>0.50</td><td class='num'>0.0123</td>"
+             "<td class='text'>yes</td>")
+    second = "<td class='text'>B</td><td class='num'>-0.25</td><td class='num'>–</td><td class='text'>no</td>"
+
+    def table(first_class):
+        return (f"<div class='wrap'><table><thead><tr>{head}</tr></thead><tbody><tr class='{first_class}'>{first}</tr>"
+                f"<tr class=''>{second}</tr></tbody></table></div>")
+
+    assert html_table(frame, 2, highlight="reject") == table("yes")
+    assert html_table(frame, 2) == table("")
+    assert html_table(frame, 2, highlight="absent") == table("")
