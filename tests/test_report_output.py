@@ -240,3 +240,27 @@ def test_html_table_cell_by_cell():
     assert html_table(frame, 2, highlight="reject") == table("yes")
     assert html_table(frame, 2) == table("")
     assert html_table(frame, 2, highlight="absent") == table("")
+
+
+def test_svg_is_inline_deterministic_without_metadata_and_its_ids_prefixed():
+    pytest.importorskip("matplotlib")
+    from sigeval._report_output import _svg
+
+    def draw(figure_class):
+        fig = figure_class(figsize=(2, 1))
+        ax = fig.subplots()
+        ax.plot([0, 1], [0, 1], clip_on=True)
+        ax.set_title("x")
+        return fig
+
+    svg = _svg(draw, "cd")
+    assert svg.startswith("<svg") and svg.rstrip().endswith("</svg>")
+    assert "<metadata" not in svg and "<?xml" not in svg and "<!DOCTYPE" not in svg
+    assert "<text" not in svg  # fonts as paths
+    ids = re.findall(r'\bid="([^"]+)"', svg)
+    assert ids and all(i.startswith("cd-") for i in ids)
+    references = re.findall(r'(?:href="#|url\(#)([^")]+)', svg)
+    assert references and set(references) <= set(ids)
+    assert _svg(draw, "cd") == svg  # the same figure, the same text (no date, salted ids)
+    other = _svg(draw, "scores")
+    assert not set(re.findall(r'\bid="([^"]+)"', other)) & set(ids)
