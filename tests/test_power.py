@@ -286,6 +286,153 @@ def test_seeds_needed_many_marks_what_seeds_needed_refuses():
         seeds_needed_many(np.array([1.0]), 0.5, 0.4)
 
 
+def _recording(monkeypatch, module, name):
+    """Replace module.name by a wrapper that records its arguments."""
+    original = getattr(module, name)
+    calls = []
+
+    def recorded(*args):
+        calls.append(args)
+        return original(*args)
+
+    monkeypatch.setattr(module, name, recorded)
+    return calls
+
+
+def test_seeds_needed_many_decides_from_the_table_beyond_a_relative_margin_of_1e_8(monkeypatch):
+    """Effect sizes more than 1e-8 (relative) from every threshold are answered by the table alone;
+    closer ones by the power, at n = 2 and then by the search; all as seeds_needed answers."""
+    from sigeval import _noncentral
+
+    monkeypatch.setattr(_noncentral, "_THRESHOLDS", {})
+    low, high = _noncentral._thresholds(0.05, 0.8, 600)
+    i = np.array([0, 1, 8, 98, 498])  # n = 2, 3, 10, 100, 500
+    sure = np.concatenate([high[i] * (1 + 2e-8), low[i] * (1 - 2e-8)])
+    close = np.concatenate([high[i] * (1 + 5e-9), low[i] * (1 - 5e-9)])
+    reached = _recording(monkeypatch, _noncentral, "_reached")
+    got, refused = _noncentral.seeds_needed_many(sure, 0.05, 0.8)
+    assert reached == [] and not refused.any()
+    assert got.dtype == np.int64
+    assert got.tolist() == (i + 2).tolist() + (i + 3).tolist()
+    assert got.tolist() == [seeds_needed(1.0, float(e)) for e in sure]
+    got, _ = _noncentral.seeds_needed_many(np.concatenate([sure, close]), 0.05, 0.8)
+    assert got.tolist() == [seeds_needed(1.0, float(e)) for e in np.concatenate([sure, close])]
+    np.testing.assert_array_equal(reached[0][0], close)  # the power at n = 2 for the close ones only
+    np.testing.assert_array_equal(reached[0][1], 2.0)
+
+
+
+@pytest.mark.parametrize("t_crit, searched", [(949.0, True), (776.0, False)])
+def test_seeds_needed_many_decides_by_the_power_next_to_thresholds_of_noncentrality_over_1000(
+        monkeypatch, t_crit, searched):
+    """Near the far limit (noncentrality 1e4, where the power switches formula) the table is not trusted:
+    an effect size beside a threshold whose noncentrality exceeds 1e3 is decided by the power, even when
+    the threshold on its other side is below 1e3."""
+    from sigeval import _noncentral
+
+    alpha = 2 * stats.t.sf(t_crit, 4)  # t_crit at 4 degrees of freedom, n = 5
+    monkeypatch.setattr(_noncentral, "_THRESHOLDS", {})
+    low, high = _noncentral._thresholds(alpha, 0.8, 64)
+    nc = high * np.sqrt(np.arange(2, 65))
+    assert (nc[3] > 1e3) == searched and 909.1 < nc[3] < 1.2e3 and nc[4] < 1e3 < nc[2] / 5
+    effect = np.array([low[3] * (1 - 2e-8)])  # between the thresholds of n = 5 and n = 6
+    reached = _recording(monkeypatch, _noncentral, "_reached")
+    got, _ = _noncentral.seeds_needed_many(effect, alpha, 0.8)
+    assert got.tolist() == [6] == [seeds_needed(1.0, effect[0], alpha=alpha)]
+    assert (reached != []) == searched
+
+def test_seeds_needed_many_does_not_trust_a_table_that_is_not_strictly_decreasing(monkeypatch):
+    from sigeval import _noncentral
+
+    low, high = _noncentral._threshold_brackets(np.arange(2, 65, dtype=float), 0.05, 0.8)
+    high[5] = high[4]  # a tie: the effect sizes between are not sure to need n = 7
+    monkeypatch.setattr(_noncentral, "_THRESHOLDS", {(0.05, 0.8): (low, high)})
+    effect = np.array([5.0, 1.0, 0.5, 0.3])
+    reached = _recording(monkeypatch, _noncentral, "_reached")
+    got, _ = _noncentral.seeds_needed_many(effect, 0.05, 0.8)
+    np.testing.assert_array_equal(reached[0][0], effect)  # every one decided by the power
+    assert got.tolist() == [seeds_needed(1.0, e) for e in effect]
+
+
+def test_seeds_needed_many_starts_its_search_at_the_t_formula(monkeypatch):
+    """Beyond the table the search starts at ceil(((t_{1-alpha/2} + t_power) / e)^2), the t quantiles
+    at the normal formula's n0 - 1 degrees of freedom (n0 at least 2)."""
+    from sigeval import _noncentral
+
+    searched = _recording(monkeypatch, _noncentral, "_search_reached")
+    effect = np.array([0.01, 3e-4, 0.5, 5.0, 20.0])
+    for alpha, target_power in [(0.05, 0.8), (0.2, 0.3)]:
+        searched.clear()
+        monkeypatch.setattr(_noncentral, "_THRESHOLDS", {})
+        low, high = _noncentral._thresholds(alpha, target_power, 10**6)
+        high = high.copy()
+        high[1] = high[0]  # a table not strictly decreasing: every effect size is searched
+        monkeypatch.setattr(_noncentral, "_THRESHOLDS", {(alpha, target_power): (low, high)})
+        got, _ = _noncentral.seeds_needed_many(effect, alpha, target_power)
+        z_sum = stats.norm.isf(alpha / 2) + stats.norm.ppf(target_power)
+        n0 = np.maximum((z_sum / effect) ** 2, 2.0)
+        start = np.ceil(((stats.t.isf(alpha / 2, n0 - 1) + stats.t.ppf(target_power, n0 - 1)) / effect) ** 2)
+        (es, first, a, t), = searched
+        two = np.array([seeds_needed(1.0, e, alpha=alpha, target_power=target_power) == 2 for e in effect])
+        assert (a, t) == (alpha, target_power)
+        np.testing.assert_array_equal(es, effect[~two])
+        np.testing.assert_array_equal(first, np.maximum(start[~two], 2))
+        assert got.tolist() == [seeds_needed(1.0, e, alpha=alpha, target_power=target_power) for e in effect]
+
+
+def test_seeds_needed_many_of_zero_tiny_and_infinite_effects_warns_nothing():
+    from sigeval._noncentral import seeds_needed_many
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        got, refused = seeds_needed_many(np.array([0.0, 1e-320, 1e-9, np.inf, 0.5]), 0.05, 0.8)
+    assert refused.dtype == bool and got.dtype == np.int64
+    assert refused.tolist() == [True, True, True, False, False]
+    assert got.tolist() == [0, 0, 0, 2, seeds_needed(1.0, 0.5)]
+
+
+def test_seeds_needed_many_refuses_where_twice_the_normal_formula_exceeds_2_54_seeds():
+    """As seeds_needed: refused when 2 (z_sum / e)^2 > 2**54, searched (to about 2**52.7) below."""
+    from sigeval._noncentral import seeds_needed_many
+
+    z_sum = stats.norm.isf(0.025) + stats.norm.ppf(0.8)
+    effect = z_sum / np.sqrt(np.array([0.8, 1.2]) * 2.0**53)  # 2 (z/e)^2 = 1.6 and 2.4 times 2**53
+    got, refused = seeds_needed_many(effect, 0.05, 0.8)
+    assert refused.tolist() == [False, True] and got[1] == 0
+    assert got[0] == seeds_needed(1.0, effect[0]) and 0.79 * 2.0**53 < got[0] < 0.81 * 2.0**53
+    with pytest.raises(ValueError, match="too small"):
+        seeds_needed(1.0, effect[1])
+
+
+def test_seeds_needed_many_when_the_power_equals_the_target_exactly():
+    """A target equal to the power at 10 seeds (the same arithmetic) is reached at 10 seeds."""
+    from sigeval._noncentral import seeds_needed_many
+
+    effect = 0.8
+    target_power = float(_power_by_scipy(effect, 10.0, 0.05))
+    got, _ = seeds_needed_many(np.array([effect]), 0.05, target_power)
+    assert got.tolist() == [10]
+    assert seeds_needed(1.0, effect, target_power=target_power) == 10
+
+
+@pytest.mark.parametrize("alpha, target_power", [(0.0, 0.8), (0.5, 0.5), (0.05, 1.0), (0.05, 1.5), (1.0, 0.8)])
+def test_seeds_needed_many_refuses_levels_outside_0_alpha_target_1(monkeypatch, alpha, target_power):
+    from sigeval import _noncentral
+
+    power_beyond, calls = _noncentral.power_beyond, []
+
+    def bounded(*args):  # a level let through would search without end: fail instead
+        calls.append(1)
+        assert len(calls) < 300, "searched without end"
+        return power_beyond(*args)
+
+    monkeypatch.setattr(_noncentral, "power_beyond", bounded)
+    monkeypatch.setattr(_noncentral, "_THRESHOLDS", {})
+    message = (f"`target_power` must exceed `alpha` (a test rejects with probability alpha when there is no effect); "
+               f"got {target_power!r} with alpha={alpha!r}.")
+    with pytest.raises(ValueError, match="^" + re.escape(message) + "$"):
+        _noncentral.seeds_needed_many(np.array([0.5]), alpha, target_power)
+
 def test_seeds_needed_many_stops_if_the_power_never_reaches_the_target(monkeypatch):
     """A power function that fails (always short) ends the search with an error, not an endless loop."""
     from sigeval import _noncentral
@@ -293,6 +440,162 @@ def test_seeds_needed_many_stops_if_the_power_never_reaches_the_target(monkeypat
     monkeypatch.setattr(_noncentral, "_reached", lambda e, n, alpha, target: np.zeros(np.shape(n), dtype=bool))
     with pytest.raises(ArithmeticError, match="did not reach 0.8"):
         _noncentral._search_reached(np.array([0.5]), np.array([10]), 0.05, 0.8)
+
+
+
+def test_search_reached_tries_up_to_2_62_seeds_and_names_three_effect_sizes(monkeypatch):
+    """The message's bound is the last n tried; it quotes the first three effect sizes."""
+    from sigeval import _noncentral
+
+    probes = []
+
+    def never(e, n, alpha, target_power):
+        probes.extend(np.asarray(n).tolist())
+        return np.zeros(np.shape(n), dtype=bool)
+
+    monkeypatch.setattr(_noncentral, "_reached", never)
+    message = ("The power of the paired t-test did not reach 0.8 for effect sizes [0.5, 0.25, 0.125] "
+               "with up to 2**62 seeds; this is a numerical failure.")
+    with pytest.raises(ArithmeticError, match="^" + re.escape(message) + "$"):
+        _noncentral._search_reached(np.array([0.5, 0.25, 0.125, 0.0625]), np.full(4, 2**62 - 1), 0.05, 0.8)
+    assert probes == [2**62 - 1] * 4 + [2**62] * 4
+
+
+def _power_by_scipy(effect, n, alpha):
+    """The two-sided paired t power at n seeds, term by term from scipy's noncentral t."""
+    t_crit, nc = stats.t.isf(alpha / 2, n - 1), effect * np.sqrt(n)
+    return stats.nct.sf(t_crit, n - 1, nc) + stats.nct.sf(t_crit, n - 1, -nc)
+
+
+@pytest.mark.parametrize("alpha, target_power", [(0.05, 0.8), (0.01, 0.9), (0.3, 0.35)])
+def test_threshold_brackets_hold_the_crossing_within_1e_13_in_few_evaluations(monkeypatch, alpha, target_power):
+    """low falls short and high reaches, high / low - 1 <= 1e-13, in fewer vectorised power
+    evaluations than the 42 halvings that bisection alone needs from a bracket of ratio 1.25."""
+    from sigeval import _noncentral
+
+    calls = []
+    power_beyond = _noncentral.power_beyond
+
+    def counted(*args):
+        calls.append([np.array(a, dtype=float) for a in args])
+        assert len(calls) <= 200, "no convergence"
+        return power_beyond(*args)
+
+    monkeypatch.setattr(_noncentral, "power_beyond", counted)
+    n = np.r_[np.arange(2, 200), 500, 1000, 4096].astype(float)
+    low, high = _noncentral._threshold_brackets(n, alpha, target_power)
+    assert len(calls) <= 41
+    assert low.shape == high.shape == n.shape
+    assert np.all(low < high) and np.all(high - low <= 1e-13 * high)
+    for m in (2, 3, 4, 7, 30, 199, 500, 4096):
+        k = np.flatnonzero(n == m)[0]
+        assert _power_by_scipy(low[k], m, alpha) < target_power <= _power_by_scipy(high[k], m, alpha), m
+    # It starts at the MDE formula's effect size (t_crit + t_power) / sqrt(n), then widens by a factor 1.25:
+    # down where that effect size reaches the target, up where it falls short.
+    t_crit, t_power = stats.t.isf(alpha / 2, n - 1), stats.t.ppf(target_power, n - 1)
+    start = (t_crit + t_power) / np.sqrt(n)
+    np.testing.assert_allclose(calls[0][0], start * np.sqrt(n), rtol=1e-15)
+    np.testing.assert_array_equal(calls[0][1], n - 1)
+    np.testing.assert_allclose(calls[0][2], t_crit, rtol=1e-15)
+    reaches = _power_by_scipy(start, n, alpha) >= target_power
+    second = iter(calls[1:3])
+    for moved, factor in [(reaches, 1 / 1.25), (~reaches, 1.25)]:
+        if moved.any():
+            nc, df, _ = next(second)
+            np.testing.assert_array_equal(df, n[moved] - 1)
+            np.testing.assert_allclose(nc, start[moved] * factor * np.sqrt(n[moved]), rtol=1e-15)
+
+
+def test_thresholds_cover_n_from_2_growing_by_doubling_up_to_4096(monkeypatch):
+    """The table starts at 64 seeds, at least doubles when it grows, stops at 4096, and is kept per level."""
+    from sigeval import _noncentral
+
+    monkeypatch.setattr(_noncentral, "_THRESHOLDS", {})
+    brackets = _noncentral._threshold_brackets
+    asked = []
+
+    def recorded(n, alpha, target_power):
+        asked.append((n[0], n[-1]) if n.size else ())
+        return brackets(n, alpha, target_power)
+
+    monkeypatch.setattr(_noncentral, "_threshold_brackets", recorded)
+    low, high = _noncentral._thresholds(0.05, 0.8, 10)
+    assert asked == [(2, 64)] and low.size == high.size == 63
+    expected_low, expected_high = brackets(np.arange(2, 65, dtype=float), 0.05, 0.8)
+    np.testing.assert_array_equal(low, expected_low)
+    np.testing.assert_array_equal(high, expected_high)
+    for n_max, computed in [(64, []), (65, [(65, 128)]), (300, [(129, 300)]), (200, []), (10**6, [(301, 4096)]),
+                            (10**6, [])]:
+        asked.clear()
+        low, high = _noncentral._thresholds(0.05, 0.8, n_max)
+        assert asked == computed, n_max
+    assert low.size == high.size == 4095
+    np.testing.assert_array_equal(low[:63], expected_low)
+    assert _noncentral._thresholds(0.01, 0.8, 2)[0].size == 63  # another level, another table
+
+
+def test_thresholds_keep_at_most_17_levels(monkeypatch):
+    from sigeval import _noncentral
+
+    monkeypatch.setattr(_noncentral, "_THRESHOLDS", {})
+    levels = [(0.01 + k / 1000, 0.8) for k in range(18)]
+    for alpha, target_power in levels[:17]:
+        _noncentral._thresholds(alpha, target_power, 2)
+    assert list(_noncentral._THRESHOLDS) == levels[:17]
+    _noncentral._thresholds(*levels[17], 2)  # the 18th level starts the cache afresh
+    assert list(_noncentral._THRESHOLDS) == levels[17:]
+
+def _smallest_n_by_brute_force(effect, alpha, target_power):
+    """The smallest n >= 2 whose noncentral-t power (scipy, term by term) reaches the target."""
+    n = 2
+    while True:
+        t_crit, nc = stats.t.isf(alpha / 2, n - 1), effect * np.sqrt(n)
+        if stats.nct.sf(t_crit, n - 1, nc) + stats.nct.sf(t_crit, n - 1, -nc) >= target_power:
+            return n
+        n += 1
+
+
+@pytest.mark.parametrize("effect", [20.0, 3.0, 1.0])
+def test_search_reached_finds_the_smallest_n_from_any_start(effect):
+    """From starts below, at and above the answer (fractional ones are cut to integers), the same n >= 2."""
+    from sigeval._noncentral import _search_reached
+
+    answer = _smallest_n_by_brute_force(effect, 0.05, 0.8)
+    starts = np.array([0.0, 1.0, 2.0, 2.9, 3.0, 4.0, 5.0, answer - 1, answer + 0.7, answer + 1, answer + 2,
+                       answer + 3, 37.5, 1000.0])
+    got = _search_reached(np.full(starts.size, effect), starts, 0.05, 0.8)
+    assert got.dtype == np.int64
+    assert got.tolist() == [answer] * starts.size
+
+
+def test_search_reached_probes_the_power_near_its_start(monkeypatch):
+    """A start at the answer costs two powers (it and the n below), one short of it two as well."""
+    from sigeval import _noncentral
+
+    answer = _smallest_n_by_brute_force(0.5, 0.05, 0.8)
+    reached = _noncentral._reached
+    probes = []
+
+    def recorded(e, n, alpha, target_power):
+        probes.extend(np.asarray(n).tolist())
+        return reached(e, n, alpha, target_power)
+
+    monkeypatch.setattr(_noncentral, "_reached", recorded)
+    expected = {answer: [answer, answer - 1], answer - 1: [answer - 1, answer],
+                answer + 1: [answer + 1, answer, answer - 2, answer - 1], 2: None}
+    for start, path in expected.items():
+        probes.clear()
+        assert _noncentral._search_reached(np.array([0.5]), np.array([start]), 0.05, 0.8).tolist() == [answer]
+        if path is not None:
+            assert probes == path, start
+    # From 2, a gallop: 2, 3, 5, 9, 17, 33, 65, then a bisection of (33, 65) in five steps.
+    assert probes[:7] == [2, 3, 5, 9, 17, 33, 65] and len(probes) == 12
+    # Stepping down to an answer of 2, the power is never asked at n = 1 (zero degrees of freedom).
+    answer = _smallest_n_by_brute_force(20.0, 0.05, 0.8)
+    for start, path in {4: [4, 3, 2], 3: [3, 2], 2: [2], 7: [7, 6, 4, 2]}.items():
+        probes.clear()
+        assert _noncentral._search_reached(np.array([20.0]), np.array([start]), 0.05, 0.8).tolist() == [answer]
+        assert probes == path, start
 
 
 # --------------------------------------------------------------------------- power of TOST

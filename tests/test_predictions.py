@@ -471,7 +471,8 @@ def test_the_bootstrap_auc_error_ends_with_what_to_do():
         compare_predictions(table, metric="auc", n_resamples=100, rng=0, auc_method="bootstrap")
 
 
-def test_grouped_sign_flips_beyond_the_exact_limits_draw_from_the_one_generator():
+@pytest.mark.parametrize("seed", [15, 16, 17])  # three seeds: a p-value of 10,000 draws can match by chance
+def test_grouped_sign_flips_beyond_the_exact_limits_draw_from_the_one_generator(seed):
     from sigeval import paired_permutation_test
 
     # 342 groups whose differences have the magnitudes 1, ..., 342: too much work for the exact convolution
@@ -482,8 +483,8 @@ def test_grouped_sign_flips_beyond_the_exact_limits_draw_from_the_one_generator(
     signs = np.where(np.random.default_rng(14).random(k) < 0.5, 1, -1)
     a = np.repeat(signs > 0, sizes).astype(int)
     table = pd.DataFrame({"A": a, "B": 1 - a, "g": np.repeat(np.arange(k), sizes)})
-    res = compare_predictions(table, label=None, groups="g", n_resamples=20, rng=15, progress=False)
-    gen = np.random.default_rng(15)
+    res = compare_predictions(table, label=None, groups="g", n_resamples=20, rng=seed, progress=False)
+    gen = np.random.default_rng(seed)
     codes = table.g.to_numpy()
     for m in "AB":
         bootstrap_ci(table[m].to_numpy(float), groups=codes, n_resamples=20, rng=gen)

@@ -857,3 +857,13 @@ def test_nemenyi_q_says_how_small_alpha_may_be():
                                           r"1 - alpha is not finite in float64 \(alpha must be above about "
                                           r"1e-16\)\.$"):
         nemenyi_q(3, alpha=1e-300)
+
+
+def test_friedman_f_with_ties_corrected_is_iman_davenport_on_scipys_chi2():
+    # Ties in two tasks and tasks that disagree: scipy's tie-corrected chi2, then F_F = (N - 1) chi2 / (N(k - 1) - chi2).
+    x = np.array([[0.8, 0.8, 0.6], [0.7, 0.9, 0.5], [0.6, 0.7, 0.7], [0.9, 0.6, 0.5], [0.8, 0.7, 0.6]])
+    chi2 = stats.friedmanchisquare(*x.T).statistic
+    n, k = x.shape
+    res = friedman(x)
+    assert res.statistic == pytest.approx(chi2, rel=1e-12)
+    assert res.statistic_f == pytest.approx((n - 1) * chi2 / (n * (k - 1) - chi2), rel=1e-12)

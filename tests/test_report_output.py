@@ -195,3 +195,114 @@ def test_the_page_follows_the_holm_family_and_the_power_correction(report, tmp_p
     assert "Holm-adjusted over every comparison" in page and "at the level of the holm decision" in page
     pairwise = report.pairwise(family="all")
     assert f"{int(pairwise.reject.sum())} of {len(pairwise)} comparison(s) differ" in page
+
+
+def test_latex_table_is_booktabs_text_left_numbers_right_specials_escaped():
+    from sigeval._report_output import latex_table
+
+    frame = pd.DataFrame({"model_a": ["a_b", "x&y"], "estimate": [0.123456, -1.5], "pvalue": [0.000123456, np.nan],
+                          "reject": [True, False], "n": [3, 4], "note": ["50%", "{#~^$\\}"]})
+    expected = "\n".join([
+        r"\begin{tabular}{lrrlrl}",
+        r"\toprule",
+        r"model\_a & estimate & pvalue & reject & n & note \\",
+        r"\midrule",
+        r"a\_b & 0.1235 & 0.000123 & yes & 3 & 50\% \\",
+        r"x\&y & -1.5000 & – & no & 4 & \{\#\textasciitilde{}\textasciicircum{}\$\textbackslash{}\} \\",
+        r"\bottomrule",
+        r"\end{tabular}",
+    ]) + "\n"
+    assert latex_table(frame, 4) == expected
+    assert latex_table(frame[["estimate"]], 2).splitlines()[4] == r"0.12 \\"
+
+
+def test_tables_page_holds_each_table_the_note_and_the_environment(tmp_path):
+    from sigeval._report_output import html_table, tables_page
+
+    a = pd.DataFrame({"model": ["A<1>"], "accuracy": [0.875]})
+    b = pd.DataFrame({"model_a": ["A"], "pvalue": [0.25]})
+    env = {"sigeval": "1.0", "call": "sigeval compare x.csv"}
+    out = tables_page(tmp_path / "page.html", "Comparison & <more>", {"models": a, "pairs": b}, "p < 0.05 & more",
+                      env)
+    assert out == tmp_path / "page.html"
+    page = out.read_text(encoding="utf-8")
+    assert page.startswith("<!DOCTYPE html>\n<html lang='en'><head><meta charset='utf-8'>")
+    assert "<title>Comparison &amp; &lt;more&gt;</title>" in page and page.endswith("\n</body></html>\n")
+    body = page.split("</style></head><body>\n", 1)[1].removesuffix("\n</body></html>\n").split("\n")
+    environment = html_table(pd.DataFrame(list(env.items()), columns=["", "value"]), 4)
+    assert body == ["<h1>Comparison &amp; &lt;more&gt;</h1>", "<h2>models</h2>", html_table(a, 4), "<h2>pairs</h2>",
+                    html_table(b, 4), "<p class='note'>p &lt; 0.05 &amp; more</p>", "<h2>Environment</h2>",
+                    environment]
+    assert "<td class='text'>A&lt;1&gt;</td><td class='num'>0.8750</td>" in html_table(a, 4)
+
+
+def test_latex_of_a_small_report_line_by_line():
+    runs = pd.DataFrame({"task": ["t_1"] * 4 + ["t2"] * 6, "model": ["A", "A", "B", "B"] + ["A"] * 3 + ["B"] * 3,
+                         "seed": [0, 1, 0, 1, 0, 1, 2, 0, 1, 2],
+                         "score": [1.0, 3.0, 0.5, 1.5, 1.0, 2.0, 3.0, 4.0, 5.0, 9.0]})
+    report = Report(runs)
+    # sd: t_1 A sqrt(2), B sqrt(0.5); t2 A 1, B sqrt(7)
+    cell = {("A", "t_1"): r"\textbf{2.000 $\pm$ 1.414}", ("B", "t_1"): r"1.000 $\pm$ 0.707",
+            ("A", "t2"): r"2.000 $\pm$ 1.000", ("B", "t2"): r"\textbf{6.000 $\pm$ 2.646}"}
+    tex = {"t_1": r"t\_1", "t2": "t2"}
+    expected = "\n".join([
+        r"% Mean $\pm$ sd over 2–3 seeds per task, 3 decimals; the best mean per task in bold.",
+        r"\begin{tabular}{lrr}",
+        r"\toprule",
+        "model & " + " & ".join(tex[t] for t in report.tasks) + r" \\",
+        r"\midrule",
+        *[m + " & " + " & ".join(cell[m, t] for t in report.tasks) + r" \\" for m in ("A", "B")],
+        r"\bottomrule",
+        r"\end{tabular}",
+    ]) + "\n"
+    assert list(report.models) == ["A", "B"] and sorted(report.tasks) == ["t2", "t_1"]
+    assert report.to_latex(precision=3, bold_best=True) == expected
+    plain = report.to_latex(precision=1)
+    assert plain.splitlines()[0] == r"% Mean $\pm$ sd over 2–3 seeds per task, 1 decimals."
+    assert r"\textbf" not in plain and r"2.0 $\pm$ 1.4" in plain
+    same = Report(runs[runs.task == "t2"]).to_latex(precision=2)
+    assert same.splitlines()[0] == r"% Mean $\pm$ sd over 3 seeds per task, 2 decimals."
+
+
+def test_html_table_cell_by_cell():
+    from sigeval._report_output import html_table
+
+    frame = pd.DataFrame({"model": ["A<b>", "B"], "estimate": [0.5, -0.25], "pvalue": [0.0123456, np.nan],
+                          "reject": [True, False]})
+    head = ("<th class='text'>model</th><th class='num'>estimate</th><th class='num'>pvalue</th>"
+            "<th class='text'>reject</th>")
+    first = ("<td class='text'>A&lt;b&gt;</td><td class='num'>0.50</td><td class='num'>0.0123</td>"
+             "<td class='text'>yes</td>")
+    second = "<td class='text'>B</td><td class='num'>-0.25</td><td class='num'>–</td><td class='text'>no</td>"
+
+    def table(first_class):
+        return (f"<div class='wrap'><table><thead><tr>{head}</tr></thead><tbody><tr class='{first_class}'>{first}</tr>"
+                f"<tr class=''>{second}</tr></tbody></table></div>")
+
+    assert html_table(frame, 2, highlight="reject") == table("yes")
+    assert html_table(frame, 2) == table("")
+    assert html_table(frame, 2, highlight="absent") == table("")
+
+
+def test_svg_is_inline_deterministic_without_metadata_and_its_ids_prefixed():
+    pytest.importorskip("matplotlib")
+    from sigeval._report_output import _svg
+
+    def draw(figure_class):
+        fig = figure_class(figsize=(2, 1))
+        ax = fig.subplots()
+        ax.plot([0, 1], [0, 1], clip_on=True)
+        ax.set_title("x")
+        return fig
+
+    svg = _svg(draw, "cd")
+    assert svg.startswith("<svg") and svg.rstrip().endswith("</svg>")
+    assert "<metadata" not in svg and "<?xml" not in svg and "<!DOCTYPE" not in svg
+    assert "<text" not in svg  # fonts as paths
+    ids = re.findall(r'\bid="([^"]+)"', svg)
+    assert ids and all(i.startswith("cd-") for i in ids)
+    references = re.findall(r'(?:href="#|url\(#)([^")]+)', svg)
+    assert references and set(references) <= set(ids)
+    assert _svg(draw, "cd") == svg  # the same figure, the same text (no date, salted ids)
+    other = _svg(draw, "scores")
+    assert not set(re.findall(r'\bid="([^"]+)"', other)) & set(ids)
