@@ -1314,3 +1314,13 @@ def test_report_refuses_integer_scores_float64_would_round():
         Report(runs)
     shifted = runs.assign(score=runs.score - big)
     assert Report(shifted).pairwise().mean_diff.iloc[0] == pytest.approx((0 + 1 + 5 - 6) / 3)
+
+
+def test_power_seed_counts_are_nullable_integers_missing_where_a_comparison_is_not_tested():
+    table = long_table({"t": {"A": [1.0, 2.0, 3.0, 4.0], "B": [0.5, 1.7, 2.4, 3.6], "C": [1.0, np.nan, np.nan, np.nan]}})
+    power = Report(table, failed="drop-pairs").power(deltas=(0.5,))
+    column = power["seeds_for_0.5"]
+    assert str(column.dtype) == "Int64"
+    assert column.isna().tolist() == [False, True, True] and (power.note != "").tolist() == [False, True, True]
+    d = np.subtract([1.0, 2.0, 3.0, 4.0], [0.5, 1.7, 2.4, 3.6])
+    assert column[0] == seeds_needed(d.std(ddof=1), 0.5)

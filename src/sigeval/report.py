@@ -601,11 +601,10 @@ class Report:
         return self._power(alpha, target_power, self._check_deltas(deltas), correction=correction, family=family)
 
     def _power(
-        self, alpha: float, target_power: float, deltas: tuple[float, ...], observed: bool = True,
-        correction: str = "none", family: str = "task",
+        self, alpha: float, target_power: float, deltas: tuple[float, ...], *, correction: str, family: str,
     ) -> pd.DataFrame:
         """:meth:`power` for checked ``deltas``; none gives no ``seeds_for_<delta>`` column."""
-        values, notes = self._power_values(alpha, target_power, deltas, observed, correction, family)
+        values, notes = self._power_values(alpha, target_power, deltas, True, correction, family)
         frame = self._frame(values)
         for delta in deltas:
             name = f"seeds_for_{delta:g}"
@@ -615,8 +614,8 @@ class Report:
         return frame
 
     def _power_values(
-        self, alpha: float, target_power: float, deltas: tuple[float, ...], observed: bool = True,
-        correction: str = "none", family: str = "task",
+        self, alpha: float, target_power: float, deltas: tuple[float, ...], observed: bool,
+        correction: str, family: str,
     ) -> tuple[dict[str, np.ndarray], np.ndarray]:
         """The columns of :meth:`power` and its notes; without ``observed``, no ``observed_power`` (the summary's)."""
         alpha = _check_alpha(alpha)
