@@ -249,6 +249,23 @@ def test_equivalence_rows_sent_to_the_functions_get_the_functions_numbers(hand, 
             *tost.confidence_interval, 0.02, tost.pvalue]
 
 
+def test_pairwise_rows_sent_to_paired_difference_get_its_numbers(hand, monkeypatch):
+    real = Report._student
+
+    def every_row_flagged(self, alpha):
+        out = real(self, alpha)
+        out["flagged"] = np.ones_like(out["flagged"])
+        return out
+
+    monkeypatch.setattr(Report, "_student", every_row_flagged)
+    pw = hand.pairwise(alpha=0.1)
+    assert (pw.note == "").all()
+    for row in pw.itertuples(index=False):
+        res = paired_difference(HAND[row.task][row.model_a], HAND[row.task][row.model_b], alpha=0.1)
+        assert [row.mean_diff, row.ci_low, row.ci_high, row.pvalue] == [res.estimate, *res.confidence_interval,
+                                                                         res.pvalue]
+
+
 def test_equivalence_passes_alpha_to_both_tests_and_the_verdict(hand):
     eq = hand.equivalence(margin=0.03, alpha=0.10)
     assert list(eq.columns) == [
