@@ -266,6 +266,23 @@ def test_pairwise_rows_sent_to_paired_difference_get_its_numbers(hand, monkeypat
                                                                          res.pvalue]
 
 
+def test_equivalence_notes_a_comparison_whose_statistics_overflow_without_warning():
+    """A margin of 1e299 against a standard error near 1e-13: tost_paired refuses, so the view notes that row."""
+    gen = np.random.default_rng(0)
+    table = long_table({"t": {"A": 1 + 1e-12 * gen.standard_normal(6), "B": 1 + 1e-12 * gen.standard_normal(6) + 3e-12,
+                              "C": 0.5 + 0.01 * gen.standard_normal(6)}})
+    report = Report(table)
+    a, b = (table[table.model == m].score.to_numpy() for m in "AB")
+    with pytest.raises(ValueError, match="overflows float64"):
+        tost_paired(a, b, margin=1e299)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        eq = report.equivalence(1e299)
+    assert eq.note[0].startswith("not tested: The result overflows float64") and np.isnan(eq.pvalue_equivalence[0])
+    assert eq.verdict[0] is None or pd.isna(eq.verdict[0])
+    assert (eq.note[1:] == "").all() and eq.verdict[1:].tolist() == ["trivial", "trivial"]
+
+
 def test_equivalence_passes_alpha_to_both_tests_and_the_verdict(hand):
     eq = hand.equivalence(margin=0.03, alpha=0.10)
     assert list(eq.columns) == [
