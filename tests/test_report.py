@@ -228,16 +228,22 @@ def test_equivalence_agrees_with_tost_and_crosses_holm(hand):
     assert eq.verdict.tolist() == expected.tolist()
 
 
-def test_equivalence_rows_sent_to_the_functions_get_the_functions_numbers(hand, monkeypatch):
-    """A row the vectorised path does not vouch for is computed by paired_difference and tost_paired themselves."""
+@pytest.fixture
+def every_row_flagged(monkeypatch):
+    """Every comparison marked for the per-comparison path, as if the vectorised one could vouch for none."""
     real = Report._student
 
-    def every_row_flagged(self, alpha):
+    def flagged(self, alpha):
         out = real(self, alpha)
         out["flagged"] = np.ones_like(out["flagged"])
         return out
 
-    monkeypatch.setattr(Report, "_student", every_row_flagged)
+    monkeypatch.setattr(Report, "_student", flagged)
+
+
+@pytest.mark.usefixtures("every_row_flagged")
+def test_equivalence_rows_sent_to_the_functions_get_the_functions_numbers(hand):
+    """A row the vectorised path does not vouch for is computed by paired_difference and tost_paired themselves."""
     eq = hand.equivalence(margin=0.02, alpha=0.1)
     assert (eq.note == "").all()
     for row in eq.itertuples(index=False):
@@ -249,15 +255,8 @@ def test_equivalence_rows_sent_to_the_functions_get_the_functions_numbers(hand, 
             *tost.confidence_interval, 0.02, tost.pvalue]
 
 
-def test_pairwise_rows_sent_to_paired_difference_get_its_numbers(hand, monkeypatch):
-    real = Report._student
-
-    def every_row_flagged(self, alpha):
-        out = real(self, alpha)
-        out["flagged"] = np.ones_like(out["flagged"])
-        return out
-
-    monkeypatch.setattr(Report, "_student", every_row_flagged)
+@pytest.mark.usefixtures("every_row_flagged")
+def test_pairwise_rows_sent_to_paired_difference_get_its_numbers(hand):
     pw = hand.pairwise(alpha=0.1)
     assert (pw.note == "").all()
     for row in pw.itertuples(index=False):
