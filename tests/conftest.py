@@ -1,4 +1,4 @@
-"""Shared test configuration: the Hypothesis profiles.
+"""Shared test configuration: the Hypothesis profiles, and a thread lock for tqdm.
 
 ``ci`` (the default) is deterministic (``derandomize=True``: the same examples
 on every run, no example database) and bounded, so the property suite costs
@@ -14,8 +14,8 @@ from hypothesis import HealthCheck, settings
 try:
     import tqdm
 except ImportError:  # the progress extra is optional
-    tqdm = None
-if tqdm is not None:
+    pass
+else:
     # tqdm's default lock includes a semaphore shared across processes. Mutation testing forks
     # one child per mutant; a child stopped by its timeout while drawing a bar leaves the
     # semaphore held, and every later child then waits on it forever (counted as a timeout).
