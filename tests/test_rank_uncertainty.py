@@ -348,6 +348,16 @@ def test_rank_confidence_sets_chunks_give_the_same_answer(monkeypatch):
     assert chunked.critical_value == whole.critical_value
 
 
+def test_rank_confidence_sets_with_more_pairs_than_items_match_a_loop_over_pairs():
+    """7 models on 6 items: 21 pairs, so the pair count (not the item count) sets the chunk size."""
+    x = np.random.default_rng(8).normal(size=(6, 7)) + np.arange(7.0)
+    res = ru.rank_confidence_sets(x, n_resamples=199, confidence_level=0.9, rng=4)
+    c, low, high = _brute_rank_sets(x, 199, 4, 0.9)
+    assert res.critical_value == pytest.approx(c, rel=1e-12)
+    np.testing.assert_array_equal(res.rank_interval.low, low)
+    np.testing.assert_array_equal(res.rank_interval.high, high)
+
+
 def test_rank_confidence_sets_near_the_float64_limits():
     # Ranks do not depend on the scale: values near 1e308 give the ranks of the same values near 1.
     x = np.random.default_rng(6).normal(size=(200, 3)) + [0.0, 0.5, 1.0]

@@ -199,6 +199,19 @@ def test_bayesian_refuses_a_posterior_scale_that_overflows_by_naming_the_compari
         report.bayesian(rope=0.0, test_fraction=np.nextafter(1.0, 0.0))
 
 
+def test_bayesian_hands_a_posterior_scale_that_underflows_to_zero_to_the_function():
+    """Subnormal scores: the sd of the differences is 5e-324, the posterior scale sd / 2 rounds to 0.
+
+    bayesian_paired_t then takes the posterior as a point mass at 0, and with rope = 0 splits it half and
+    half; the t arithmetic would divide 0 by 0.
+    """
+    report = Report(long_table({"t": {"A": [1e-323, 0.0, 0.0, 0.0], "B": [0.0] * 4}}))
+    post = bayesian_paired_t([1e-323, 0.0, 0.0, 0.0], [0.0] * 4, rope=0.0)
+    assert post.scale == 0 and post.loc == 0
+    row = report.bayesian(rope=0.0).iloc[0]
+    assert [row.posterior_scale, *row[PROBS]] == [0.0, 0.5, 0.0, 0.5]
+
+
 # --------------------------------------------------------------------------- over tasks
 
 
