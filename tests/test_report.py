@@ -282,6 +282,40 @@ def test_equivalence_notes_a_comparison_whose_statistics_overflow_without_warnin
     assert (eq.note[1:] == "").all() and eq.verdict[1:].tolist() == ["trivial", "trivial"]
 
 
+def test_equivalence_notes_a_comparison_whose_two_sided_interval_alone_overflows():
+    """Differences of +-4e298 on 2 seeds at alpha = 1e-10: the TOST interval (t quantile at alpha) is finite,
+    the two-sided one (at alpha / 2, twice as far out) overflows, so paired_difference refuses the row."""
+    x = 2e298
+    report = Report(long_table({"t": {"A": [x, -x], "B": [-x, x]}}))
+    tost = tost_paired([x, -x], [-x, x], margin=1.0, alpha=1e-10)
+    assert np.isfinite(tost.confidence_interval).all()  # the case: only the two-sided interval overflows
+    with pytest.raises(ValueError, match="overflows float64"):
+        paired_difference([x, -x], [-x, x], alpha=1e-10)
+    row = report.equivalence(1.0, alpha=1e-10).iloc[0]
+    assert row.note.startswith("not tested: The result overflows float64")
+    assert np.isnan([row.ci_low, row.ci_high, row.tost_ci_low, row.tost_ci_high, row.pvalue_equivalence]).all()
+
+
+def test_equivalence_notes_a_comparison_whose_upper_statistic_alone_overflows():
+    """Mean difference about -1.9e299 and the largest float as margin: mean + margin is finite, mean - margin
+    is not, so one TOST statistic overflows and tost_paired refuses; the view notes the row, without warning."""
+    a, b = [-1e299, -0.9e299, -1e299], [1e299, 1e299, 0.9e299]
+    margin = np.finfo(float).max
+    report = Report(long_table({"t": {"A": a, "B": b}}))
+    with pytest.raises(ValueError, match=r"statistic_upper not finite"):
+        tost_paired(a, b, margin=margin)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        row = report.equivalence(margin).iloc[0]
+    assert row.note.startswith("not tested: The result overflows float64 (statistic_upper not finite)")
+    assert np.isnan(row.pvalue_equivalence) and row.verdict is None
+
+
+def test_equivalence_refuses_alpha_of_one_half_as_tost_paired_does(hand):
+    with pytest.raises(ValueError, match=r"^`alpha` must be below 0.5 for TOST"):
+        hand.equivalence(margin=0.03, alpha=0.5)
+
+
 def test_equivalence_passes_alpha_to_both_tests_and_the_verdict(hand):
     eq = hand.equivalence(margin=0.03, alpha=0.10)
     assert list(eq.columns) == [
