@@ -286,6 +286,35 @@ def test_seeds_needed_many_marks_what_seeds_needed_refuses():
         seeds_needed_many(np.array([1.0]), 0.5, 0.4)
 
 
+def test_seeds_needed_each_equals_seeds_needed_at_each_level():
+    """One level per effect size (Holm's), each searched directly: seeds_needed's integer and refusals."""
+    from sigeval._noncentral import seeds_needed_each
+
+    gen = np.random.default_rng(6)
+    effect = np.concatenate([np.geomspace(2e-6, 1e7, 60), [1e-9, 1e-320, np.inf]])
+    alpha = 10.0 ** gen.uniform(-9, np.log10(0.2), effect.size)
+    got, refused = seeds_needed_each(effect, alpha, 0.8)
+    assert refused.tolist() == [False] * 60 + [True, True, False]
+    expected = [seeds_needed(1.0, float(e), alpha=float(a)) for e, a in zip(effect[:60], alpha[:60], strict=True)]
+    np.testing.assert_array_equal(got[:60], expected)
+    assert got[-1] == 2 and got[:60].min() == 2 and got[:60].max() > 10**11
+    assert got[60] == got[61] == 0
+
+
+def test_seeds_needed_each_refuses_levels_that_do_not_match():
+    from sigeval._noncentral import seeds_needed_each
+
+    with pytest.raises(ValueError, match=r"one level per effect size \(1-D\); got shapes \(2,\) and \(3,\)"):
+        seeds_needed_each(np.ones(3), np.full(2, 0.05), 0.8)
+    with pytest.raises(ValueError, match=r"got shapes \(1, 2\) and \(1, 2\)"):
+        seeds_needed_each(np.ones((1, 2)), np.full((1, 2), 0.05), 0.8)
+    with pytest.raises(ValueError, match=r"must exceed every `alpha`.* got 0.4 with alpha up to 0.5"):
+        seeds_needed_each(np.ones(2), np.array([0.01, 0.5]), 0.4)
+    for bad in (0.0, 1.0):
+        with pytest.raises(ValueError, match="must exceed every `alpha`"):
+            seeds_needed_each(np.ones(1), np.array([bad]), 0.8 if bad == 0 else 1.0)
+
+
 def _recording(monkeypatch, module, name):
     """Replace module.name by a wrapper that records its arguments."""
     original = getattr(module, name)
@@ -374,7 +403,7 @@ def test_seeds_needed_many_starts_its_search_at_the_t_formula(monkeypatch):
         start = np.ceil(((stats.t.isf(alpha / 2, n0 - 1) + stats.t.ppf(target_power, n0 - 1)) / effect) ** 2)
         (es, first, a, t), = searched
         two = np.array([seeds_needed(1.0, e, alpha=alpha, target_power=target_power) == 2 for e in effect])
-        assert (a, t) == (alpha, target_power)
+        assert t == target_power and np.all(a == alpha)  # the level, once per effect size searched
         np.testing.assert_array_equal(es, effect[~two])
         np.testing.assert_array_equal(first, np.maximum(start[~two], 2))
         assert got.tolist() == [seeds_needed(1.0, e, alpha=alpha, target_power=target_power) for e in effect]

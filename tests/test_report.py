@@ -186,6 +186,16 @@ def test_power_refuses_bad_target_power_by_name(hand, target_power, error):
         hand.power(target_power=target_power)
 
 
+@pytest.mark.parametrize("alpha", [0.3, 0.5])
+def test_power_and_summary_refuse_a_target_power_not_above_alpha(hand, alpha):
+    """At target_power == alpha no difference is needed at all; the summary (which asks no seeds) refuses too."""
+    message = rf"^`target_power` must exceed `alpha` .*; got {alpha} with alpha={alpha}\.$"
+    for view in (lambda: hand.power(alpha=alpha, target_power=alpha), lambda: hand.power(alpha, alpha, (1e6,)),
+                 lambda: hand.summary(alpha=alpha, target_power=alpha)):
+        with pytest.raises(ValueError, match=message):
+            view()
+
+
 def test_power_deltas_name_the_columns(hand):
     cols = hand.power(deltas=(0.02, 0.001, 0.0025)).columns
     assert {"seeds_for_0.02", "seeds_for_0.001", "seeds_for_0.0025"} <= set(cols)
@@ -682,6 +692,23 @@ def test_family_all_is_holm_over_every_comparison(hand):
     pw = hand.pairwise(alpha=0.01, family="all")
     assert (pw.reject == (pw.pvalue_holm <= 0.01)).all()
     assert "Holm over all comparisons" in hand.summary(family="all")
+
+
+@pytest.mark.parametrize("correction", ["none", "bonferroni", "holm"])
+def test_power_notes_the_comparisons_whose_delta_seeds_needed_refuses(correction):
+    """A delta too small against one comparison's spread (the seeds overflow a count) marks that row alone,
+    with seeds_needed's message at the row's level; the other delta is not asked about that row."""
+    report = Report(long_table({"t": {"A": [0.0, 1.0, 2.0], "B": [0.1, 1.0, 1.9], "C": [0.0, 1.2e-7, 0.0]}}))
+    view = report.power(deltas=(1e-8, 10.0), correction=correction)
+    assert view.sigma_d.tolist()[1:] == pytest.approx([1.0, 1.0], rel=0.2) and view.sigma_d[0] < 0.2
+    for r in (1, 2):
+        with pytest.raises(ValueError, match="too small") as refusal:
+            seeds_needed(view.sigma_d[r], 1e-8, alpha=view.alpha_used[r])
+        assert view.note[r] == f"not tested: {refusal.value}"
+        assert view[["seeds_for_1e-08", "seeds_for_10"]].iloc[r].isna().all() and np.isnan(view.mde[r])
+    assert view.note[0] == "" and view["seeds_for_1e-08"][0] == seeds_needed(view.sigma_d[0], 1e-8,
+                                                                           alpha=view.alpha_used[0])
+    assert view["seeds_for_10"][0] == 2
 
 
 @pytest.mark.parametrize("family", ["task", "all"])

@@ -21,7 +21,7 @@ from ._validation import MAX_COUNT
 FAR_NONCENTRALITY = 1e4
 
 
-def power_two_sided(noncentrality, df, alpha: float):
+def power_two_sided(noncentrality, df, alpha: float | np.ndarray):
     """P(|T| > t_crit) for T ~ noncentral t(df, noncentrality)."""
     return power_beyond(noncentrality, df, stats.t.isf(alpha / 2, df))
 
@@ -74,7 +74,7 @@ _TABLE_CAP = 4096
 _THRESHOLDS: dict[tuple[float, float], tuple[np.ndarray, np.ndarray]] = {}
 
 
-def _reached(effect_size: np.ndarray, n: np.ndarray, alpha: float, target_power: float) -> np.ndarray:
+def _reached(effect_size: np.ndarray, n: np.ndarray, alpha: float | np.ndarray, target_power: float) -> np.ndarray:
     """``shortfall(n) >= 0`` of :func:`~sigeval.power.seeds_needed`, element-wise, with the same arithmetic."""
     n = np.asarray(n, dtype=float)
     return power_two_sided(effect_size * np.sqrt(n), n - 1, alpha) - target_power >= 0
@@ -154,8 +154,14 @@ def _thresholds(alpha: float, target_power: float, n_max: int) -> tuple[np.ndarr
     return low, high
 
 
-def _search_reached(effect_size: np.ndarray, start: np.ndarray, alpha: float, target_power: float) -> np.ndarray:
-    """Smallest n >= 2 with :func:`_reached`, searched from ``start`` (gallop, then bisect), vectorised."""
+def _search_reached(
+    effect_size: np.ndarray, start: np.ndarray, alpha: float | np.ndarray, target_power: float
+) -> np.ndarray:
+    """Smallest n >= 2 with :func:`_reached`, searched from ``start`` (gallop, then bisect), vectorised.
+
+    ``alpha`` is one level, or one per effect size.
+    """
+    alpha = np.broadcast_to(np.asarray(alpha, dtype=float), effect_size.shape)
     n = np.maximum(np.asarray(start, dtype=np.int64), 2)
     reached = _reached(effect_size, n, alpha, target_power)
     # Invariant after the gallop: `low` falls short (or is 1: none below 2), `high` reaches.
@@ -168,7 +174,7 @@ def _search_reached(effect_size: np.ndarray, start: np.ndarray, alpha: float, ta
         at_one = probe == 1
         low[todo[at_one]] = 1
         check = todo[~at_one]
-        ok = _reached(effect_size[check], probe[~at_one], alpha, target_power)
+        ok = _reached(effect_size[check], probe[~at_one], alpha[check], target_power)
         high[check[ok]] = probe[~at_one][ok]
         low[check[~ok]] = probe[~at_one][~ok]
         step[check[ok]] *= 2
@@ -181,7 +187,7 @@ def _search_reached(effect_size: np.ndarray, start: np.ndarray, alpha: float, ta
                 f"The power of the paired t-test did not reach {target_power!r} for effect sizes "
                 f"{effect_size[todo][:3].tolist()} with up to 2**62 seeds; this is a numerical failure."
             )
-        ok = _reached(effect_size[todo], probe, alpha, target_power)
+        ok = _reached(effect_size[todo], probe, alpha[todo], target_power)
         high[todo[ok]] = probe[ok]
         low[todo[~ok]] = probe[~ok]
         step[todo[~ok]] *= 2
@@ -189,7 +195,7 @@ def _search_reached(effect_size: np.ndarray, start: np.ndarray, alpha: float, ta
     todo = np.flatnonzero(high - low > 1)
     while todo.size:
         mid = low[todo] + (high[todo] - low[todo]) // 2
-        ok = _reached(effect_size[todo], mid, alpha, target_power)
+        ok = _reached(effect_size[todo], mid, alpha[todo], target_power)
         high[todo[ok]] = mid[ok]
         low[todo[~ok]] = mid[~ok]
         todo = todo[high[todo] - low[todo] > 1]
@@ -235,19 +241,48 @@ def seeds_needed_many(
     rest = np.flatnonzero(~decided)
     refused = np.zeros(e.shape, dtype=bool)
     if rest.size:
-        er = e[rest]
-        two = _reached(er, np.full(er.size, 2.0), alpha, target_power)
-        with np.errstate(over="ignore", divide="ignore"):
-            bound = np.where(er > 0, np.maximum(4.0, 2 * (z_sum / er) ** 2), np.inf)
-        bad = ~two & ~(bound <= 2 * MAX_COUNT)
-        refused[rest[bad]] = True
-        answer[rest[two]] = 2
-        search = ~two & ~bad
-        if search.any():
-            es = er[search]
-            # Start at the MDE formula's n (normal quantiles, then t quantiles once).
-            n0 = np.maximum(normal[rest[search]], 2.0)
-            start = ((stats.t.isf(alpha / 2, n0 - 1) + stats.t.ppf(target_power, n0 - 1)) / es) ** 2
-            start = np.clip(np.ceil(start), 2, 2 * MAX_COUNT)
-            answer[rest[search]] = _search_reached(es, start, alpha, target_power)
+        answer[rest], refused[rest] = _searched(e[rest], np.full(rest.size, alpha), target_power)
+    return answer, refused
+
+
+def seeds_needed_each(
+    effect_size: np.ndarray, alpha: np.ndarray, target_power: float
+) -> tuple[np.ndarray, np.ndarray]:
+    """:func:`seeds_needed_many` with a level per effect size (Holm's), each searched directly.
+
+    A threshold table serves many effect sizes at one level; with a level
+    per comparison, building one table per level would cost more than the
+    searches it saves. The answers and refusals are those of
+    :func:`~sigeval.power.seeds_needed` at each ``alpha``.
+    """
+    e = np.asarray(effect_size, dtype=float)
+    alpha = np.asarray(alpha, dtype=float)
+    if e.ndim != 1 or e.shape != alpha.shape:
+        raise ValueError(f"`alpha` must hold one level per effect size (1-D); got shapes {alpha.shape} and {e.shape}.")
+    if not np.all((0 < alpha) & (alpha < target_power) & (target_power < 1)):
+        raise ValueError(
+            f"`target_power` must exceed every `alpha` (a test rejects with probability alpha when there is no "
+            f"effect); got {target_power!r} with alpha up to {float(np.max(alpha, initial=0.0))!r}."
+        )
+    return _searched(e, alpha, target_power)
+
+
+def _searched(e: np.ndarray, alpha: np.ndarray, target_power: float) -> tuple[np.ndarray, np.ndarray]:
+    """Seeds needed (0 where refused) and refusals of ``seeds_needed``, by the power at integers of n."""
+    answer = np.zeros(e.shape, dtype=np.int64)
+    two = _reached(e, np.full(e.size, 2.0), alpha, target_power)
+    with np.errstate(over="ignore", divide="ignore"):
+        z_sum = stats.norm.isf(alpha / 2) + stats.norm.ppf(target_power)
+        normal = (z_sum / e) ** 2
+        bound = np.where(e > 0, np.maximum(4.0, 2 * normal), np.inf)
+    refused = ~two & ~(bound <= 2 * MAX_COUNT)
+    answer[two] = 2
+    search = np.flatnonzero(~two & ~refused)
+    if search.size:
+        es, level = e[search], alpha[search]
+        # Start at the MDE formula's n (normal quantiles, then t quantiles once).
+        n0 = np.maximum(normal[search], 2.0)
+        start = ((stats.t.isf(level / 2, n0 - 1) + stats.t.ppf(target_power, n0 - 1)) / es) ** 2
+        start = np.clip(np.ceil(start), 2, 2 * MAX_COUNT)
+        answer[search] = _search_reached(es, start, level, target_power)
     return answer, refused

@@ -43,7 +43,7 @@ import numpy as np
 import pandas as pd
 from scipy import stats
 
-from ._noncentral import power_beyond, seeds_needed_many
+from ._noncentral import power_beyond, seeds_needed_each, seeds_needed_many
 from ._runs_table import Comparisons, comparisons, pair_runs, read_runs, show_runs
 from ._validation import (
     ZERO_SPREAD_RTOL,
@@ -664,7 +664,13 @@ class Report:
                     values["observed_power"][ok] = power_beyond(np.abs(mean) * np.sqrt(n) / sd, df, t_crit)
         for delta in deltas:
             column = values[f"seeds_for_{delta:g}"] = np.zeros(size, dtype=np.int64)
-            for level in np.unique(levels[~flagged]):  # one level unless corrected
+            if correction == "holm":  # almost every comparison has a level of its own: no table per level
+                rows = np.flatnonzero(~flagged)
+                with np.errstate(over="ignore"):
+                    column[rows], refused = seeds_needed_each(abs(delta) / c.sd[rows], levels[rows], target_power)
+                flagged[rows[refused]] = True
+                continue
+            for level in np.unique(levels[~flagged]):  # alpha, or Bonferroni's alpha / m per family size
                 rows = np.flatnonzero(~flagged & (levels == level))
                 with np.errstate(over="ignore"):
                     column[rows], refused = seeds_needed_many(abs(delta) / c.sd[rows], float(level), target_power)
