@@ -275,6 +275,44 @@ def test_pairwise_rows_sent_to_paired_difference_get_its_numbers(hand):
                                                                          res.pvalue]
 
 
+@pytest.mark.usefixtures("every_row_flagged")
+@pytest.mark.parametrize("correction", ["none", "holm"])
+def test_power_rows_sent_to_the_functions_get_the_functions_numbers(hand, correction):
+    """A row the vectorised path does not vouch for is computed by power_paired and seeds_needed at its level."""
+    view = hand.power(alpha=0.1, target_power=0.9, deltas=(0.01, 0.005), correction=correction)
+    assert (view.note == "").all()
+    if correction == "none":
+        assert (view.alpha_used == 0.1).all()
+    else:
+        assert view.alpha_used.nunique() > 1 and (view.alpha_used < 0.1).any()
+    for row in view.to_dict("records"):
+        a, b = HAND[row["task"]][row["model_a"]], HAND[row["task"]][row["model_b"]]
+        res = paired_difference(a, b)
+        level = row["alpha_used"]
+        planned = power_paired(res.sigma_d, res.n, alpha=level, target_power=0.9, delta=abs(res.estimate))
+        assert [row["mean_diff"], row["sigma_d"], row["mde"], row["observed_power"]] == [
+            res.estimate, res.sigma_d, planned.mde, planned.power]
+        assert row["detectable"] == (abs(res.estimate) >= planned.mde)
+        assert [row["seeds_for_0.01"], row["seeds_for_0.005"]] == [
+            seeds_needed(res.sigma_d, delta, alpha=level, target_power=0.9) for delta in (0.01, 0.005)]
+    assert view.detectable.any() and not view.detectable.all()
+
+
+@pytest.mark.usefixtures("every_row_flagged")
+def test_power_rows_sent_to_the_functions_are_detectable_at_an_mde_equal_to_the_difference(hand, monkeypatch):
+    """``detectable`` is ``|mean_diff| >= mde`` on that path too: an MDE equal to the difference counts."""
+    import dataclasses
+
+    import sigeval.report as module
+
+    def at_the_difference(*args, delta, **kwargs):
+        return dataclasses.replace(power_paired(*args, delta=delta, **kwargs), mde=delta)
+
+    monkeypatch.setattr(module, "power_paired", at_the_difference)
+    view = hand.power(deltas=(0.01,))
+    assert (view.mde == view.mean_diff.abs()).all() and view.detectable.all()
+
+
 def test_equivalence_notes_a_comparison_whose_statistics_overflow_without_warning():
     """A margin of 1e299 against a standard error near 1e-13: tost_paired refuses, so the view notes that row."""
     gen = np.random.default_rng(0)
