@@ -308,11 +308,14 @@ def test_seeds_needed_each_refuses_levels_that_do_not_match():
         seeds_needed_each(np.ones(3), np.full(2, 0.05), 0.8)
     with pytest.raises(ValueError, match=r"got shapes \(1, 2\) and \(1, 2\)"):
         seeds_needed_each(np.ones((1, 2)), np.full((1, 2), 0.05), 0.8)
-    with pytest.raises(ValueError, match=r"must exceed every `alpha`.* got 0.4 with alpha up to 0.5"):
+    with pytest.raises(ValueError, match=r"must exceed every `alpha`.* got 0.4 with alpha up to 0.5\.$"):
         seeds_needed_each(np.ones(2), np.array([0.01, 0.5]), 0.4)
-    for bad in (0.0, 1.0):
-        with pytest.raises(ValueError, match="must exceed every `alpha`"):
-            seeds_needed_each(np.ones(1), np.array([bad]), 0.8 if bad == 0 else 1.0)
+    for alpha, target_power in [(0.0, 0.8), (0.3, 0.3), (0.05, 1.0), (0.05, 1.5)]:
+        with pytest.raises(ValueError, match=rf"must exceed every `alpha`.* got {target_power} with alpha up to {alpha}"):
+            seeds_needed_each(np.ones(2), np.array([0.01, alpha]), target_power)
+    with pytest.raises(ValueError, match=r"got 1.0 with alpha up to 0.0\.$"):  # nothing to search, a bad power
+        seeds_needed_each(np.ones(0), np.ones(0), 1.0)
+    assert [a.size for a in seeds_needed_each(np.ones(0), np.ones(0), 0.8)] == [0, 0]
 
 
 def _recording(monkeypatch, module, name):

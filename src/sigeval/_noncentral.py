@@ -259,7 +259,7 @@ def seeds_needed_each(
     alpha = np.asarray(alpha, dtype=float)
     if e.ndim != 1 or e.shape != alpha.shape:
         raise ValueError(f"`alpha` must hold one level per effect size (1-D); got shapes {alpha.shape} and {e.shape}.")
-    if not np.all((0 < alpha) & (alpha < target_power) & (target_power < 1)):
+    if not (target_power < 1 and np.all((0 < alpha) & (alpha < target_power))):
         raise ValueError(
             f"`target_power` must exceed every `alpha` (a test rejects with probability alpha when there is no "
             f"effect); got {target_power!r} with alpha up to {float(np.max(alpha, initial=0.0))!r}."
