@@ -313,6 +313,18 @@ def test_power_rows_sent_to_the_functions_are_detectable_at_an_mde_equal_to_the_
     assert (view.mde == view.mean_diff.abs()).all() and view.detectable.all()
 
 
+def test_a_spread_at_rounding_level_marks_its_own_row_as_the_functions_refuse_it():
+    """Differences 0.5 and 0.5 + 2.2e-16: an sd of 1.3e-16, not 0, yet zero spread for paired_difference."""
+    a, b = [1.0, 1.0 + 2.2e-16, 1.0, 1.0 + 2.2e-16], [0.5] * 4
+    report = Report(long_table({"t": {"A": a, "B": b, "C": [0.1, 0.3, 0.2, 0.4]}}))
+    with pytest.raises(ValueError, match="zero spread") as refusal:
+        paired_difference(a, b)
+    assert 0 < np.std(np.subtract(a, b), ddof=1) < 1e-15
+    for view in (report.pairwise(), report.power(deltas=(0.1,)), report.equivalence(0.1)):
+        assert view.note.tolist() == [f"not tested: {refusal.value}", "", ""]
+        assert view.mean_diff[0] == np.mean(np.subtract(a, b))
+
+
 def test_equivalence_notes_a_comparison_whose_statistics_overflow_without_warning():
     """A margin of 1e299 against a standard error near 1e-13: tost_paired refuses, so the view notes that row."""
     gen = np.random.default_rng(0)
@@ -339,7 +351,9 @@ def test_equivalence_notes_a_comparison_whose_two_sided_interval_alone_overflows
     assert np.isfinite(tost.confidence_interval).all()  # the case: only the two-sided interval overflows
     with pytest.raises(ValueError, match="overflows float64"):
         paired_difference([x, -x], [-x, x], alpha=1e-10)
-    row = report.equivalence(1.0, alpha=1e-10).iloc[0]
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # the overflow is caught and explained, not warned about
+        row = report.equivalence(1.0, alpha=1e-10).iloc[0]
     assert row.note.startswith("not tested: The result overflows float64")
     assert np.isnan([row.ci_low, row.ci_high, row.tost_ci_low, row.tost_ci_high, row.pvalue_equivalence]).all()
 
