@@ -306,3 +306,266 @@ def test_svg_is_inline_deterministic_without_metadata_and_its_ids_prefixed():
     assert _svg(draw, "cd") == svg  # the same figure, the same text (no date, salted ids)
     other = _svg(draw, "scores")
     assert not set(re.findall(r'\bid="([^"]+)"', other)) & set(ids)
+
+
+# --------------------------------------------------------------------------- whole outputs of small fixed reports
+
+FIXED_DATE = "2001-02-03 04:05:06 UTC"
+
+
+def _two_tasks():
+    """Two tasks, A ahead on both (mean ranks 1 and 2), 3 seeds, no failed run."""
+    return Report(pd.DataFrame({"task": ["t1"] * 6 + ["t2"] * 6, "model": list("AAABBB") * 2, "seed": [0, 1, 2] * 4,
+                                "score": [0.80, 0.82, 0.81, 0.70, 0.74, 0.71, 0.66, 0.65, 0.61, 0.62, 0.60, 0.60]}))
+
+
+def _one_pair():
+    """Task t keeps one pair (A's seed 1 failed), task u has 3 seeds; lower is better."""
+    return Report(pd.DataFrame({"task": ["t"] * 4 + ["u"] * 6, "model": list("AABB") + list("AAABBB"),
+                                "seed": [0, 1, 0, 1, 0, 1, 2, 0, 1, 2],
+                                "score": [0.8, np.nan, 0.7, 0.74, 0.5, 0.4, 0.45, 0.3, 0.35, 0.2]}),
+                  failed="drop-pairs", higher_is_better=False)
+
+
+@pytest.fixture
+def fixed_date(monkeypatch):
+    """The environment block as computed, with its date fixed so that whole outputs can be compared."""
+    from sigeval import _report_output as ro
+
+    real = ro.environment
+
+    def environment(report, call=None):
+        out = real(report, call)
+        out["date"] = FIXED_DATE
+        return out
+
+    monkeypatch.setattr(ro, "environment", environment)
+
+
+def _environment_rows(report, call):
+    """The environment block's rows, in order, from the libraries themselves."""
+    import hashlib
+    import platform
+
+    import matplotlib
+    import scipy
+
+    import sigeval
+    from sigeval._report_output import blas
+
+    csv = report.runs[["task", "model", "seed", "score"]].to_csv(index=False)
+    return [("sigeval", sigeval.__version__), ("Python", platform.python_version()), ("numpy", np.__version__),
+            ("scipy", scipy.__version__), ("pandas", pd.__version__), ("matplotlib", matplotlib.__version__),
+            ("platform", platform.platform()), ("BLAS", blas()), ("call", call),
+            ("input table", f"sha256 {hashlib.sha256(csv.encode()).hexdigest()[:16]} ({len(report.runs)} runs as CSV: "
+                            "task, model, seed, score)"),
+            ("date", FIXED_DATE)]
+
+
+def test_markdown_table_cell_by_cell():
+    from sigeval._report_output import markdown_table
+
+    frame = pd.DataFrame({"model": ["a|b", "C"], "estimate": [0.5, -1.25], "pvalue_holm": [0.0123456, np.nan],
+                          "reject": [True, False], "n": [3, 12]})
+    assert markdown_table(frame, 2) == "\n".join([
+        "| model | estimate | pvalue_holm | reject | n |",
+        "|:---|---:|---:|:---|---:|",
+        "| a\\|b | 0.50 | 0.0123 | yes | 3 |",
+        "| C | -1.25 | – | no | 12 |",
+    ])
+    assert markdown_table(frame[["estimate"]], 0) == "| estimate |\n|---:|\n| 0 |\n| -1 |"
+
+
+def test_design_rows_state_every_choice():
+    from sigeval._report_output import design
+
+    assert design(_two_tasks(), 0.05, 0.1, 0.9, "acc", "all", "holm") == [
+        ("tasks", "2: t1, t2"),
+        ("models", "2: A, B"),
+        ("seeds per task", "3"),
+        ("metric", "acc, higher is better"),
+        ("differences", "model A minus model B, paired by (task, seed)"),
+        ("test", "paired t; Holm-adjusted over every comparison; reject when p <= alpha = 0.1"),
+        ("intervals", "paired t at 90%; TOST at 80%"),
+        ("margin", "0.05, in the units of the score"),
+        ("power", "minimum detectable effect at 90% power, at the level of the holm decision"),
+        ("failed runs", "0 (raise)"),
+    ]
+    assert design(_one_pair(), None, 0.05, 0.8, "err") == [
+        ("tasks", "2: t, u"),
+        ("models", "2: A, B"),
+        ("seeds per task", "2 to 3"),
+        ("metric", "err, lower is better"),
+        ("differences", "model A minus model B, paired by (task, seed)"),
+        ("test", "paired t; Holm-adjusted within each task; reject when p <= alpha = 0.05"),
+        ("intervals", "paired t at 95%; TOST at 90%"),
+        ("margin", "none given (no equivalence view)"),
+        ("power", "minimum detectable effect at 80% power"),
+        ("failed runs", "1 (drop-pairs)"),
+    ]
+
+
+def test_views_are_the_reports_own_views_with_the_options_passed_on():
+    from sigeval._report_output import friedman_line, views
+
+    report = _two_tasks()
+    shown = views(report, 0.05, 0.1, 0.9, "all", "holm")
+    assert list(shown) == ["describe", "pairwise", "power", "summary", "failed_runs", "equivalence", "bayesian",
+                           "friedman", "aggregate"]
+    same = pd.testing.assert_frame_equal
+    same(shown["describe"], report.describe())
+    same(shown["pairwise"], report.pairwise(alpha=0.1, family="all"))
+    same(shown["power"], report.power(alpha=0.1, target_power=0.9, correction="holm", family="all"))
+    assert shown["summary"] == report.summary(margin=0.05, alpha=0.1, target_power=0.9, family="all",
+                                              correction="holm")
+    same(shown["failed_runs"], report.failed_runs)
+    same(shown["equivalence"], report.equivalence(0.05, alpha=0.1, family="all"))
+    same(shown["bayesian"], report.bayesian(0.05))
+    assert shown["friedman"].alpha == 0.1
+    assert friedman_line(shown["friedman"]) == friedman_line(report.friedman(alpha=0.1))
+    same(shown["aggregate"], report.aggregate(rng=0))
+    # The options change these views here, so a dropped option would show.
+    assert not shown["pairwise"].equals(report.pairwise())
+    assert not shown["power"].equals(report.power(alpha=0.1, target_power=0.9, family="all"))
+    assert not shown["aggregate"].equals(report.aggregate(rng=1))
+
+    refused = _one_pair()
+    shown = views(refused, 0.05, 0.05, 0.8)
+    assert list(shown) == ["describe", "pairwise", "power", "summary", "failed_runs", "equivalence", "bayesian_note",
+                           "friedman", "aggregate_note"]
+    with pytest.raises(ValueError) as bayesian:
+        refused.bayesian(0.05)
+    with pytest.raises(ValueError) as aggregate:
+        refused.aggregate(rng=0)
+    assert shown["bayesian_note"] == str(bayesian.value) and "at least 2" in shown["bayesian_note"]
+    assert shown["aggregate_note"] == str(aggregate.value) and "needs every run" in shown["aggregate_note"]
+    assert list(views(refused, None, 0.05, 0.8)) == ["describe", "pairwise", "power", "summary", "failed_runs",
+                                                     "friedman", "aggregate_note"]
+    single = Report(pd.DataFrame({"task": ["t"] * 4, "model": list("AABB"), "seed": [0, 1] * 2,
+                                  "score": [1.0, 2.0, 0.5, 1.0]}))
+    assert "friedman" not in views(single, None, 0.05, 0.8) and "aggregate" in views(single, None, 0.05, 0.8)
+
+
+def test_friedman_line_and_ranks_frame():
+    from types import SimpleNamespace
+
+    from sigeval._report_output import friedman_line, ranks_frame
+
+    f = SimpleNamespace(statistic=2.0, pvalue=0.15729, statistic_f=1.23456, pvalue_f=0.012345,
+                        critical_difference=1.5, alpha=0.05, n_tasks=4, max_rank_gap=1.0, n_for_observed_gap=7,
+                        mean_ranks=pd.Series([1.25, 1.75], index=["A", "B"]))
+    assert friedman_line(f) == ("Friedman chi2 = 2.0000, p = 0.157; Iman–Davenport F = 1.2346, p = 0.0123; "
+                                "critical difference 1.5000 at alpha = 0.05 with 4 tasks; largest mean-rank gap "
+                                "1.0000; 7 tasks would be needed for that gap.")
+    f.n_for_observed_gap = None
+    assert friedman_line(f).endswith("; largest mean-rank gap 1.0000; no gap.")
+    pd.testing.assert_frame_equal(ranks_frame(f), pd.DataFrame({"model": ["A", "B"], "mean_rank": [1.25, 1.75]}))
+
+
+def _markdown_sections(report, margin, alpha, target_power, family, correction, precision):
+    """The sections of the Markdown, written out: titles and notes by hand, the tables from the report's views."""
+    from sigeval._report_output import markdown_table
+
+    def table(frame):
+        return [markdown_table(frame, precision), ""]
+
+    out = [("Scores per task (mean ± sd over the seeds)", table(report.describe())),
+           ("Is there a difference? (pairwise)", [*table(report.pairwise(alpha=alpha, family=family)),
+                                                  "mean_diff is A minus B; reject uses pvalue_holm."]),
+           ("Could this design see one? (power)",
+            [*table(report.power(alpha=alpha, target_power=target_power, correction=correction, family=family)),
+             "detectable: the observed difference is at least the MDE."])]
+    if margin is not None:
+        out.append(("Can we claim there is none? (equivalence)",
+                    [*table(report.equivalence(margin, alpha=alpha, family=family)),
+                     "TOST crossed with the difference test, Holm-adjusted as the design says: four verdicts."]))
+    return out
+
+
+def test_markdown_of_a_small_report_whole(fixed_date):
+    from sigeval._report_output import markdown_table, to_markdown
+
+    report = _two_tasks()
+    text = to_markdown(report, 0.05, 0.1, 0.9, 3, "CALL", metric="acc", family="all", correction="holm")
+    lines = ["# Report", "", report.summary(margin=0.05, alpha=0.1, target_power=0.9, family="all", correction="holm"),
+             "", "## Design", "",
+             "|  | value |",
+             "|:---|:---|",
+             "| tasks | 2: t1, t2 |",
+             "| models | 2: A, B |",
+             "| seeds per task | 3 |",
+             "| metric | acc, higher is better |",
+             "| differences | model A minus model B, paired by (task, seed) |",
+             "| test | paired t; Holm-adjusted over every comparison; reject when p <= alpha = 0.1 |",
+             "| intervals | paired t at 90%; TOST at 80% |",
+             "| margin | 0.05, in the units of the score |",
+             "| power | minimum detectable effect at 90% power, at the level of the holm decision |",
+             "| failed runs | 0 (raise) |"]
+    sections = _markdown_sections(report, 0.05, 0.1, 0.9, "all", "holm", 3)
+    sections += [
+        ("How probable is a practical difference? (Bayesian paired t, ROPE = the margin)",
+         [markdown_table(report.bayesian(0.05), 3), "",
+          "posterior probabilities under the noninformative prior, over the seeds of each task; no correction for "
+          "the number of comparisons."]),
+        ("Ranking across tasks (Friedman)",
+         ["| model | mean_rank |", "|:---|---:|", "| A | 1.000 |", "| B | 2.000 |", "",
+          "Friedman chi2 = 2.0000, p = 0.157; Iman–Davenport F = inf, p = 0; critical difference 1.1631 at alpha = 0.1 "
+          "with 2 tasks; largest mean-rank gap 1.0000; 3 tasks would be needed for that gap."]),
+        ("Aggregate scores across tasks (IQM, mean, median, optimality gap)",
+         [markdown_table(report.aggregate(rng=0), 3), "",
+          "95% stratified-bootstrap intervals (runs resampled within each task, rng=0)."]),
+        ("Failed runs", ["none"]),
+    ]
+    for title, body in sections:
+        lines += ["", f"## {title}", "", *body]
+    lines += ["", "## Environment", "", "|  | value |", "|:---|:---|",
+              *[f"| {key} | {value} |" for key, value in _environment_rows(report, "CALL")]]
+    assert text == "\n".join(lines) + "\n"
+    assert "| t1 | A | B | 3 | 0.093 | " in text and "| B | 2.000 |" in text
+
+
+def test_markdown_explains_the_views_the_runs_cannot_support(fixed_date):
+    from sigeval._report_output import to_markdown
+
+    report = _one_pair()
+    text = to_markdown(report, 0.05, 0.05, 0.8, 2, "CALL")
+    with pytest.raises(ValueError) as bayesian:
+        report.bayesian(0.05)
+    with pytest.raises(ValueError) as aggregate:
+        report.aggregate(rng=0)
+    lines = ["# Report", "", report.summary(margin=0.05), "", "## Design", "",
+             "|  | value |",
+             "|:---|:---|",
+             "| tasks | 2: t, u |",
+             "| models | 2: A, B |",
+             "| seeds per task | 2 to 3 |",
+             "| metric | score, lower is better |",
+             "| differences | model A minus model B, paired by (task, seed) |",
+             "| test | paired t; Holm-adjusted within each task; reject when p <= alpha = 0.05 |",
+             "| intervals | paired t at 95%; TOST at 90% |",
+             "| margin | 0.05, in the units of the score |",
+             "| power | minimum detectable effect at 80% power |",
+             "| failed runs | 1 (drop-pairs) |"]
+    sections = _markdown_sections(report, 0.05, 0.05, 0.8, "task", "none", 2)
+    sections += [
+        ("How probable is a practical difference? (Bayesian paired t, ROPE = the margin)", [str(bayesian.value)]),
+        # Lower is better: B is ahead on both tasks.
+        ("Ranking across tasks (Friedman)",
+         ["| model | mean_rank |", "|:---|---:|", "| A | 2.00 |", "| B | 1.00 |", "",
+          "Friedman chi2 = 2.0000, p = 0.157; Iman–Davenport F = inf, p = 0; critical difference 1.3859 at alpha = 0.05 "
+          "with 2 tasks; largest mean-rank gap 1.0000; 4 tasks would be needed for that gap."]),
+        ("Aggregate scores across tasks (IQM, mean, median, optimality gap)", [str(aggregate.value)]),
+        ("Failed runs", ["| task | model | seed | reason |", "|:---|:---|---:|:---|", "| t | A | 1 | score is NaN |",
+                         "", "their pairs are left out of every comparison"]),
+    ]
+    for title, body in sections:
+        lines += ["", f"## {title}", "", *body]
+    lines += ["", "## Environment", "", "|  | value |", "|:---|:---|",
+              *[f"| {key} | {value} |" for key, value in _environment_rows(report, "CALL")]]
+    assert text == "\n".join(lines) + "\n"
+    assert "at least 2" in str(bayesian.value) and "needs every run" in str(aggregate.value)
+    # Without a margin: no equivalence view and no Bayesian one (no ROPE); the sections keep their order.
+    assert re.findall(r"^## (.*)$", to_markdown(report, None, 0.05, 0.8, 2, "CALL"), flags=re.MULTILINE) == [
+        "Design", "Scores per task (mean ± sd over the seeds)", "Is there a difference? (pairwise)",
+        "Could this design see one? (power)", "Ranking across tasks (Friedman)",
+        "Aggregate scores across tasks (IQM, mean, median, optimality gap)", "Failed runs", "Environment"]
