@@ -569,3 +569,191 @@ def test_markdown_explains_the_views_the_runs_cannot_support(fixed_date):
         "Design", "Scores per task (mean ± sd over the seeds)", "Is there a difference? (pairwise)",
         "Could this design see one? (power)", "Ranking across tasks (Friedman)",
         "Aggregate scores across tasks (IQM, mean, median, optimality gap)", "Failed runs", "Environment"]
+
+
+def _figure_summary(monkeypatch):
+    """Stand in for the SVG: draw the figure, then write its name, axes titles and x labels (figures are tested apart)."""
+    from matplotlib.figure import Figure
+
+    from sigeval import _report_output as ro
+
+    def svg(draw, name):
+        fig = draw(Figure)
+        return f"<svg {name}>{'|'.join(ax.get_title() for ax in fig.axes)};{'|'.join(ax.get_xlabel() for ax in fig.axes)}</svg>"
+
+    monkeypatch.setattr(ro, "_svg", svg)
+
+
+def _page_body(page):
+    head, body = page.split("</style></head><body>\n", 1)
+    return head, body.removesuffix("\n</body></html>\n").split("\n")
+
+
+def test_page_of_a_small_report_whole(fixed_date, monkeypatch, tmp_path):
+    from sigeval import _report_output as ro
+
+    _figure_summary(monkeypatch)
+    report = _two_tasks()
+    out = ro.to_html(report, tmp_path / "p.html", 0.05, 0.1, 0.9, 3, "CALL", None, metric="acc", family="all",
+                     correction="holm")
+    assert out == tmp_path / "p.html"
+    head, body = _page_body(out.read_text(encoding="utf-8"))
+    assert head == ("<!DOCTYPE html>\n<html lang='en'><head><meta charset='utf-8'><meta name='viewport' "
+                    "content='width=device-width, initial-scale=1'><title>Report: 2 models on 2 task(s)</title>"
+                    f"<style>{ro._STYLE}")
+
+    def table(frame, highlight=None):
+        return ro.html_table(frame, 3, highlight)
+
+    def note(text):
+        return f"<p class='note'>{text}</p>"
+
+    scores = "Mean score of each model on each task, with ± one sd over the seeds (acc)"
+    cd = "Critical-difference diagram: mean ranks over 2 tasks, Nemenyi at alpha = 0.1"
+    rows = [(what, value) for what, value in ro.design(report, 0.05, 0.1, 0.9, "acc", "all", "holm")]
+    summary = report.summary(margin=0.05, alpha=0.1, target_power=0.9, family="all", correction="holm")
+    assert body == [
+        "<h1>Report: 2 models on 2 task(s)</h1>",
+        f"<p class='note'>sigeval {_environment_rows(report, 'CALL')[0][1]}, {FIXED_DATE}</p>",
+        "<h2>In plain words</h2>", f"<p class='summary'>{html.escape(summary)}</p>",
+        "<h2>Design</h2>", table(pd.DataFrame(rows, columns=["", "value"])),
+        "<h2>Scores per task (mean ± sd over the seeds)</h2>",
+        f"<figure role='img' aria-label='{scores}'><svg scores>t1|t2;acc|acc</svg><figcaption>{scores}</figcaption>"
+        "</figure>",
+        table(report.describe()),
+        "<h2>Is there a difference? (pairwise)</h2>", table(report.pairwise(alpha=0.1, family="all"), "reject"),
+        note("mean_diff is A minus B; reject uses pvalue_holm."),
+        "<h2>Could this design see one? (power)</h2>",
+        table(report.power(alpha=0.1, target_power=0.9, correction="holm", family="all")),
+        note("detectable: the observed difference is at least the MDE."),
+        "<h2>Can we claim there is none? (equivalence)</h2>", table(report.equivalence(0.05, alpha=0.1, family="all")),
+        note("TOST crossed with the difference test, Holm-adjusted as the design says: four verdicts."),
+        "<h2>How probable is a practical difference? (Bayesian paired t, ROPE = the margin)</h2>",
+        table(report.bayesian(0.05)),
+        note("posterior probabilities under the noninformative prior, over the seeds of each task; no correction for "
+             "the number of comparisons."),
+        "<h2>Ranking across tasks (Friedman)</h2>",
+        f"<figure role='img' aria-label='{cd}'><svg cd>mean rank (1 = best); Nemenyi CD = 1.163 at α = 0.1, 2 models, "
+        f"N = 2;</svg><figcaption>{cd}</figcaption></figure>",
+        table(pd.DataFrame({"model": ["A", "B"], "mean_rank": [1.0, 2.0]})),
+        note("Friedman chi2 = 2.0000, p = 0.157; Iman–Davenport F = inf, p = 0; critical difference 1.1631 at alpha = "
+             "0.1 with 2 tasks; largest mean-rank gap 1.0000; 3 tasks would be needed for that gap."),
+        "<h2>Aggregate scores across tasks (IQM, mean, median, optimality gap)</h2>", table(report.aggregate(rng=0)),
+        note("95% stratified-bootstrap intervals (runs resampled within each task, rng=0)."),
+        "<h2>Failed runs</h2>", note("none"),
+        "<h2>Environment</h2>", table(pd.DataFrame(_environment_rows(report, "CALL"), columns=["", "value"])),
+    ]
+    # The pairwise rows that reject are marked (t1 does, t2 does not), and the design's cells are text.
+    assert "<tr class='yes'><td class='text'>t1</td>" in body[10] and "<tr class=''><td class='text'>t2</td>" in body[10]
+    assert "<td class='text'>acc, higher is better</td>" in body[5]
+
+
+def test_page_with_a_title_refused_views_and_failed_runs(fixed_date, monkeypatch, tmp_path):
+    from sigeval import _report_output as ro
+
+    _figure_summary(monkeypatch)
+    report = _one_pair()
+    out = ro.to_html(report, str(tmp_path / "q.html"), None, 0.05, 0.8, 2, "CALL", "A & <B>")
+    assert out == tmp_path / "q.html"
+    head, body = _page_body(out.read_text(encoding="utf-8"))
+    assert head.endswith(f"<title>A &amp; &lt;B&gt;</title><style>{ro._STYLE}")
+    with pytest.raises(ValueError) as aggregate:
+        report.aggregate(rng=0)
+    scores = "Mean score of each model on each task, with ± one sd over the seeds (score)"
+    cd = "Critical-difference diagram: mean ranks over 2 tasks, Nemenyi at alpha = 0.05"
+    assert body[0] == "<h1>A &amp; &lt;B&gt;</h1>"
+    assert body[7] == (f"<figure role='img' aria-label='{scores}'><svg scores>t|u;score|score</svg>"
+                       f"<figcaption>{scores}</figcaption></figure>")
+    assert body[15:] == [
+        "<h2>Ranking across tasks (Friedman)</h2>",
+        f"<figure role='img' aria-label='{cd}'><svg cd>mean rank (1 = best); Nemenyi CD = 1.386 at α = 0.05, 2 models, "
+        f"N = 2;</svg><figcaption>{cd}</figcaption></figure>",
+        ro.html_table(pd.DataFrame({"model": ["A", "B"], "mean_rank": [2.0, 1.0]}), 2),
+        "<p class='note'>Friedman chi2 = 2.0000, p = 0.157; Iman–Davenport F = inf, p = 0; critical difference 1.3859 "
+        "at alpha = 0.05 with 2 tasks; largest mean-rank gap 1.0000; 4 tasks would be needed for that gap.</p>",
+        "<h2>Aggregate scores across tasks (IQM, mean, median, optimality gap)</h2>",
+        f"<p class='note'>{html.escape(str(aggregate.value))}</p>",
+        "<h2>Failed runs</h2>",
+        ro.html_table(report.failed_runs, 2),
+        "<p class='note'>their pairs are left out of every comparison</p>",
+        "<h2>Environment</h2>",
+        ro.html_table(pd.DataFrame(_environment_rows(report, "CALL"), columns=["", "value"]), 2),
+    ]
+    assert "<td class='text'>score is NaN</td>" in body[22]
+
+
+def test_without_matplotlib_the_page_says_so(monkeypatch):
+    import sys
+
+    from sigeval import _report_output as ro
+
+    monkeypatch.setitem(sys.modules, "matplotlib", None)
+    monkeypatch.setitem(sys.modules, "matplotlib.figure", None)
+    assert ro._svg(lambda figure_class: pytest.fail("drawn"), "x") is None
+    assert ro._figure(None, "A & 'B'") == ("<p class='note'>(A &amp; &#x27;B&#x27;: not drawn: matplotlib is not "
+                                           "installed; sigeval's plots extra installs it, as the README shows)</p>")
+    assert ro._figure("<svg/>", "A & B") == ("<figure role='img' aria-label='A &amp; B'><svg/>"
+                                             "<figcaption>A &amp; B</figcaption></figure>")
+    assert ro.versions()["matplotlib"] == "not installed"
+
+
+def test_versions_blas_and_the_table_hash(monkeypatch):
+    import hashlib
+    import platform
+
+    import matplotlib
+    import scipy
+
+    import sigeval
+    from sigeval import _report_output as ro
+
+    assert ro.versions() == {"sigeval": sigeval.__version__, "Python": platform.python_version(),
+                             "numpy": np.__version__, "scipy": scipy.__version__, "pandas": pd.__version__,
+                             "matplotlib": matplotlib.__version__, "platform": platform.platform(), "BLAS": ro.blas()}
+    assert list(ro.versions()) == ["sigeval", "Python", "numpy", "scipy", "pandas", "matplotlib", "platform", "BLAS"]
+    blas = np.show_config(mode="dicts")["Build Dependencies"]["blas"]
+    assert ro.blas() == f"{blas['name']} {blas['version']}"
+
+    def config(library):
+        def show_config(mode="stdout"):
+            assert mode == "dicts"
+            return {"Build Dependencies": {"blas": library}}
+        return show_config
+
+    for library, expected in [({"name": "openblas", "version": "0.3.1"}, "openblas 0.3.1"),
+                              ({"name": "mkl"}, "mkl"), ({"version": "1.0"}, "unknown 1.0"), ({}, "unknown")]:
+        monkeypatch.setattr(np, "show_config", config(library))
+        assert ro.blas() == expected
+    monkeypatch.setattr(np, "show_config", lambda mode="stdout": {})
+    assert ro.blas() == "unknown"
+    runs = pd.DataFrame({"note": ["x", "y"], "score": [0.5, 1.0], "seed": [0, 1], "model": ["A", "A"],
+                         "task": ["t", "t"]})
+    assert ro.table_hash(runs) == hashlib.sha256(b"task,model,seed,score\nt,A,0,0.5\nt,A,1,1.0\n").hexdigest()[:16]
+
+
+def test_environment_in_order_with_the_date_in_utc(monkeypatch):
+    import sys
+    import time
+    from datetime import UTC, datetime
+
+    from sigeval import _report_output as ro
+
+    report = _two_tasks()
+    monkeypatch.setattr(sys, "argv", ["sigeval", "runs", "a b.csv"])
+    monkeypatch.setenv("TZ", "Pacific/Kiritimati")  # UTC+14: a local date would show
+    time.tzset()
+    try:
+        before = datetime.now(UTC).replace(microsecond=0)
+        env = ro.environment(report)
+        after = datetime.now(UTC)
+    finally:
+        monkeypatch.undo()
+        time.tzset()
+    assert list(env) == ["sigeval", "Python", "numpy", "scipy", "pandas", "matplotlib", "platform", "BLAS", "call",
+                         "input table", "date"]
+    assert {k: env[k] for k in list(env)[:8]} == ro.versions()
+    assert env["call"] == "sigeval runs a b.csv"
+    assert env["input table"] == f"sha256 {ro.table_hash(report.runs)} (12 runs as CSV: task, model, seed, score)"
+    assert env["date"].endswith(" UTC")
+    assert before <= datetime.strptime(env["date"], "%Y-%m-%d %H:%M:%S UTC").replace(tzinfo=UTC) <= after
+    assert ro.environment(report, call="given")["call"] == "given"
