@@ -757,3 +757,70 @@ def test_environment_in_order_with_the_date_in_utc(monkeypatch):
     assert env["date"].endswith(" UTC")
     assert before <= datetime.strptime(env["date"], "%Y-%m-%d %H:%M:%S UTC").replace(tzinfo=UTC) <= after
     assert ro.environment(report, call="given")["call"] == "given"
+
+
+def test_scores_figure_one_panel_per_task_mean_and_sd_of_each_model():
+    pytest.importorskip("matplotlib")
+    from matplotlib.colors import to_rgba
+    from matplotlib.figure import Figure
+    from matplotlib.layout_engine import ConstrainedLayoutEngine
+
+    from sigeval._report_output import _scores_figure
+
+    fig = _scores_figure(_one_pair(), "err")(Figure)
+    assert tuple(fig.get_size_inches()) == pytest.approx((7.2, 2.1))  # 3.6 per task, 1.3 + 0.4 per model
+    assert isinstance(fig.get_layout_engine(), ConstrainedLayoutEngine)
+    axes = fig.axes
+    assert [ax.get_title() for ax in axes] == ["t", "u"] and {ax.title.get_fontsize() for ax in axes} == {10}
+    assert [ax.get_xlabel() for ax in axes] == ["err", "err"]
+    assert list(axes[0].get_yticks()) == [0, 1] and [t.get_text() for t in axes[0].get_yticklabels()] == ["A", "B"]
+    assert axes[0].get_shared_y_axes().joined(axes[0], axes[1])
+    assert all(ax.yaxis_inverted() for ax in axes)  # the first model on top
+    # t: A has one run (sd NaN, drawn as no bar), B has two; u: both have three.
+    means = {"t": [0.8, 0.72], "u": [0.45, 0.85 / 3]}
+    sds = {"t": [0.0, np.sqrt(0.0008)], "u": [0.05, np.sqrt(0.0175 / 3)]}
+    for ax, task in zip(axes, ["t", "u"]):
+        (bars,), (points,) = [c for c in ax.collections if type(c).__name__ == "LineCollection"], \
+            [c for c in ax.collections if type(c).__name__ == "PathCollection"]
+        segments = np.array(bars.get_segments())
+        expected = [[[m - s, y], [m + s, y]] for y, (m, s) in enumerate(zip(means[task], sds[task]))]
+        np.testing.assert_allclose(segments, expected)
+        np.testing.assert_allclose(bars.get_colors(), [to_rgba("0.45")])
+        container = ax.containers[0]
+        assert container.lines[0] is None  # fmt="none": no line through the means
+        assert [cap.get_markersize() for cap in container.lines[1]] == [6.0, 6.0]  # capsize 3
+        np.testing.assert_allclose(points.get_offsets(), [[m, y] for y, m in enumerate(means[task])])
+        np.testing.assert_allclose(points.get_facecolors(), [to_rgba("C0"), to_rgba("C1")])
+        assert points.get_zorder() == 3
+        assert all(g.get_visible() and g.get_alpha() == 0.3 for g in ax.xaxis.get_gridlines())
+        assert not any(g.get_visible() for g in ax.yaxis.get_gridlines())
+
+    # One task: a single panel (still indexable); many tasks: at most 12 inches wide; colours repeat after ten.
+    from cycler import cycler
+    from matplotlib import rc_context
+
+    models = [f"m{i:02d}" for i in range(11)]
+    runs = pd.DataFrame({"task": "only", "model": np.repeat(models, 2), "seed": [0, 1] * 11,
+                         "score": np.arange(22.0)})
+    with rc_context({"axes.prop_cycle": cycler(color=[f"#0000{i:02x}" for i in range(12)])}):
+        single = _scores_figure(Report(runs), "acc")(Figure)
+        colours = single.axes[0].collections[-1].get_facecolors()
+    assert tuple(single.get_size_inches()) == pytest.approx((3.6, 1.3 + 0.4 * 11))
+    np.testing.assert_allclose(colours, [to_rgba(f"#0000{i % 10:02x}") for i in range(11)])
+    wide = pd.DataFrame({"task": np.repeat(list("abcd"), 4), "model": list("AABB") * 4, "seed": [0, 1] * 8,
+                         "score": np.arange(16.0)})
+    assert tuple(_scores_figure(Report(wide), "acc")(Figure).get_size_inches()) == pytest.approx((12, 2.1))
+
+
+def test_cd_figure_at_the_given_alpha():
+    pytest.importorskip("matplotlib")
+    from matplotlib.figure import Figure
+    from matplotlib.layout_engine import ConstrainedLayoutEngine
+
+    from sigeval._report_output import _cd_figure
+
+    friedman = _two_tasks().friedman()  # at alpha = 0.05
+    fig = _cd_figure(friedman, 0.1)(Figure)
+    assert tuple(fig.get_size_inches()) == pytest.approx((7, 0.5 + 0.45 * 2))
+    assert isinstance(fig.get_layout_engine(), ConstrainedLayoutEngine)
+    assert [ax.get_title() for ax in fig.axes] == ["mean rank (1 = best); Nemenyi CD = 1.163 at α = 0.1, 2 models, N = 2"]
