@@ -824,3 +824,22 @@ def test_cd_figure_at_the_given_alpha():
     assert tuple(fig.get_size_inches()) == pytest.approx((7, 0.5 + 0.45 * 2))
     assert isinstance(fig.get_layout_engine(), ConstrainedLayoutEngine)
     assert [ax.get_title() for ax in fig.axes] == ["mean rank (1 = best); Nemenyi CD = 1.163 at α = 0.1, 2 models, N = 2"]
+
+
+def test_svg_is_cropped_to_its_drawing_and_keeps_links_that_lead_outside_it():
+    pytest.importorskip("matplotlib")
+    from sigeval._report_output import _svg
+
+    def draw(figure_class):
+        fig = figure_class(figsize=(4, 4))
+        ax = fig.add_axes((0.4, 0.4, 0.2, 0.2))
+        ax.set_axis_off()
+        (line,) = ax.plot([0, 1], [0, 1])
+        line.set_gid("mine")
+        line.set_url("#elsewhere")  # a link to the page, not to the figure: left as it is
+        return fig
+
+    svg = _svg(draw, "x")
+    # bbox_inches="tight": the 0.8 in axes and 0.1 in of padding each side, not the 4 in figure.
+    assert re.match(r'<svg [^>]*width="72pt" height="72pt" viewBox="0 0 72 72"', svg)
+    assert 'id="x-mine"' in svg and 'href="#elsewhere"' in svg and "x-elsewhere" not in svg
