@@ -843,3 +843,28 @@ def test_svg_is_cropped_to_its_drawing_and_keeps_links_that_lead_outside_it():
     # bbox_inches="tight": the 0.8 in axes and 0.1 in of padding each side, not the 4 in figure.
     assert re.match(r'<svg [^>]*width="72pt" height="72pt" viewBox="0 0 72 72"', svg)
     assert 'id="x-mine"' in svg and 'href="#elsewhere"' in svg and "x-elsewhere" not in svg
+
+
+def test_latex_leaves_out_an_undefined_sd_and_names_the_range_of_seeds():
+    from sigeval._report_output import design
+
+    # Lower is better, so B (lower on both tasks) is in bold; A ran once on t: no sd to show.
+    assert _one_pair().to_latex(precision=2, bold_best=True) == "\n".join([
+        r"% Mean $\pm$ sd over 2–3 seeds per task, 2 decimals; the best mean per task in bold.",
+        r"\begin{tabular}{lrr}",
+        r"\toprule",
+        r"model & t & u \\",
+        r"\midrule",
+        r"A & 0.80 & 0.45 $\pm$ 0.05 \\",
+        r"B & \textbf{0.72 $\pm$ 0.03} & \textbf{0.28 $\pm$ 0.08} \\",
+        r"\bottomrule",
+        r"\end{tabular}",
+    ]) + "\n"
+    # Three tasks with 2, 3 and 4 seeds: the range runs from the fewest to the most.
+    seeds = [0, 1] * 2 + [0, 1, 2] * 2 + [0, 1, 2, 3] * 2
+    runs = pd.DataFrame({"task": ["a"] * 4 + ["b"] * 6 + ["c"] * 8,
+                         "model": list("AABB") + list("AAABBB") + list("AAAABBBB"), "seed": seeds,
+                         "score": np.arange(18.0)})
+    report = Report(runs)
+    assert report.to_latex().splitlines()[0] == r"% Mean $\pm$ sd over 2–4 seeds per task, 3 decimals."
+    assert design(report, None, 0.05, 0.8, "acc")[2] == ("seeds per task", "2 to 4")
