@@ -868,3 +868,14 @@ def test_latex_leaves_out_an_undefined_sd_and_names_the_range_of_seeds():
     report = Report(runs)
     assert report.to_latex().splitlines()[0] == r"% Mean $\pm$ sd over 2–4 seeds per task, 3 decimals."
     assert design(report, None, 0.05, 0.8, "acc")[2] == ("seeds per task", "2 to 4")
+
+
+def test_the_design_reads_the_options_in_any_case_as_the_views_do():
+    """family="TASK" is Holm within each task in every view, so the design says so (it said "over every comparison")."""
+    report = _two_tasks()
+    text = report.to_markdown(family="TASK", correction="HOLM")
+    assert "| test | paired t; Holm-adjusted within each task; reject when p <= alpha = 0.05 |" in text
+    assert "| power | minimum detectable effect at 80% power, at the level of the holm decision |" in text
+    assert report.summary(family="task", correction="holm") in text
+    plain = report.to_markdown(family="Task", correction="None")
+    assert "Holm-adjusted within each task;" in plain and "| power | minimum detectable effect at 80% power |" in plain

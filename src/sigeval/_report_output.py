@@ -108,6 +108,8 @@ def views(report: Any, margin: float | None, alpha: float, target_power: float, 
 def design(report: Any, margin: float | None, alpha: float, target_power: float, metric: str, family: str = "task",
            correction: str = "none") -> list[tuple[str, str]]:
     """The design of the comparison, as (what, value) rows."""
+    # The views take the options in any case ("TASK" is "task"); the design names them as the views read them.
+    family, correction = family.lower(), correction.lower()
     seeds = sorted({len(s) for s in report.seeds.values()})
     return [
         ("tasks", f"{len(report.tasks)}: {', '.join(map(str, report.tasks))}"),
