@@ -298,6 +298,7 @@ def test_svg_is_inline_deterministic_without_metadata_and_its_ids_prefixed():
     svg = _svg(draw, "cd")
     assert svg.startswith("<svg") and svg.rstrip().endswith("</svg>")
     assert "<metadata" not in svg and "<?xml" not in svg and "<!DOCTYPE" not in svg
+    assert re.match(r"<svg [^>]*>\s*<defs>", svg)  # the metadata block is gone, with nothing in its place
     assert "<text" not in svg  # fonts as paths
     ids = re.findall(r'\bid="([^"]+)"', svg)
     assert ids and all(i.startswith("cd-") for i in ids)
@@ -808,9 +809,10 @@ def test_scores_figure_one_panel_per_task_mean_and_sd_of_each_model():
     models = [f"m{i:02d}" for i in range(11)]
     runs = pd.DataFrame({"task": "only", "model": np.repeat(models, 2), "seed": [0, 1] * 11,
                          "score": np.arange(22.0)})
-    with rc_context({"axes.prop_cycle": cycler(color=[f"#0000{i:02x}" for i in range(12)])}):
+    with rc_context({"axes.prop_cycle": cycler(color=[f"#0000{i:02x}" for i in range(12)]), "font.size": 7}):
         single = _scores_figure(Report(runs), "acc")(Figure)
         colours = single.axes[0].collections[-1].get_facecolors()
+    assert single.axes[0].title.get_fontsize() == 10  # whatever the default size
     assert tuple(single.get_size_inches()) == pytest.approx((3.6, 1.3 + 0.4 * 11))
     np.testing.assert_allclose(colours, [to_rgba(f"#0000{i % 10:02x}") for i in range(11)])
     wide = pd.DataFrame({"task": np.repeat(list("abcd"), 4), "model": list("AABB") * 4, "seed": [0, 1] * 8,
