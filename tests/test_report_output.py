@@ -669,6 +669,8 @@ def test_page_with_a_title_refused_views_and_failed_runs(fixed_date, monkeypatch
     scores = "Mean score of each model on each task, with ± one sd over the seeds (score)"
     cd = "Critical-difference diagram: mean ranks over 2 tasks, Nemenyi at alpha = 0.05"
     assert body[0] == "<h1>A &amp; &lt;B&gt;</h1>"
+    assert body[5] == ro.html_table(pd.DataFrame(ro.design(report, None, 0.05, 0.8, "score"), columns=["", "value"]), 2)
+    assert "<td class='text'>paired t; Holm-adjusted within each task; reject when p &lt;= alpha = 0.05</td>" in body[5]
     assert body[7] == (f"<figure role='img' aria-label='{scores}'><svg scores>t|u;score|score</svg>"
                        f"<figcaption>{scores}</figcaption></figure>")
     assert body[15:] == [
