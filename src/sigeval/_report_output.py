@@ -372,8 +372,7 @@ def to_html(report: Any, path: str | Path, margin: float | None, alpha: float, t
                                 f"Critical-difference diagram: mean ranks over {shown['friedman'].n_tasks} tasks, "
                                 f"Nemenyi at alpha = {alpha:g}"))
         if frame is not None:
-            highlight = "reject" if "reject" in frame.columns else None
-            body.append(html_table(frame, precision, highlight))
+            body.append(html_table(frame, precision, "reject"))  # html_table marks nothing without a reject column
         if note:
             body.append(f"<p class='note'>{html.escape(note)}</p>")
     body += ["<h2>Environment</h2>", html_table(pd.DataFrame(list(env.items()), columns=["", "value"]), precision)]
