@@ -889,3 +889,18 @@ def test_the_design_reads_the_options_in_any_case_as_the_views_do():
     assert report.summary(family="task", correction="holm") in text
     plain = report.to_markdown(family="Task", correction="None")
     assert "Holm-adjusted within each task;" in plain and "| power | minimum detectable effect at 80% power |" in plain
+
+
+def test_pages_are_written_in_utf8_whatever_the_locale(tmp_path):
+    import locale
+
+    from sigeval._report_output import tables_page
+
+    before = locale.setlocale(locale.LC_CTYPE)
+    locale.setlocale(locale.LC_CTYPE, "C")  # an ASCII locale: a page written in its encoding would fail on "±"
+    try:
+        out = tables_page(tmp_path / "page.html", "mean ± sd – α", {}, "", {})
+    finally:
+        locale.setlocale(locale.LC_CTYPE, before)
+    assert "<meta charset='utf-8'>" in out.read_text(encoding="utf-8")
+    assert "<h1>mean ± sd – α</h1>".encode() in out.read_bytes()
