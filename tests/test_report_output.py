@@ -298,6 +298,7 @@ def test_svg_is_inline_deterministic_without_metadata_and_its_ids_prefixed():
     svg = _svg(draw, "cd")
     assert svg.startswith("<svg") and svg.rstrip().endswith("</svg>")
     assert "<metadata" not in svg and "<?xml" not in svg and "<!DOCTYPE" not in svg
+    assert re.match(r"<svg [^>]*>\s*<defs>", svg)  # the metadata block is gone, with nothing in its place
     assert "<text" not in svg  # fonts as paths
     ids = re.findall(r'\bid="([^"]+)"', svg)
     assert ids and all(i.startswith("cd-") for i in ids)
@@ -306,3 +307,600 @@ def test_svg_is_inline_deterministic_without_metadata_and_its_ids_prefixed():
     assert _svg(draw, "cd") == svg  # the same figure, the same text (no date, salted ids)
     other = _svg(draw, "scores")
     assert not set(re.findall(r'\bid="([^"]+)"', other)) & set(ids)
+
+
+# --------------------------------------------------------------------------- whole outputs of small fixed reports
+
+FIXED_DATE = "2001-02-03 04:05:06 UTC"
+
+
+def _two_tasks():
+    """Two tasks, A ahead on both (mean ranks 1 and 2), 3 seeds, no failed run."""
+    return Report(pd.DataFrame({"task": ["t1"] * 6 + ["t2"] * 6, "model": list("AAABBB") * 2, "seed": [0, 1, 2] * 4,
+                                "score": [0.80, 0.82, 0.81, 0.70, 0.74, 0.71, 0.66, 0.65, 0.61, 0.62, 0.60, 0.60]}))
+
+
+def _one_pair():
+    """Task t keeps one pair (A's seed 1 failed), task u has 3 seeds; lower is better."""
+    return Report(pd.DataFrame({"task": ["t"] * 4 + ["u"] * 6, "model": list("AABB") + list("AAABBB"),
+                                "seed": [0, 1, 0, 1, 0, 1, 2, 0, 1, 2],
+                                "score": [0.8, np.nan, 0.7, 0.74, 0.5, 0.4, 0.45, 0.3, 0.35, 0.2]}),
+                  failed="drop-pairs", higher_is_better=False)
+
+
+@pytest.fixture
+def fixed_date(monkeypatch):
+    """The environment block as computed, with its date fixed so that whole outputs can be compared."""
+    from sigeval import _report_output as ro
+
+    real = ro.environment
+
+    def environment(report, call=None):
+        out = real(report, call)
+        out["date"] = FIXED_DATE
+        return out
+
+    monkeypatch.setattr(ro, "environment", environment)
+
+
+def _environment_rows(report, call):
+    """The environment block's rows, in order, from the libraries themselves."""
+    import hashlib
+    import platform
+
+    import matplotlib
+    import scipy
+
+    import sigeval
+    from sigeval._report_output import blas
+
+    csv = report.runs[["task", "model", "seed", "score"]].to_csv(index=False)
+    return [("sigeval", sigeval.__version__), ("Python", platform.python_version()), ("numpy", np.__version__),
+            ("scipy", scipy.__version__), ("pandas", pd.__version__), ("matplotlib", matplotlib.__version__),
+            ("platform", platform.platform()), ("BLAS", blas()), ("call", call),
+            ("input table", f"sha256 {hashlib.sha256(csv.encode()).hexdigest()[:16]} ({len(report.runs)} runs as CSV: "
+                            "task, model, seed, score)"),
+            ("date", FIXED_DATE)]
+
+
+def test_markdown_table_cell_by_cell():
+    from sigeval._report_output import markdown_table
+
+    frame = pd.DataFrame({"model": ["a|b", "C"], "estimate": [0.5, -1.25], "pvalue_holm": [0.0123456, np.nan],
+                          "reject": [True, False], "n": [3, 12]})
+    assert markdown_table(frame, 2) == "\n".join([
+        "| model | estimate | pvalue_holm | reject | n |",
+        "|:---|---:|---:|:---|---:|",
+        "| a\\|b | 0.50 | 0.0123 | yes | 3 |",
+        "| C | -1.25 | – | no | 12 |",
+    ])
+    assert markdown_table(frame[["estimate"]], 0) == "| estimate |\n|---:|\n| 0 |\n| -1 |"
+
+
+def test_design_rows_state_every_choice():
+    from sigeval._report_output import design
+
+    assert design(_two_tasks(), 0.05, 0.1, 0.9, "acc", "all", "holm") == [
+        ("tasks", "2: t1, t2"),
+        ("models", "2: A, B"),
+        ("seeds per task", "3"),
+        ("metric", "acc, higher is better"),
+        ("differences", "model A minus model B, paired by (task, seed)"),
+        ("test", "paired t; Holm-adjusted over every comparison; reject when p <= alpha = 0.1"),
+        ("intervals", "paired t at 90%; TOST at 80%"),
+        ("margin", "0.05, in the units of the score"),
+        ("power", "minimum detectable effect at 90% power, at the level of the holm decision"),
+        ("failed runs", "0 (raise)"),
+    ]
+    assert design(_one_pair(), None, 0.05, 0.8, "err") == [
+        ("tasks", "2: t, u"),
+        ("models", "2: A, B"),
+        ("seeds per task", "2 to 3"),
+        ("metric", "err, lower is better"),
+        ("differences", "model A minus model B, paired by (task, seed)"),
+        ("test", "paired t; Holm-adjusted within each task; reject when p <= alpha = 0.05"),
+        ("intervals", "paired t at 95%; TOST at 90%"),
+        ("margin", "none given (no equivalence view)"),
+        ("power", "minimum detectable effect at 80% power"),
+        ("failed runs", "1 (drop-pairs)"),
+    ]
+
+
+def test_views_are_the_reports_own_views_with_the_options_passed_on():
+    from sigeval._report_output import friedman_line, views
+
+    report = _two_tasks()
+    shown = views(report, 0.05, 0.1, 0.9, "all", "holm")
+    assert list(shown) == ["describe", "pairwise", "power", "summary", "failed_runs", "equivalence", "bayesian",
+                           "friedman", "aggregate"]
+    same = pd.testing.assert_frame_equal
+    same(shown["describe"], report.describe())
+    same(shown["pairwise"], report.pairwise(alpha=0.1, family="all"))
+    same(shown["power"], report.power(alpha=0.1, target_power=0.9, correction="holm", family="all"))
+    assert shown["summary"] == report.summary(margin=0.05, alpha=0.1, target_power=0.9, family="all",
+                                              correction="holm")
+    same(shown["failed_runs"], report.failed_runs)
+    same(shown["equivalence"], report.equivalence(0.05, alpha=0.1, family="all"))
+    same(shown["bayesian"], report.bayesian(0.05))
+    assert shown["friedman"].alpha == 0.1
+    assert friedman_line(shown["friedman"]) == friedman_line(report.friedman(alpha=0.1))
+    same(shown["aggregate"], report.aggregate(rng=0))
+    # The options change these views here, so a dropped option would show.
+    assert not shown["pairwise"].equals(report.pairwise())
+    assert not shown["power"].equals(report.power(alpha=0.1, target_power=0.9, family="all"))
+    # The bootstrap of so few runs gives the same intervals under any seed: eight runs per task make rng=0 show.
+    scores = np.random.default_rng(5).uniform(0.5, 0.9, 32)
+    many = Report(pd.DataFrame({"task": np.repeat(["t1", "t2"], 16), "model": np.tile(np.repeat(["A", "B"], 8), 2),
+                                "seed": np.tile(np.arange(8), 4), "score": scores}))
+    aggregate = views(many, None, 0.05, 0.8)["aggregate"]
+    same(aggregate, many.aggregate(rng=0))
+    assert not aggregate.equals(many.aggregate(rng=1))
+
+    refused = _one_pair()
+    shown = views(refused, 0.05, 0.05, 0.8)
+    assert list(shown) == ["describe", "pairwise", "power", "summary", "failed_runs", "equivalence", "bayesian_note",
+                           "friedman", "aggregate_note"]
+    with pytest.raises(ValueError) as bayesian:
+        refused.bayesian(0.05)
+    with pytest.raises(ValueError) as aggregate:
+        refused.aggregate(rng=0)
+    assert shown["bayesian_note"] == str(bayesian.value) and "at least 2" in shown["bayesian_note"]
+    assert shown["aggregate_note"] == str(aggregate.value) and "needs every run" in shown["aggregate_note"]
+    assert list(views(refused, None, 0.05, 0.8)) == ["describe", "pairwise", "power", "summary", "failed_runs",
+                                                     "friedman", "aggregate_note"]
+    single = Report(pd.DataFrame({"task": ["t"] * 4, "model": list("AABB"), "seed": [0, 1] * 2,
+                                  "score": [1.0, 2.0, 0.5, 1.0]}))
+    assert "friedman" not in views(single, None, 0.05, 0.8) and "aggregate" in views(single, None, 0.05, 0.8)
+
+
+def test_friedman_line_and_ranks_frame():
+    from types import SimpleNamespace
+
+    from sigeval._report_output import friedman_line, ranks_frame
+
+    f = SimpleNamespace(statistic=2.0, pvalue=0.15729, statistic_f=1.23456, pvalue_f=0.012345,
+                        critical_difference=1.5, alpha=0.05, n_tasks=4, max_rank_gap=1.0, n_for_observed_gap=7,
+                        mean_ranks=pd.Series([1.25, 1.75], index=["A", "B"]))
+    assert friedman_line(f) == ("Friedman chi2 = 2.0000, p = 0.157; Iman–Davenport F = 1.2346, p = 0.0123; "
+                                "critical difference 1.5000 at alpha = 0.05 with 4 tasks; largest mean-rank gap "
+                                "1.0000; 7 tasks would be needed for that gap.")
+    f.n_for_observed_gap = None
+    assert friedman_line(f).endswith("; largest mean-rank gap 1.0000; no gap.")
+    pd.testing.assert_frame_equal(ranks_frame(f), pd.DataFrame({"model": ["A", "B"], "mean_rank": [1.25, 1.75]}))
+
+
+def _markdown_sections(report, margin, alpha, target_power, family, correction, precision):
+    """The sections of the Markdown, written out: titles and notes by hand, the tables from the report's views."""
+    from sigeval._report_output import markdown_table
+
+    def table(frame):
+        return [markdown_table(frame, precision), ""]
+
+    out = [("Scores per task (mean ± sd over the seeds)", table(report.describe())),
+           ("Is there a difference? (pairwise)", [*table(report.pairwise(alpha=alpha, family=family)),
+                                                  "mean_diff is A minus B; reject uses pvalue_holm."]),
+           ("Could this design see one? (power)",
+            [*table(report.power(alpha=alpha, target_power=target_power, correction=correction, family=family)),
+             "detectable: the observed difference is at least the MDE."])]
+    if margin is not None:
+        out.append(("Can we claim there is none? (equivalence)",
+                    [*table(report.equivalence(margin, alpha=alpha, family=family)),
+                     "TOST crossed with the difference test, Holm-adjusted as the design says: four verdicts."]))
+    return out
+
+
+def test_markdown_of_a_small_report_whole(fixed_date):
+    from sigeval._report_output import markdown_table, to_markdown
+
+    report = _two_tasks()
+    text = to_markdown(report, 0.05, 0.1, 0.9, 3, "CALL", metric="acc", family="all", correction="holm")
+    lines = ["# Report", "", report.summary(margin=0.05, alpha=0.1, target_power=0.9, family="all", correction="holm"),
+             "", "## Design", "",
+             "|  | value |",
+             "|:---|:---|",
+             "| tasks | 2: t1, t2 |",
+             "| models | 2: A, B |",
+             "| seeds per task | 3 |",
+             "| metric | acc, higher is better |",
+             "| differences | model A minus model B, paired by (task, seed) |",
+             "| test | paired t; Holm-adjusted over every comparison; reject when p <= alpha = 0.1 |",
+             "| intervals | paired t at 90%; TOST at 80% |",
+             "| margin | 0.05, in the units of the score |",
+             "| power | minimum detectable effect at 90% power, at the level of the holm decision |",
+             "| failed runs | 0 (raise) |"]
+    sections = _markdown_sections(report, 0.05, 0.1, 0.9, "all", "holm", 3)
+    sections += [
+        ("How probable is a practical difference? (Bayesian paired t, ROPE = the margin)",
+         [markdown_table(report.bayesian(0.05), 3), "",
+          "posterior probabilities under the noninformative prior, over the seeds of each task; no correction for "
+          "the number of comparisons."]),
+        ("Ranking across tasks (Friedman)",
+         ["| model | mean_rank |", "|:---|---:|", "| A | 1.000 |", "| B | 2.000 |", "",
+          "Friedman chi2 = 2.0000, p = 0.157; Iman–Davenport F = inf, p = 0; critical difference 1.1631 at alpha = 0.1 "
+          "with 2 tasks; largest mean-rank gap 1.0000; 3 tasks would be needed for that gap."]),
+        ("Aggregate scores across tasks (IQM, mean, median, optimality gap)",
+         [markdown_table(report.aggregate(rng=0), 3), "",
+          "95% stratified-bootstrap intervals (runs resampled within each task, rng=0)."]),
+        ("Failed runs", ["none"]),
+    ]
+    for title, body in sections:
+        lines += ["", f"## {title}", "", *body]
+    lines += ["", "## Environment", "", "|  | value |", "|:---|:---|",
+              *[f"| {key} | {value} |" for key, value in _environment_rows(report, "CALL")]]
+    assert text == "\n".join(lines) + "\n"
+    assert "| t1 | A | B | 3 | 0.093 | " in text and "| B | 2.000 |" in text
+
+
+def test_markdown_explains_the_views_the_runs_cannot_support(fixed_date):
+    from sigeval._report_output import to_markdown
+
+    report = _one_pair()
+    text = to_markdown(report, 0.05, 0.05, 0.8, 2, "CALL")
+    with pytest.raises(ValueError) as bayesian:
+        report.bayesian(0.05)
+    with pytest.raises(ValueError) as aggregate:
+        report.aggregate(rng=0)
+    lines = ["# Report", "", report.summary(margin=0.05), "", "## Design", "",
+             "|  | value |",
+             "|:---|:---|",
+             "| tasks | 2: t, u |",
+             "| models | 2: A, B |",
+             "| seeds per task | 2 to 3 |",
+             "| metric | score, lower is better |",
+             "| differences | model A minus model B, paired by (task, seed) |",
+             "| test | paired t; Holm-adjusted within each task; reject when p <= alpha = 0.05 |",
+             "| intervals | paired t at 95%; TOST at 90% |",
+             "| margin | 0.05, in the units of the score |",
+             "| power | minimum detectable effect at 80% power |",
+             "| failed runs | 1 (drop-pairs) |"]
+    sections = _markdown_sections(report, 0.05, 0.05, 0.8, "task", "none", 2)
+    sections += [
+        ("How probable is a practical difference? (Bayesian paired t, ROPE = the margin)", [str(bayesian.value)]),
+        # Lower is better: B is ahead on both tasks.
+        ("Ranking across tasks (Friedman)",
+         ["| model | mean_rank |", "|:---|---:|", "| A | 2.00 |", "| B | 1.00 |", "",
+          "Friedman chi2 = 2.0000, p = 0.157; Iman–Davenport F = inf, p = 0; critical difference 1.3859 at alpha = 0.05 "
+          "with 2 tasks; largest mean-rank gap 1.0000; 4 tasks would be needed for that gap."]),
+        ("Aggregate scores across tasks (IQM, mean, median, optimality gap)", [str(aggregate.value)]),
+        ("Failed runs", ["| task | model | seed | reason |", "|:---|:---|---:|:---|", "| t | A | 1 | score is NaN |",
+                         "", "their pairs are left out of every comparison"]),
+    ]
+    for title, body in sections:
+        lines += ["", f"## {title}", "", *body]
+    lines += ["", "## Environment", "", "|  | value |", "|:---|:---|",
+              *[f"| {key} | {value} |" for key, value in _environment_rows(report, "CALL")]]
+    assert text == "\n".join(lines) + "\n"
+    assert "at least 2" in str(bayesian.value) and "needs every run" in str(aggregate.value)
+    # Without a margin: no equivalence view and no Bayesian one (no ROPE); the sections keep their order.
+    assert re.findall(r"^## (.*)$", to_markdown(report, None, 0.05, 0.8, 2, "CALL"), flags=re.MULTILINE) == [
+        "Design", "Scores per task (mean ± sd over the seeds)", "Is there a difference? (pairwise)",
+        "Could this design see one? (power)", "Ranking across tasks (Friedman)",
+        "Aggregate scores across tasks (IQM, mean, median, optimality gap)", "Failed runs", "Environment"]
+
+
+def _figure_summary(monkeypatch):
+    """Stand in for the SVG: draw the figure, then write its name, axes titles and x labels (figures are tested apart)."""
+    from matplotlib.figure import Figure
+
+    from sigeval import _report_output as ro
+
+    def svg(draw, name):
+        fig = draw(Figure)
+        return f"<svg {name}>{'|'.join(ax.get_title() for ax in fig.axes)};{'|'.join(ax.get_xlabel() for ax in fig.axes)}</svg>"
+
+    monkeypatch.setattr(ro, "_svg", svg)
+
+
+def _page_body(page):
+    head, body = page.split("</style></head><body>\n", 1)
+    return head, body.removesuffix("\n</body></html>\n").split("\n")
+
+
+def test_page_of_a_small_report_whole(fixed_date, monkeypatch, tmp_path):
+    from sigeval import _report_output as ro
+
+    _figure_summary(monkeypatch)
+    report = _two_tasks()
+    out = ro.to_html(report, tmp_path / "p.html", 0.05, 0.1, 0.9, 3, "CALL", None, metric="acc", family="all",
+                     correction="holm")
+    assert out == tmp_path / "p.html"
+    head, body = _page_body(out.read_text(encoding="utf-8"))
+    assert head == ("<!DOCTYPE html>\n<html lang='en'><head><meta charset='utf-8'><meta name='viewport' "
+                    "content='width=device-width, initial-scale=1'><title>Report: 2 models on 2 task(s)</title>"
+                    f"<style>{ro._STYLE}")
+
+    def table(frame, highlight=None):
+        return ro.html_table(frame, 3, highlight)
+
+    def note(text):
+        return f"<p class='note'>{text}</p>"
+
+    scores = "Mean score of each model on each task, with ± one sd over the seeds (acc)"
+    cd = "Critical-difference diagram: mean ranks over 2 tasks, Nemenyi at alpha = 0.1"
+    rows = [(what, value) for what, value in ro.design(report, 0.05, 0.1, 0.9, "acc", "all", "holm")]
+    summary = report.summary(margin=0.05, alpha=0.1, target_power=0.9, family="all", correction="holm")
+    assert body == [
+        "<h1>Report: 2 models on 2 task(s)</h1>",
+        f"<p class='note'>sigeval {_environment_rows(report, 'CALL')[0][1]}, {FIXED_DATE}</p>",
+        "<h2>In plain words</h2>", f"<p class='summary'>{html.escape(summary)}</p>",
+        "<h2>Design</h2>", table(pd.DataFrame(rows, columns=["", "value"])),
+        "<h2>Scores per task (mean ± sd over the seeds)</h2>",
+        f"<figure role='img' aria-label='{scores}'><svg scores>t1|t2;acc|acc</svg><figcaption>{scores}</figcaption>"
+        "</figure>",
+        table(report.describe()),
+        "<h2>Is there a difference? (pairwise)</h2>", table(report.pairwise(alpha=0.1, family="all"), "reject"),
+        note("mean_diff is A minus B; reject uses pvalue_holm."),
+        "<h2>Could this design see one? (power)</h2>",
+        table(report.power(alpha=0.1, target_power=0.9, correction="holm", family="all")),
+        note("detectable: the observed difference is at least the MDE."),
+        "<h2>Can we claim there is none? (equivalence)</h2>", table(report.equivalence(0.05, alpha=0.1, family="all")),
+        note("TOST crossed with the difference test, Holm-adjusted as the design says: four verdicts."),
+        "<h2>How probable is a practical difference? (Bayesian paired t, ROPE = the margin)</h2>",
+        table(report.bayesian(0.05)),
+        note("posterior probabilities under the noninformative prior, over the seeds of each task; no correction for "
+             "the number of comparisons."),
+        "<h2>Ranking across tasks (Friedman)</h2>",
+        f"<figure role='img' aria-label='{cd}'><svg cd>mean rank (1 = best); Nemenyi CD = 1.163 at α = 0.1, 2 models, "
+        f"N = 2;</svg><figcaption>{cd}</figcaption></figure>",
+        table(pd.DataFrame({"model": ["A", "B"], "mean_rank": [1.0, 2.0]})),
+        note("Friedman chi2 = 2.0000, p = 0.157; Iman–Davenport F = inf, p = 0; critical difference 1.1631 at alpha = "
+             "0.1 with 2 tasks; largest mean-rank gap 1.0000; 3 tasks would be needed for that gap."),
+        "<h2>Aggregate scores across tasks (IQM, mean, median, optimality gap)</h2>", table(report.aggregate(rng=0)),
+        note("95% stratified-bootstrap intervals (runs resampled within each task, rng=0)."),
+        "<h2>Failed runs</h2>", note("none"),
+        "<h2>Environment</h2>", table(pd.DataFrame(_environment_rows(report, "CALL"), columns=["", "value"])),
+    ]
+    # The pairwise rows that reject are marked (t1 does, t2 does not), and the design's cells are text.
+    assert "<tr class='yes'><td class='text'>t1</td>" in body[10] and "<tr class=''><td class='text'>t2</td>" in body[10]
+    assert "<td class='text'>acc, higher is better</td>" in body[5]
+
+
+def test_page_with_a_title_refused_views_and_failed_runs(fixed_date, monkeypatch, tmp_path):
+    from sigeval import _report_output as ro
+
+    _figure_summary(monkeypatch)
+    report = _one_pair()
+    out = ro.to_html(report, str(tmp_path / "q.html"), None, 0.05, 0.8, 2, "CALL", "A & <B>")
+    assert out == tmp_path / "q.html"
+    head, body = _page_body(out.read_text(encoding="utf-8"))
+    assert head.endswith(f"<title>A &amp; &lt;B&gt;</title><style>{ro._STYLE}")
+    with pytest.raises(ValueError) as aggregate:
+        report.aggregate(rng=0)
+    scores = "Mean score of each model on each task, with ± one sd over the seeds (score)"
+    cd = "Critical-difference diagram: mean ranks over 2 tasks, Nemenyi at alpha = 0.05"
+    assert body[0] == "<h1>A &amp; &lt;B&gt;</h1>"
+    assert body[5] == ro.html_table(pd.DataFrame(ro.design(report, None, 0.05, 0.8, "score"), columns=["", "value"]), 2)
+    assert "<td class='text'>paired t; Holm-adjusted within each task; reject when p &lt;= alpha = 0.05</td>" in body[5]
+    assert body[7] == (f"<figure role='img' aria-label='{scores}'><svg scores>t|u;score|score</svg>"
+                       f"<figcaption>{scores}</figcaption></figure>")
+    assert body[15:] == [
+        "<h2>Ranking across tasks (Friedman)</h2>",
+        f"<figure role='img' aria-label='{cd}'><svg cd>mean rank (1 = best); Nemenyi CD = 1.386 at α = 0.05, 2 models, "
+        f"N = 2;</svg><figcaption>{cd}</figcaption></figure>",
+        ro.html_table(pd.DataFrame({"model": ["A", "B"], "mean_rank": [2.0, 1.0]}), 2),
+        "<p class='note'>Friedman chi2 = 2.0000, p = 0.157; Iman–Davenport F = inf, p = 0; critical difference 1.3859 "
+        "at alpha = 0.05 with 2 tasks; largest mean-rank gap 1.0000; 4 tasks would be needed for that gap.</p>",
+        "<h2>Aggregate scores across tasks (IQM, mean, median, optimality gap)</h2>",
+        f"<p class='note'>{html.escape(str(aggregate.value))}</p>",
+        "<h2>Failed runs</h2>",
+        ro.html_table(report.failed_runs, 2),
+        "<p class='note'>their pairs are left out of every comparison</p>",
+        "<h2>Environment</h2>",
+        ro.html_table(pd.DataFrame(_environment_rows(report, "CALL"), columns=["", "value"]), 2),
+    ]
+    assert "<td class='text'>score is NaN</td>" in body[22]
+
+
+def test_without_matplotlib_the_page_says_so(monkeypatch):
+    import sys
+
+    from sigeval import _report_output as ro
+
+    monkeypatch.setitem(sys.modules, "matplotlib", None)
+    monkeypatch.setitem(sys.modules, "matplotlib.figure", None)
+    assert ro._svg(lambda figure_class: pytest.fail("drawn"), "x") is None
+    assert ro._figure(None, "A & 'B'") == ("<p class='note'>(A &amp; &#x27;B&#x27;: not drawn: matplotlib is not "
+                                           "installed; sigeval's plots extra installs it, as the README shows)</p>")
+    assert ro._figure("<svg/>", "A & B") == ("<figure role='img' aria-label='A &amp; B'><svg/>"
+                                             "<figcaption>A &amp; B</figcaption></figure>")
+    assert ro.versions()["matplotlib"] == "not installed"
+
+
+def test_versions_blas_and_the_table_hash(monkeypatch):
+    import hashlib
+    import platform
+
+    import matplotlib
+    import scipy
+
+    import sigeval
+    from sigeval import _report_output as ro
+
+    assert ro.versions() == {"sigeval": sigeval.__version__, "Python": platform.python_version(),
+                             "numpy": np.__version__, "scipy": scipy.__version__, "pandas": pd.__version__,
+                             "matplotlib": matplotlib.__version__, "platform": platform.platform(), "BLAS": ro.blas()}
+    assert list(ro.versions()) == ["sigeval", "Python", "numpy", "scipy", "pandas", "matplotlib", "platform", "BLAS"]
+    blas = np.show_config(mode="dicts")["Build Dependencies"]["blas"]
+    assert ro.blas() == f"{blas['name']} {blas['version']}"
+
+    def config(library):
+        def show_config(mode="stdout"):
+            assert mode == "dicts"
+            return {"Build Dependencies": {"blas": library}}
+        return show_config
+
+    for library, expected in [({"name": "openblas", "version": "0.3.1"}, "openblas 0.3.1"),
+                              ({"name": "mkl"}, "mkl"), ({"version": "1.0"}, "unknown 1.0"), ({}, "unknown")]:
+        monkeypatch.setattr(np, "show_config", config(library))
+        assert ro.blas() == expected
+    monkeypatch.setattr(np, "show_config", lambda mode="stdout": {})
+    assert ro.blas() == "unknown"
+    runs = pd.DataFrame({"note": ["x", "y"], "score": [0.5, 1.0], "seed": [0, 1], "model": ["A", "A"],
+                         "task": ["t", "t"]})
+    assert ro.table_hash(runs) == hashlib.sha256(b"task,model,seed,score\nt,A,0,0.5\nt,A,1,1.0\n").hexdigest()[:16]
+
+
+def test_environment_in_order_with_the_date_in_utc(monkeypatch):
+    import sys
+    import time
+    from datetime import UTC, datetime
+
+    from sigeval import _report_output as ro
+
+    report = _two_tasks()
+    monkeypatch.setattr(sys, "argv", ["sigeval", "runs", "a b.csv"])
+    monkeypatch.setenv("TZ", "Pacific/Kiritimati")  # UTC+14: a local date would show
+    time.tzset()
+    try:
+        before = datetime.now(UTC).replace(microsecond=0)
+        env = ro.environment(report)
+        after = datetime.now(UTC)
+    finally:
+        monkeypatch.undo()
+        time.tzset()
+    assert list(env) == ["sigeval", "Python", "numpy", "scipy", "pandas", "matplotlib", "platform", "BLAS", "call",
+                         "input table", "date"]
+    assert {k: env[k] for k in list(env)[:8]} == ro.versions()
+    assert env["call"] == "sigeval runs a b.csv"
+    assert env["input table"] == f"sha256 {ro.table_hash(report.runs)} (12 runs as CSV: task, model, seed, score)"
+    assert env["date"].endswith(" UTC")
+    assert before <= datetime.strptime(env["date"], "%Y-%m-%d %H:%M:%S UTC").replace(tzinfo=UTC) <= after
+    assert ro.environment(report, call="given")["call"] == "given"
+
+
+def test_scores_figure_one_panel_per_task_mean_and_sd_of_each_model():
+    pytest.importorskip("matplotlib")
+    from matplotlib.colors import to_rgba
+    from matplotlib.figure import Figure
+    from matplotlib.layout_engine import ConstrainedLayoutEngine
+
+    from sigeval._report_output import _scores_figure
+
+    fig = _scores_figure(_one_pair(), "err")(Figure)
+    assert tuple(fig.get_size_inches()) == pytest.approx((7.2, 2.1))  # 3.6 per task, 1.3 + 0.4 per model
+    assert isinstance(fig.get_layout_engine(), ConstrainedLayoutEngine)
+    axes = fig.axes
+    assert [ax.get_title() for ax in axes] == ["t", "u"] and {ax.title.get_fontsize() for ax in axes} == {10}
+    assert [ax.get_xlabel() for ax in axes] == ["err", "err"]
+    assert list(axes[0].get_yticks()) == [0, 1] and [t.get_text() for t in axes[0].get_yticklabels()] == ["A", "B"]
+    assert axes[0].get_shared_y_axes().joined(axes[0], axes[1])
+    assert all(ax.yaxis_inverted() for ax in axes)  # the first model on top
+    # t: A has one run (sd NaN, drawn as no bar), B has two; u: both have three.
+    means = {"t": [0.8, 0.72], "u": [0.45, 0.85 / 3]}
+    sds = {"t": [0.0, np.sqrt(0.0008)], "u": [0.05, np.sqrt(0.0175 / 3)]}
+    for ax, task in zip(axes, ["t", "u"]):
+        (bars,), (points,) = [c for c in ax.collections if type(c).__name__ == "LineCollection"], \
+            [c for c in ax.collections if type(c).__name__ == "PathCollection"]
+        segments = np.array(bars.get_segments())
+        expected = [[[m - s, y], [m + s, y]] for y, (m, s) in enumerate(zip(means[task], sds[task]))]
+        np.testing.assert_allclose(segments, expected)
+        np.testing.assert_allclose(bars.get_colors(), [to_rgba("0.45")])
+        container = ax.containers[0]
+        assert container.lines[0] is None  # fmt="none": no line through the means
+        assert [cap.get_markersize() for cap in container.lines[1]] == [6.0, 6.0]  # capsize 3
+        np.testing.assert_allclose(points.get_offsets(), [[m, y] for y, m in enumerate(means[task])])
+        np.testing.assert_allclose(points.get_facecolors(), [to_rgba("C0"), to_rgba("C1")])
+        assert points.get_zorder() == 3
+        assert all(g.get_visible() and g.get_alpha() == 0.3 for g in ax.xaxis.get_gridlines())
+        assert not any(g.get_visible() for g in ax.yaxis.get_gridlines())
+
+    # One task: a single panel (still indexable); many tasks: at most 12 inches wide; colours repeat after ten.
+    from cycler import cycler
+    from matplotlib import rc_context
+
+    models = [f"m{i:02d}" for i in range(11)]
+    runs = pd.DataFrame({"task": "only", "model": np.repeat(models, 2), "seed": [0, 1] * 11,
+                         "score": np.arange(22.0)})
+    with rc_context({"axes.prop_cycle": cycler(color=[f"#0000{i:02x}" for i in range(12)]), "font.size": 7}):
+        single = _scores_figure(Report(runs), "acc")(Figure)
+        colours = single.axes[0].collections[-1].get_facecolors()
+    assert single.axes[0].title.get_fontsize() == 10  # whatever the default size
+    assert tuple(single.get_size_inches()) == pytest.approx((3.6, 1.3 + 0.4 * 11))
+    np.testing.assert_allclose(colours, [to_rgba(f"#0000{i % 10:02x}") for i in range(11)])
+    wide = pd.DataFrame({"task": np.repeat(list("abcd"), 4), "model": list("AABB") * 4, "seed": [0, 1] * 8,
+                         "score": np.arange(16.0)})
+    assert tuple(_scores_figure(Report(wide), "acc")(Figure).get_size_inches()) == pytest.approx((12, 2.1))
+
+
+def test_cd_figure_at_the_given_alpha():
+    pytest.importorskip("matplotlib")
+    from matplotlib.figure import Figure
+    from matplotlib.layout_engine import ConstrainedLayoutEngine
+
+    from sigeval._report_output import _cd_figure
+
+    friedman = _two_tasks().friedman()  # at alpha = 0.05
+    fig = _cd_figure(friedman, 0.1)(Figure)
+    assert tuple(fig.get_size_inches()) == pytest.approx((7, 0.5 + 0.45 * 2))
+    assert isinstance(fig.get_layout_engine(), ConstrainedLayoutEngine)
+    assert [ax.get_title() for ax in fig.axes] == ["mean rank (1 = best); Nemenyi CD = 1.163 at α = 0.1, 2 models, N = 2"]
+
+
+def test_svg_is_cropped_to_its_drawing_and_keeps_links_that_lead_outside_it():
+    pytest.importorskip("matplotlib")
+    from sigeval._report_output import _svg
+
+    def draw(figure_class):
+        fig = figure_class(figsize=(4, 4))
+        ax = fig.add_axes((0.4, 0.4, 0.2, 0.2))
+        ax.set_axis_off()
+        (line,) = ax.plot([0, 1], [0, 1])
+        line.set_gid("mine")
+        line.set_url("#elsewhere")  # a link to the page, not to the figure: left as it is
+        return fig
+
+    svg = _svg(draw, "x")
+    # bbox_inches="tight": the 0.8 in axes and 0.1 in of padding each side, not the 4 in figure.
+    assert re.match(r'<svg [^>]*width="72pt" height="72pt" viewBox="0 0 72 72"', svg)
+    assert 'id="x-mine"' in svg and 'href="#elsewhere"' in svg and "x-elsewhere" not in svg
+
+
+def test_latex_leaves_out_an_undefined_sd_and_names_the_range_of_seeds():
+    from sigeval._report_output import design
+
+    # Lower is better, so B (lower on both tasks) is in bold; A ran once on t: no sd to show.
+    assert _one_pair().to_latex(precision=2, bold_best=True) == "\n".join([
+        r"% Mean $\pm$ sd over 2–3 seeds per task, 2 decimals; the best mean per task in bold.",
+        r"\begin{tabular}{lrr}",
+        r"\toprule",
+        r"model & t & u \\",
+        r"\midrule",
+        r"A & 0.80 & 0.45 $\pm$ 0.05 \\",
+        r"B & \textbf{0.72 $\pm$ 0.03} & \textbf{0.28 $\pm$ 0.08} \\",
+        r"\bottomrule",
+        r"\end{tabular}",
+    ]) + "\n"
+    # Three tasks with 2, 3 and 4 seeds: the range runs from the fewest to the most.
+    seeds = [0, 1] * 2 + [0, 1, 2] * 2 + [0, 1, 2, 3] * 2
+    runs = pd.DataFrame({"task": ["a"] * 4 + ["b"] * 6 + ["c"] * 8,
+                         "model": list("AABB") + list("AAABBB") + list("AAAABBBB"), "seed": seeds,
+                         "score": np.arange(18.0)})
+    report = Report(runs)
+    assert report.to_latex().splitlines()[0] == r"% Mean $\pm$ sd over 2–4 seeds per task, 3 decimals."
+    assert design(report, None, 0.05, 0.8, "acc")[2] == ("seeds per task", "2 to 4")
+
+
+def test_the_design_reads_the_options_in_any_case_as_the_views_do():
+    """family="TASK" is Holm within each task in every view, so the design says so (it said "over every comparison")."""
+    report = _two_tasks()
+    text = report.to_markdown(family="TASK", correction="HOLM")
+    assert "| test | paired t; Holm-adjusted within each task; reject when p <= alpha = 0.05 |" in text
+    assert "| power | minimum detectable effect at 80% power, at the level of the holm decision |" in text
+    assert report.summary(family="task", correction="holm") in text
+    plain = report.to_markdown(family="Task", correction="None")
+    assert "Holm-adjusted within each task;" in plain and "| power | minimum detectable effect at 80% power |" in plain
+
+
+def test_pages_are_written_in_utf8_whatever_the_locale(tmp_path):
+    import locale
+
+    from sigeval._report_output import tables_page
+
+    before = locale.setlocale(locale.LC_CTYPE)
+    locale.setlocale(locale.LC_CTYPE, "C")  # an ASCII locale: a page written in its encoding would fail on "±"
+    try:
+        out = tables_page(tmp_path / "page.html", "mean ± sd – α", {}, "", {})
+    finally:
+        locale.setlocale(locale.LC_CTYPE, before)
+    assert "<meta charset='utf-8'>" in out.read_text(encoding="utf-8")
+    assert "<h1>mean ± sd – α</h1>".encode() in out.read_bytes()

@@ -108,6 +108,8 @@ def views(report: Any, margin: float | None, alpha: float, target_power: float, 
 def design(report: Any, margin: float | None, alpha: float, target_power: float, metric: str, family: str = "task",
            correction: str = "none") -> list[tuple[str, str]]:
     """The design of the comparison, as (what, value) rows."""
+    # The views take the options in any case ("TASK" is "task"); the design names them as the views read them.
+    family, correction = family.lower(), correction.lower()
     seeds = sorted({len(s) for s in report.seeds.values()})
     return [
         ("tasks", f"{len(report.tasks)}: {', '.join(map(str, report.tasks))}"),
@@ -155,7 +157,7 @@ def friedman_line(f: Any) -> str:
             f"with {f.n_tasks} tasks; largest mean-rank gap {f.max_rank_gap:.4f}; {gap}.")
 
 
-def _sections(report: Any, shown: dict[str, Any]) -> list[tuple[str, pd.DataFrame | None, str]]:
+def _sections(shown: dict[str, Any]) -> list[tuple[str, pd.DataFrame | None, str]]:
     """(title, table, note) in the order every output shows them."""
     out: list[tuple[str, pd.DataFrame | None, str]] = [
         ("Scores per task (mean ± sd over the seeds)", shown["describe"], ""),
@@ -199,7 +201,7 @@ def to_markdown(report: Any, margin: float | None, alpha: float, target_power: f
     shown = views(report, margin, alpha, target_power, family, correction)
     parts = ["# Report", "", shown["summary"], "", "## Design", "",
              markdown_table(_design_frame(report, margin, alpha, target_power, metric, family, correction), precision)]
-    for title, frame, note in _sections(report, shown):
+    for title, frame, note in _sections(shown):
         parts += ["", f"## {title}", ""]
         if frame is not None:
             parts += [markdown_table(frame, precision), ""]
@@ -360,7 +362,7 @@ def to_html(report: Any, path: str | Path, margin: float | None, alpha: float, t
             "<h2>In plain words</h2>", f"<p class='summary'>{html.escape(shown['summary'])}</p>",
             "<h2>Design</h2>", html_table(_design_frame(report, margin, alpha, target_power, metric, family, correction),
                                           precision)]
-    for section, frame, note in _sections(report, shown):
+    for section, frame, note in _sections(shown):
         body.append(f"<h2>{html.escape(section)}</h2>")
         if section.startswith("Scores per task"):
             body.append(_figure(_svg(_scores_figure(report, metric), "scores"),
@@ -370,8 +372,7 @@ def to_html(report: Any, path: str | Path, margin: float | None, alpha: float, t
                                 f"Critical-difference diagram: mean ranks over {shown['friedman'].n_tasks} tasks, "
                                 f"Nemenyi at alpha = {alpha:g}"))
         if frame is not None:
-            highlight = "reject" if "reject" in frame.columns else None
-            body.append(html_table(frame, precision, highlight))
+            body.append(html_table(frame, precision, "reject"))  # html_table marks nothing without a reject column
         if note:
             body.append(f"<p class='note'>{html.escape(note)}</p>")
     body += ["<h2>Environment</h2>", html_table(pd.DataFrame(list(env.items()), columns=["", "value"]), precision)]
