@@ -325,6 +325,19 @@ def test_a_spread_at_rounding_level_marks_its_own_row_as_the_functions_refuse_it
         assert view.mean_diff[0] == np.mean(np.subtract(a, b))
 
 
+def test_pairwise_notes_an_interval_whose_upper_end_alone_overflows():
+    """Mean difference 1e300, standard error 5e299 and the level whose half-width is the largest float:
+    the lower end is finite, the upper one is not; paired_difference refuses, so the row is noted."""
+    a, b = [0.75e300, 0.25e300], [-0.75e300, -0.25e300]
+    alpha = float(2 * stats.t.sf(np.finfo(float).max / 5e299, 1))  # about 1.77e-9
+    with pytest.raises(ValueError, match=r"overflows float64 \(confidence_interval not finite\)") as refusal:
+        paired_difference(a, b, alpha=alpha)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        row = Report(long_table({"t": {"A": a, "B": b}})).pairwise(alpha=alpha).iloc[0]
+    assert row.note == f"not tested: {refusal.value}" and np.isnan([row.ci_low, row.ci_high, row.pvalue]).all()
+
+
 def test_equivalence_notes_a_comparison_whose_statistics_overflow_without_warning():
     """A margin of 1e299 against a standard error near 1e-13: tost_paired refuses, so the view notes that row."""
     gen = np.random.default_rng(0)
