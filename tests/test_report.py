@@ -338,6 +338,83 @@ def test_pairwise_notes_an_interval_whose_upper_end_alone_overflows():
     assert row.note == f"not tested: {refusal.value}" and np.isnan([row.ci_low, row.ci_high, row.pvalue]).all()
 
 
+def test_power_notes_an_mde_that_overflows_without_warning():
+    """Two seeds at alpha = 1e-12: t quantile 6.4e11 times a spread near 1e300 overflows; power_paired refuses."""
+    a, b = [0.5e300, -0.5e300], [-0.5e300, 0.5e300]
+    report = Report(long_table({"t": {"A": a, "B": b, "C": [0.1, 0.3]}}))
+    sd = np.sqrt(2) * 1e300  # differences of +-1e300
+    with pytest.raises(ValueError, match=r"overflows float64 \(mde not finite\)") as refusal:
+        power_paired(sd, 2, alpha=1e-12)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        view = report.power(alpha=1e-12, deltas=(1e299,))
+    assert view.note[0] == f"not tested: {refusal.value}" and np.isnan(view.mde[0]) and not view.detectable[0]
+    assert view.sigma_d[0] == pytest.approx(sd, rel=1e-15)
+
+
+@pytest.mark.parametrize("correction", ["none", "holm"])
+def test_power_of_a_delta_beyond_the_spread_overflows_to_two_seeds_without_warning(correction):
+    """delta = 1e308 against a spread near 1e-300: delta / sigma_d overflows to inf, and 2 seeds suffice."""
+    report = Report(long_table({"t": {"A": [1e-300, 3e-300, 2e-300], "B": [0.0, 1e-300, 3e-300],
+                                      "C": [0.2, 0.1, 0.4]}}))
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        view = report.power(deltas=(1e308,), correction=correction)
+    assert view["seeds_for_1e+308"].tolist() == [2, 2, 2] and (view.note == "").all()
+
+
+@pytest.mark.parametrize("correction", ["none", "holm"])
+def test_power_keeps_seed_counts_beyond_2_53_exact(monkeypatch, correction):
+    """The seeds needed are int64 counts: 2**53 + 1 (not a float64) reaches the view as it is."""
+    import sigeval.report as module
+
+    def huge(effect_size, alpha, target_power):
+        return np.full(effect_size.size, 2**53 + 1, dtype=np.int64), np.zeros(effect_size.size, dtype=bool)
+
+    monkeypatch.setattr(module, "seeds_needed_many", huge)
+    monkeypatch.setattr(module, "seeds_needed_each", huge)
+    view = Report(long_table(HAND)).power(deltas=(0.01,), correction=correction)
+    assert view["seeds_for_0.01"].tolist() == [2**53 + 1] * len(view)
+
+
+@pytest.mark.parametrize("correction", ["none", "bonferroni", "holm"])
+def test_power_searches_holm_levels_at_once_and_tabulates_the_others(hand, monkeypatch, correction):
+    """Holm gives almost every comparison a level of its own: one search over all of them per delta,
+    no threshold table. Without a correction, or with Bonferroni's, one table per distinct level."""
+    import sigeval.report as module
+
+    calls = []
+    for name in ("seeds_needed_many", "seeds_needed_each"):
+        real = getattr(module, name)
+        monkeypatch.setattr(module, name, lambda e, level, power, _real=real, _name=name:
+                            calls.append((_name, np.size(e), np.size(np.unique(level)))) or _real(e, level, power))
+    view = hand.power(deltas=(0.01, 0.02), correction=correction)
+    tested = int((view.note == "").sum())
+    levels = view.alpha_used[view.note == ""].unique()
+    if correction == "holm":
+        assert calls == [("seeds_needed_each", tested, len(levels))] * 2 and len(levels) > 2
+    else:
+        per_level = [("seeds_needed_many", int((view.alpha_used == level).sum()), 1) for level in levels]
+        assert calls == per_level * 2 and len(levels) == 1  # Bonferroni: alpha / 3 in both tasks
+
+
+@pytest.mark.parametrize("correction", ["none", "bonferroni", "holm"])
+def test_power_asks_no_seeds_for_a_comparison_it_does_not_test(monkeypatch, correction):
+    """The zero-spread comparison A-B is noted; only A-C and B-C are searched, without a warning."""
+    import sigeval.report as module
+
+    asked = []
+    for name in ("seeds_needed_many", "seeds_needed_each"):
+        real = getattr(module, name)
+        monkeypatch.setattr(module, name, lambda e, *args, _real=real: asked.append(np.size(e)) or _real(e, *args))
+    scores = {"A": [1.0, 2.0, 3.0, 4.0], "B": [0.5, 1.5, 2.5, 3.5], "C": [0.7, 2.4, 2.1, 3.3]}
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        view = Report(long_table({"t": scores})).power(deltas=(0.1,), correction=correction)
+    assert view.note[0].startswith("not tested") and (view.note[1:] == "").all()
+    assert sum(asked) == 2
+
+
 def test_equivalence_notes_a_comparison_whose_statistics_overflow_without_warning():
     """A margin of 1e299 against a standard error near 1e-13: tost_paired refuses, so the view notes that row."""
     gen = np.random.default_rng(0)

@@ -659,9 +659,8 @@ class Report:
             values["mde"][ok] = mde
             values["detectable"][ok] = np.abs(mean) >= mde
             flagged[ok] = ~np.isfinite(mde)
-            if observed:
-                with np.errstate(over="ignore"):
-                    values["observed_power"][ok] = power_beyond(np.abs(mean) * np.sqrt(n) / sd, df, t_crit)
+            if observed:  # |mean| sqrt(n) / sd stays finite: sd > ZERO_SPREAD_RTOL x the scale of the scores
+                values["observed_power"][ok] = power_beyond(np.abs(mean) * np.sqrt(n) / sd, df, t_crit)
         for delta in deltas:
             column = values[f"seeds_for_{delta:g}"] = np.zeros(size, dtype=np.int64)
             if correction == "holm":  # almost every comparison has a level of its own: no table per level
