@@ -294,6 +294,7 @@ def test_seeds_needed_each_equals_seeds_needed_at_each_level():
     effect = np.concatenate([np.geomspace(2e-6, 1e7, 60), [1e-9, 1e-320, np.inf]])
     alpha = 10.0 ** gen.uniform(-9, np.log10(0.2), effect.size)
     got, refused = seeds_needed_each(effect, alpha, 0.8)
+    assert got.dtype == np.int64 and refused.dtype == bool  # counts, exact beyond 2**53 too
     assert refused.tolist() == [False] * 60 + [True, True, False]
     expected = [seeds_needed(1.0, float(e), alpha=float(a)) for e, a in zip(effect[:60], alpha[:60], strict=True)]
     np.testing.assert_array_equal(got[:60], expected)
