@@ -113,6 +113,7 @@ VALID: dict[str, dict] = {
     "cd_groups": dict(mean_ranks=[3.1, 2.0, 2.9, 1.9], critical_difference=1.25),
     "holm_vs_control": dict(scores=_TABLE, control=0, alpha=0.05),
     "pairwise_wilcoxon": dict(scores=_TABLE, correction="holm"),
+    "sign_test": dict(scores_a=_A, scores_b=_B, alternative="two-sided", zero_method="zsplit"),
     "rank_stability": dict(scores=_TABLE, n_resamples=50, alpha=0.05, rng=0),
     "bootstrap_ranks": dict(scores=np.array(_TABLE).T, n_resamples=50, alpha=0.1, rng=0),
     "rank_confidence_sets": dict(scores=np.array(_TABLE).T, n_resamples=50, confidence_level=0.9, rng=0),

@@ -249,6 +249,16 @@ def test_wilcoxon_pvalue_is_a_probability(ab, alternative, zero):
         finite(res.r_plus, res.r_minus)
 
 
+@given(ab=pairs(), alternative=st.sampled_from(["two-sided", "greater", "less"]), zero=st.sampled_from(["zsplit", "wilcox"]))
+def test_sign_test_counts_the_tasks_and_gives_a_probability(ab, alternative, zero):
+    a, b = ab
+    res = outcome(lambda: sg.sign_test(a, b, alternative=alternative, zero_method=zero))
+    if res is not None:
+        pvalue(res.pvalue)
+        assert res.n_positive + res.n_negative + res.n_zero == len(a)
+        assert 0 <= res.statistic <= res.n <= len(a) and res.statistic == int(res.statistic)
+
+
 @given(data=st.data(), n=st.integers(2, 20), level=levels)
 def test_delong_aucs_and_pvalue_are_in_range(data, n, level):
     labels = _binary(data.draw, n)
