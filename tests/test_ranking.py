@@ -234,6 +234,30 @@ def test_nemenyi_cd_demsar_example():
     assert nemenyi_cd(4, 14, alpha=0.10) < cd
 
 
+def test_nemenyi_controls_the_family_wise_error_only_weakly():
+    # Four models: A and B interchangeable specialists (first on the tasks that suit them, half at
+    # random, last on the others), C and D always in between. A and B perform alike, but their rank
+    # difference per task is +-3 (variance 9, where the CD assumes k(k+1)/6 = 10/3), so the CD
+    # separates them with probability P(3 |2X - N| / N >= CD), X ~ Binomial(N, 1/2).
+    def exact(n):
+        wins = np.arange(n + 1)
+        return stats.binom.pmf(wins, n, 0.5)[3 * np.abs(2 * wins - n) / n >= nemenyi_cd(4, n)].sum()
+
+    assert exact(14) == pytest.approx(2 * (1001 + 364 + 91 + 14 + 1) / 2**14)   # X <= 4 or X >= 10
+    assert round(exact(14), 2) == 0.18
+    limit = 2 * stats.norm.sf(nemenyi_q(4) * math.sqrt(10 / 3) / 3)
+    assert round(limit, 2) == 0.12 and all(exact(n) > 0.1 for n in (50, 200, 1000, 5000))
+    # The same through friedman's mean ranks of simulated score tables (seeded).
+    rng = np.random.default_rng(6)
+    n_tables, separated = 1000, 0
+    for _ in range(n_tables):
+        suits_a = np.where(rng.random(14) < 0.5, 1.0, -1.0)
+        table = np.column_stack([suits_a, -suits_a, 0.1 * rng.standard_normal(14), 0.1 * rng.standard_normal(14)])
+        ranks = friedman(table, ties="ignore").mean_ranks
+        separated += abs(ranks[0] - ranks[1]) >= nemenyi_cd(4, 14)
+    assert abs(separated / n_tables - exact(14)) < 3 * math.sqrt(exact(14) * (1 - exact(14)) / n_tables)
+
+
 def test_tasks_for_gap_by_brute_force():
     assert tasks_for_gap(0.80, 4) == 35
     for k in (2, 3, 5, 8):
