@@ -1560,3 +1560,13 @@ def test_power_seed_counts_are_nullable_integers_missing_where_a_comparison_is_n
     assert column.isna().tolist() == [False, True, True] and (power.note != "").tolist() == [False, True, True]
     d = np.subtract([1.0, 2.0, 3.0, 4.0], [0.5, 1.7, 2.4, 3.6])
     assert column[0] == seeds_needed(d.std(ddof=1), 0.5)
+
+
+@pytest.mark.parametrize("role", ["model", "task", "seed"])
+def test_labels_that_print_alike_are_refused(role):
+    runs = pd.DataFrame({"task": ["t"] * 4, "model": ["a", "b"] * 2, "seed": [0, 0, 1, 1], "score": [0.1, 0.2, 0.3, 0.5]})
+    runs[role] = runs[role].astype(object)
+    runs.loc[0, role] = 1
+    runs.loc[1 if role != "model" else 2, role] = "1"
+    with pytest.raises(ValueError, match=rf"^The {role} column names the {role} '1' as 1 and '1'"):
+        Report(runs)

@@ -16,7 +16,7 @@ import numpy as np
 import pandas as pd
 
 from ._numeric import _SAFE_EXPONENT
-from ._validation import MAX_COUNT, ZERO_SPREAD_RTOL
+from ._validation import MAX_COUNT, ZERO_SPREAD_RTOL, check_distinct_names
 
 ROLES = ("task", "model", "seed", "score")
 # Sums and differences of scores below this stay finite in float64 for any
@@ -156,6 +156,7 @@ def read_runs(table: Any, columns: dict[str, Any]) -> pd.DataFrame:
             ) from None
     for role in ("task", "model", "seed"):
         _refuse_bool_and_numbers(runs[role], role)
+        check_distinct_names(pd.unique(runs[role]), f"The {role} column", role)
     runs["score"] = _scores(runs["score"], keys)
     return runs
 
