@@ -22,6 +22,7 @@ import collections
 import csv
 import itertools
 import json
+import math
 import os
 import re
 import shlex
@@ -314,16 +315,33 @@ def _table(frame: pd.DataFrame) -> str:
     return frame.to_string(index=False, float_format=lambda v: f"{v:.4f}", formatters=formats, line_width=WIDTH)
 
 
-def _jsonable(value: Any) -> Any:
+def _jsonable(value: Any, where: str, infinite: dict[str, str]) -> Any:
+    """``value`` as strict JSON: floats at full precision, NaN as null, an infinity as null listed in ``infinite``."""
     if isinstance(value, pd.DataFrame):
-        return json.loads(value.to_json(orient="records"))
+        return [_jsonable(row, f"{where}[{i}]", infinite) for i, row in enumerate(value.to_dict(orient="records"))]
     if isinstance(value, pd.Series):
-        return json.loads(value.to_json())
+        return _jsonable(value.to_dict(), where, infinite)
     if hasattr(value, "keys") and hasattr(value, "__getitem__"):
-        return {k: _jsonable(value[k]) for k in value if k not in ("result", "mean_scores", "n_seeds")}
+        return {str(k): _jsonable(value[k], f"{where}.{k}" if where else str(k), infinite)
+                for k in value.keys() if k not in ("result", "mean_scores", "n_seeds")}
+    if isinstance(value, list | tuple):
+        return [_jsonable(v, f"{where}[{i}]", infinite) for i, v in enumerate(value)]
     if isinstance(value, np.generic):
-        return value.item()
+        value = value.item()
+    if isinstance(value, float) and not math.isfinite(value):
+        if not math.isnan(value):
+            infinite[where] = "inf" if value > 0 else "-inf"
+        return None
     return value
+
+
+def _json(out: dict, env: dict) -> str:
+    """The output as JSON that a strict parser reads; infinities are null, named under ``non_finite``."""
+    infinite: dict[str, str] = {}
+    shown = _jsonable({k: v for k, v in out.items() if not k.startswith("_")}, "", infinite)
+    if infinite:
+        shown["non_finite"] = infinite  # JSON has no infinity: which nulls were +inf or -inf
+    return json.dumps({**shown, "environment": env}, indent=2, allow_nan=False) + "\n"
 
 
 def _text_compare(out: dict) -> str:
@@ -383,8 +401,7 @@ def _render(out: dict, fmt: str, text: Any, args) -> str:
     if fmt == "text":
         return text(out)
     if fmt == "json":
-        shown = {k: _jsonable(v) for k, v in out.items() if not k.startswith("_")}
-        return json.dumps({**shown, "environment": env}, indent=2) + "\n"
+        return _json(out, env)
     if fmt == "csv":
         frames = [t.assign(table=name)[["table", *t.columns]] for name, t in _tables(out).items()]
         return pd.concat(frames, ignore_index=True).to_csv(index=False)
