@@ -276,6 +276,21 @@ def check_positive_int(value: int, name: str, minimum: int = 1) -> int:
     return int(value)
 
 
+#: The most decimals a table prints: beyond them a float64 shows only its binary rounding.
+MAX_PRECISION = 30
+
+
+def check_precision(value: int) -> int:
+    """Decimals to print, 0 to :data:`MAX_PRECISION`."""
+    value = check_positive_int(value, "precision", minimum=0)
+    if value > MAX_PRECISION:
+        raise ValueError(
+            f"`precision` must be at most {MAX_PRECISION} decimals (a float64 holds about 17 significant digits; "
+            f"more only print its binary rounding); got {value!r}."
+        )
+    return value
+
+
 def check_scores(x: ArrayLike, name: str, *, min_size: int = 1) -> np.ndarray:
     """A 1-D float array of finite scores with at least ``min_size`` entries.
 

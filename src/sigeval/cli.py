@@ -396,8 +396,8 @@ def _render(out: dict, fmt: str, text: Any, args) -> str:
     """The output in one of FORMATS (html is written by _write_html)."""
     from . import _report_output as ro
 
-    env = ro.environment(out["_report"], _command_line()) if "_report" in out else {**ro.versions(),
-                                                                                      "call": _command_line()}
+    env = ro.environment(out["_report"], _command_line(args)) if "_report" in out else {**ro.versions(),
+                                                                                      "call": _command_line(args)}
     if fmt == "text":
         return text(out)
     if fmt == "json":
@@ -407,11 +407,11 @@ def _render(out: dict, fmt: str, text: Any, args) -> str:
         return pd.concat(frames, ignore_index=True).to_csv(index=False)
     if fmt == "markdown":
         if "_report" in out and args.view == "all":
-            return ro.to_markdown(out["_report"], args.margin, args.alpha, args.target_power, 4, _command_line(),
+            return ro.to_markdown(out["_report"], args.margin, args.alpha, args.target_power, 4, _command_line(args),
                                   metric=args.score)
         parts = [f"## {name}\n\n{ro.markdown_table(t, 4)}" for name, t in _tables(out).items()]
         if "note" in out:
-            parts.append(out["note"])
+            parts.append(ro.md(out["note"]))
         parts.append("## environment\n\n" + ro.markdown_table(pd.DataFrame(list(env.items()), columns=["", "value"]), 4))
         return "\n\n".join(parts) + "\n"
     # latex: the runs' mean ± sd table, or each table of compare in booktabs
@@ -421,8 +421,9 @@ def _render(out: dict, fmt: str, text: Any, args) -> str:
     return "\n".join(ro.latex_table(t, 4) for t in _tables(out).values())
 
 
-def _command_line() -> str:
-    return "sigeval " + " ".join(shlex.quote(a) for a in sys.argv[1:])
+def _command_line(args: argparse.Namespace) -> str:
+    """The command as it was given (to ``main``, or on the command line), for the environment block."""
+    return "sigeval " + " ".join(shlex.quote(a) for a in args.argv)
 
 
 def _emit(out: dict, text: Any, args) -> None:
@@ -448,11 +449,11 @@ def _write_html(out: dict, target: str, args) -> None:
 
     try:
         if "_report" in out:
-            ro.to_html(out["_report"], target, args.margin, args.alpha, args.target_power, 4, _command_line(),
+            ro.to_html(out["_report"], target, args.margin, args.alpha, args.target_power, 4, _command_line(args),
                        None, metric=args.score)
         else:
             ro.tables_page(target, f"Comparison of {len(out['models'])} models: {args.file}", _tables(out),
-                           out["note"], ro.versions() | {"call": _command_line()})
+                           out["note"], ro.versions() | {"call": _command_line(args)})
     except OSError as err:
         raise InputError(f"{target}: cannot write the page ({err.strerror or err})") from None
 
@@ -626,6 +627,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     """
     parser = _parser()
     args = parser.parse_args(argv)
+    args.argv = list(sys.argv[1:] if argv is None else argv)
     try:
         if args.command == "example":
             sys.stdout.write(resources.files("sigeval").joinpath("data", EXAMPLES[args.which]).read_text())
