@@ -454,6 +454,15 @@ def test_adjusted_pvalues_are_probabilities_not_below_the_raw_ones(p, method):
     assert np.all(np.diff(res[order]) >= 0)
 
 
+@given(p=arrays(np.float64, st.integers(1, 12), elements=unit | st.sampled_from([0.0, 1.0, 5e-324])), alpha=levels,
+       method=st.sampled_from(["holm", "bonferroni"]))
+def test_decision_levels_decide_as_the_adjusted_pvalues(p, alpha, method):
+    res = outcome(lambda: sg.decision_levels(p, alpha=alpha, method=method))
+    if res is not None:
+        assert np.all((res > 0) & (res <= alpha))
+        np.testing.assert_array_equal(p <= res, sg.adjust_pvalues(p, method=method) <= alpha)
+
+
 @given(x=vectors(), k=st.integers(-1, 14) | st.integers(2**53, 2**70))
 def test_expected_best_of_k_lies_between_the_mean_and_the_max(x, k):
     res = outcome(lambda: sg.expected_best_of_k(x, k))

@@ -16,11 +16,10 @@ from typing import Literal
 
 import numpy as np
 from numpy.typing import ArrayLike
-from scipy import stats
 
-from ._numeric import check_finite_result, safe_scale
+from ._numeric import safe_scale
+from ._paired_t import student, summarise
 from ._results import ConfidenceInterval
-from ._ttest import pair_scale, spread, two_sided_p
 from ._validation import (
     RngLike,
     as_array,
@@ -254,25 +253,21 @@ def paired_difference(
                 f"got {threshold!r}."
             )
     d = check_difference(c, r, ("scores_a", "scores_b"))
-    mean, sd, se = spread(d, "differences `scores_a - scores_b`", pair_scale(c, r))
-    df = d.size - 1
-    statistic = mean / se
-    half = float(stats.t.isf(alpha / 2, df)) * se
-    low, high = mean - half, mean + half
-    check_finite_result(
-        {"confidence_interval": np.array([low, high]), "statistic": statistic},
-        "`scores_a` and `scores_b`",
-    )
+    pairs = summarise(c, r)
+    t, reason = student(pairs, alpha)
+    if reason[0]:
+        raise ValueError(reason[0])
+    low, high = float(t["ci_low"][0]), float(t["ci_high"][0])
     # The median averages two middle values, which could overflow near 1.8e308.
     scale = safe_scale(d)
     return PairedDifference(
-        estimate=mean,
+        estimate=float(pairs.mean[0]),
         median=float(np.median(d / scale)) * scale,
-        sigma_d=sd,
+        sigma_d=float(pairs.sd[0]),
         n=int(d.size),
-        statistic=statistic,
-        df=int(df),
-        pvalue=two_sided_p(statistic, df),
+        statistic=float(t["statistic"][0]),
+        df=int(d.size - 1),
+        pvalue=float(t["pvalue"][0]),
         confidence_interval=ConfidenceInterval(low, high),
         confidence_level=1 - alpha,
         alpha=alpha,
