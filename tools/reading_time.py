@@ -26,7 +26,6 @@ assertions) are never shown and never counted. The basis, stated on the front pa
 from __future__ import annotations
 
 import argparse
-import math
 import re
 import sys
 from dataclasses import dataclass, field
@@ -116,6 +115,21 @@ def _tags_and_figure(options: list[str]) -> tuple[set[str], bool]:
     return tags, "figure:" in text
 
 
+def _caption(options: list[str]) -> list[str]:
+    """The lines of a figure's caption in a code cell's YAML options (``caption:`` and its continuation)."""
+    for k, line in enumerate(options):
+        found = re.match(r"^(\s*)caption:(.*)$", line)
+        if found:
+            indent = len(found.group(1))
+            more = []
+            for o in options[k + 1:]:
+                if len(o) - len(o.lstrip()) <= indent or re.match(r"^\s*\w+:", o):
+                    break
+                more.append(o)
+            return [found.group(2), *more]
+    return []
+
+
 def _words(line: str) -> int:
     return len(_WORD.findall(line.replace("**", "").replace("`", " ")))
 
@@ -173,9 +187,7 @@ def read_chapter(path: Path) -> Chapter:
                         here[name].lines += len(code)
                     if figure:
                         here[name].figures += 1
-                    # A figure's caption is prose the reader reads.
-                    caption = [o for o in options if not re.match(r"^\s*(tags|mystnb|figure|name|caption):\s*(\[.*\])?\s*$", o)]
-                    here[name].words += sum(_words(re.sub(r"^\s*caption:", "", c)) for c in caption if "name:" not in c)
+                    here[name].words += sum(_words(line) for line in _caption(options))  # prose the reader reads
                 i = end + 1
                 continue
             if directive in ("{exercise-start}", "{solution-start}"):
@@ -247,10 +259,10 @@ PATHS: dict[str, list[tuple[str, list[str] | None]]] = {
         ("08", ["Power of the paired t-test", "How many seeds?", "A large p-value is not equivalence", "Four verdicts"]),
         ("10", ["Why not average the scores?", "The Friedman test and the Iman–Davenport statistic",
                 "The critique: a mean rank depends on the other methods"]),
-        ("12", None),
+        ("12", ["Predictions on one test set", "Runs: many splits of three datasets"]),
     ],
     "csv": [
-        ("12", None),
+        ("12", ["Real data, real classifiers", "Predictions on one test set", "Runs: many splits of three datasets"]),
     ],
     "llm": [
         ("03", ["The Wald interval", "The Wilson interval: invert the test instead"]),
@@ -274,9 +286,13 @@ def path_minutes(name: str) -> tuple[float, list[tuple[str, float]]]:
 
 # --------------------------------------------------------------------------- the written times
 
+# The generated text: in a chapter, the line "Reading time: about ..." of its note; on the front page the
+# table between its two markers, the line after each "% reading-time path NAME" or "% reading-time total"
+# marker, and the time in brackets after each chapter of the list.
 _INTRO_TABLE = ("% reading-time table begin", "% reading-time table end")
 _CHAPTER_LINE = re.compile(r"^Reading time: about .*$", re.M)
-_PATH_LINE = re.compile(r"^(% reading-time path (\w+)\n)(.*)$", re.M)
+_MARKED_LINE = re.compile(r"^(% reading-time (path (\w+)|total)\n)(.*)$", re.M)
+_LIST_ITEM = re.compile(r"^(\d+\. \{doc\}`\.\./notebooks/(\d\d)_\w+` )\*\([^)]*\)\*", re.M)
 
 
 def chapter_sentence(ch: Chapter) -> str:
@@ -290,67 +306,94 @@ def chapter_sentence(ch: Chapter) -> str:
 
 
 def intro_table(all_chapters: list[Chapter]) -> str:
-    rows = [
-        "| chapter | main line | deeper blocks | exercises |",
-        "|---|---:|---:|---:|",
-    ]
+    rows = ["| chapter | main line | deeper blocks | exercises: number, time |", "|---|---:|---:|---:|"]
     for ch in all_chapters:
         main, deeper, exercises = (ch.total(layer) for layer in LAYERS)
         rows.append(
             f"| {ch.path.stem[:2].lstrip('0')}. {{doc}}`../notebooks/{ch.path.stem}` | {duration(main.minutes)} | "
             f"{duration(deeper.minutes) if deeper.minutes else '–'} | "
-            f"{exercises.exercises} ({duration(exercises.minutes)}) |"
+            f"{exercises.exercises}: {duration(exercises.minutes)} |"
         )
-    total = {layer: sum(ch.total(layer).minutes for ch in all_chapters) for layer in LAYERS}
-    n_ex = sum(ch.total("exercises").exercises for ch in all_chapters)
-    rows.append(
-        f"| all fifteen | {duration(total['main'])} | {duration(total['deeper'])} | {n_ex} ({duration(total['exercises'])}) |"
-    )
     return "\n".join(rows)
+
+
+def total_sentence(all_chapters: list[Chapter]) -> str:
+    total = {layer: sum(ch.total(layer).minutes for ch in all_chapters) for layer in LAYERS}
+    hours = {layer: round(m / 60) for layer, m in total.items()}
+    return (
+        f"*In all: about {hours['main']} hours of main line, {hours['deeper']} of deeper blocks and "
+        f"{hours['exercises']} of exercises, {sum(total.values()) / 60:.0f} hours for the whole course.*"
+    )
 
 
 def path_sentence(name: str) -> str:
     minutes, steps = path_minutes(name)
-    each = ", ".join(f"ch. {n.lstrip('0')} {duration(m)}" for n, m in steps)
-    return f"*Reading time: about {duration(minutes)} of main line* ({each})."
+    if len(steps) == 1:
+        return f"*Reading time: about {duration(minutes)}.*"
+    each = ", ".join(f"chapter {n.lstrip('0')} {duration(m)}" for n, m in steps)
+    return f"*Reading time: about {duration(minutes)} ({each}).*"
 
 
 def written() -> dict[Path, str]:
-    """Every file with its generated lines rewritten from the chapters as they are."""
+    """Every file with generated text, rewritten from the chapters as they are."""
     all_chapters = chapters()
+    by_number = {ch.path.stem[:2]: ch for ch in all_chapters}
     out = {}
     for ch in all_chapters:
         text = ch.path.read_text(encoding="utf-8")
         if _CHAPTER_LINE.search(text):
-            out[ch.path] = _CHAPTER_LINE.sub(lambda _: chapter_sentence(ch), text, count=1)
+            out[ch.path] = _CHAPTER_LINE.sub(chapter_sentence(ch).replace("\\", "\\\\"), text, count=1)
     text = INTRO.read_text(encoding="utf-8")
     begin, end = _INTRO_TABLE
     if begin in text:
         head, rest = text.split(begin + "\n", 1)
         _, tail = rest.split(end, 1)
         text = f"{head}{begin}\n{intro_table(all_chapters)}\n{end}{tail}"
-    text = _PATH_LINE.sub(lambda m: m.group(1) + path_sentence(m.group(2)), text)
+
+    def marked(m: re.Match) -> str:
+        return m.group(1) + (path_sentence(m.group(3)) if m.group(3) else total_sentence(all_chapters))
+
+    text = _MARKED_LINE.sub(marked, text)
+    text = _LIST_ITEM.sub(lambda m: f"{m.group(1)}*({duration(by_number[m.group(2)].total('main').minutes)})*", text)
     out[INTRO] = text
     return out
 
 
-def _minutes_in(text: str) -> list[int]:
-    return [int(h or 0) * 60 + int(m or 0) for h, m in re.findall(r"(?:(\d+) h)?\s?(?:(\d+) min)?", text) if h or m]
+def _generated(text: str) -> list[str]:
+    """The generated lines of a file, in order."""
+    lines = text.splitlines()
+    found = [ln for ln in lines if _CHAPTER_LINE.match(ln) or _LIST_ITEM.match(ln)]
+    found += [ln for ln in lines if ln.startswith("| ") and "{doc}" in ln]
+    found += [m.group(4) for m in _MARKED_LINE.finditer(text)]
+    return found
+
+
+def _minutes_in(line: str) -> list[int]:
+    """The durations a generated line states, in minutes ("1 h 05 min", "45 min", "36 hours")."""
+    out = []
+    for match in re.finditer(r"(\d+) h(?: (\d+) min)?|(\d+) min|(\d+) hours", line):
+        hours, minutes_after, minutes, whole_hours = match.groups()
+        if whole_hours:
+            out.append(int(whole_hours) * 60)
+        elif hours:
+            out.append(int(hours) * 60 + int(minutes_after or 0))
+        else:
+            out.append(int(minutes))
+    return out
 
 
 def check() -> list[str]:
     """The written times that drifted from the text by more than TOLERANCE."""
     problems = []
     for path, fresh in written().items():
-        old = path.read_text(encoding="utf-8")
-        old_lines = [ln for ln in old.splitlines() if "Reading time" in ln or ln.startswith("| ")]
-        new_lines = [ln for ln in fresh.splitlines() if "Reading time" in ln or ln.startswith("| ")]
-        for before, after in zip(old_lines, new_lines):
-            for a, b in zip(_minutes_in(before), _minutes_in(after)):
-                if abs(a - b) > max(TOLERANCE[0], TOLERANCE[1] * b):
-                    problems.append(f"{path.relative_to(ROOT)}: {before.strip()!r} is now {after.strip()!r}")
-        if len(old_lines) != len(new_lines):
-            problems.append(f"{path.relative_to(ROOT)}: the generated lines changed in number")
+        old, new = _generated(path.read_text(encoding="utf-8")), _generated(fresh)
+        if len(old) != len(new):
+            problems.append(f"{path.relative_to(ROOT)}: {len(old)} generated lines, {len(new)} expected")
+            continue
+        for before, after in zip(old, new):
+            a, b = _minutes_in(before), _minutes_in(after)
+            if len(a) != len(b) or any(abs(x - y) > max(TOLERANCE[0], TOLERANCE[1] * y) for x, y in zip(a, b)):
+                problems.append(f"{path.relative_to(ROOT)}: {before.strip()!r} is now {after.strip()!r}")
     return problems
 
 
