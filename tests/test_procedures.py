@@ -673,3 +673,16 @@ def test_prob_improvement_across_tasks_messages_in_full(monkeypatch):
                                          r"bootstrap counts"):
         prob_improvement(*args, paired=False, method="percentile", n_resamples=10, rng=0)
     assert prob_improvement(*args, paired=False, n_resamples=10, rng=0).n_tasks == 3  # nothing drawn
+
+
+@pytest.mark.parametrize("tasks", [False, True])
+def test_unpaired_prob_improvement_blames_the_table_of_wins_not_n_resamples(tasks):
+    # 10^5 runs each: the all-against-all table of wins (74.5 GiB), whatever n_resamples.
+    a = np.zeros((100_000, 1) if tasks else 100_000)
+    with pytest.raises(ValueError, match=r"^`scores_a` = 100,000 runs against 100,000 would need 74\.5 GiB of memory "
+                                         r"for the table of wins of every run of A against every run of B "
+                                         r"\(paired=False\); the limit is 4\.0 GiB\. Pass fewer runs, or pair them"):
+        prob_improvement(a, a, paired=False, method="percentile", n_resamples=1)
+    # The Clopper-Pearson interval counts the wins from ranks and builds no such table.
+    res = prob_improvement(a, a, paired=False)
+    assert (res.estimate, res.n_trials, res.n_tasks) == (0.5, 100_000, 1)

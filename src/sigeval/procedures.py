@@ -350,6 +350,16 @@ def _wins(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     return (a > b) + 0.5 * (a == b)
 
 
+def _check_all_against_all(n_a: int, n_b: int, n_tasks: int) -> None:
+    """Refuse unpaired runs whose table of wins (every run of A against every run of B) is too large."""
+    check_memory(
+        float(n_tasks) * n_a * n_b, "scores_a", f"{n_a:,} runs against {n_b:,}" + (
+            f" on {n_tasks:,} tasks" if n_tasks > 1 else ""),
+        "the table of wins of every run of A against every run of B (paired=False)",
+        advice="Pass fewer runs, or pair them (paired=True, one run of each per seed) if they were made in pairs.",
+    )
+
+
 def _mann_whitney_u(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     """Per task (column), the pairs (i, j) with a_i > b_j, ties counting 1/2: from mid-ranks, no n_a x n_b table."""
     n_a = a.shape[0]
@@ -560,6 +570,8 @@ def _prob_improvement_runs(
         # The multinomial counts of every resample are drawn at once (and the
         # all-against-all table of wins when unpaired).
         per_resample = n_a if paired else n_a + n_b
+        if not paired:
+            _check_all_against_all(n_a, n_b, 1)
         check_memory(
             float(n_resamples) * per_resample + (0 if paired else n_a * n_b),
             "n_resamples", n_resamples, "the bootstrap counts",
@@ -650,6 +662,8 @@ def _prob_improvement_tasks(
         estimate, trials = float(np.sum(_mann_whitney_u(a, b))) / (n_a * n_b * n_tasks), min(n_a, n_b) * n_tasks
     boot = np.empty(0)
     if method == "percentile":
+        if not paired:
+            _check_all_against_all(n_a, n_b, n_tasks)
         check_memory(
             float(n_resamples) * n_tasks * (n_a + n_b) + float(n_tasks) * n_a * n_b,
             "n_resamples", n_resamples, "the stratified bootstrap counts",
