@@ -305,14 +305,19 @@ def chapter_sentence(ch: Chapter) -> str:
     return "; ".join(parts) + " ({ref}`how these are counted <reading-times>`)."
 
 
+def _nowrap(minutes: float) -> str:
+    """A duration whose parts stay on one line of a table cell (no-break spaces)."""
+    return duration(minutes).replace(" ", "\u00a0")
+
+
 def intro_table(all_chapters: list[Chapter]) -> str:
     rows = ["| chapter | main line | deeper blocks | exercises: number, time |", "|---|---:|---:|---:|"]
     for ch in all_chapters:
         main, deeper, exercises = (ch.total(layer) for layer in LAYERS)
         rows.append(
-            f"| {ch.path.stem[:2].lstrip('0')}. {{doc}}`../notebooks/{ch.path.stem}` | {duration(main.minutes)} | "
-            f"{duration(deeper.minutes) if deeper.minutes else '–'} | "
-            f"{exercises.exercises}: {duration(exercises.minutes)} |"
+            f"| {ch.path.stem[:2].lstrip('0')}. {{doc}}`../notebooks/{ch.path.stem}` | {_nowrap(main.minutes)} | "
+            f"{_nowrap(deeper.minutes) if deeper.minutes else '–'} | "
+            f"{exercises.exercises}: {_nowrap(exercises.minutes)} |"
         )
     return "\n".join(rows)
 
@@ -371,7 +376,7 @@ def _generated(text: str) -> list[str]:
 def _minutes_in(line: str) -> list[int]:
     """The durations a generated line states, in minutes ("1 h 05 min", "45 min", "36 hours")."""
     out = []
-    for match in re.finditer(r"(\d+) h(?: (\d+) min)?|(\d+) min|(\d+) hours", line):
+    for match in re.finditer(r"(\d+)[ \u00a0]h(?:[ \u00a0](\d+)[ \u00a0]min)?|(\d+)[ \u00a0]min|(\d+) hours", line):
         hours, minutes_after, minutes, whole_hours = match.groups()
         if whole_hours:
             out.append(int(whole_hours) * 60)
