@@ -126,7 +126,7 @@ VALID: dict[str, dict] = {
     "aggregate_median": dict(scores=_TABLE),
     "aggregate_ci": dict(scores=_TABLE, n_resamples=50, confidence_level=0.9, gamma=0.9, rng=0),
     "performance_profile": dict(scores=_TABLE, taus=[0.5, 0.7, 0.9], n_resamples=50, confidence_level=0.9, rng=0),
-    "effect_size": dict(scores_a=_A, scores_b=_B, confidence_level=0.9, n_resamples=50, rng=0),
+    "effect_size": dict(scores_a=_A, scores_b=_B, confidence_level=0.9),
     "group_sequential_bounds": dict(n_looks=3, alpha=0.05, information_rates=[0.3, 0.6, 1.0]),
     "spending_alpha": dict(t=[0.5, 1.0], alpha=0.025),
     "max_information_inflation": dict(bounds=sigeval.group_sequential_bounds(2), target_power=0.8),
