@@ -3,6 +3,7 @@
 import itertools
 import math
 import warnings
+from decimal import ROUND_CEILING, Decimal, getcontext
 from fractions import Fraction
 
 import numpy as np
@@ -237,6 +238,32 @@ def test_questions_needed_reaches_its_target_by_simulation():
     mu = rng.normal(0, math.sqrt(sb2), (3000, n))
     means = (mu[..., None] + rng.normal(0, math.sqrt(sw2), (3000, n, k))).mean(axis=(1, 2))
     assert means.std(ddof=1) == pytest.approx(0.02, rel=0.05)
+
+
+def test_the_ceiling_of_questions_needed_is_exact():
+    # The (1 - 1e-12) that used to keep 2500.0000000000005 at 2500 took two units off at 2e12 (issue 35, item 5).
+    assert questions_needed(2000000000000.4, 0.0, target_standard_error=1.0) == 2000000000001
+    assert questions_needed(2.0**51 + 0.5, 0.0, target_standard_error=1.0) == 2**51 + 1
+    # Whole in decimals, whatever the binary floats: 0.25 / 0.01**2, 0.01 / 0.1**2, 2e-300 / 1e-150**2.
+    assert questions_needed(0.15, 0.10, target_standard_error=0.01) == 2500
+    assert questions_needed(0.0, 0.10, target_standard_error=0.1, n_samples=10) == 1
+    assert questions_needed(0.0, 0.10, target_standard_error=0.01, n_samples=10) == 100
+    assert questions_needed(1e-300, 1e-300, target_standard_error=1e-150) == 2
+    # Against decimal arithmetic at 50 digits, on decimals of a few digits and on ratios near whole numbers.
+    rng = np.random.default_rng(35)
+    getcontext().prec = 50
+    for _ in range(2000):
+        between, within = (float(f"{x:.3g}") for x in rng.uniform(0, 1, 2))
+        se = float(f"{rng.uniform(0.001, 0.1):.2g}")
+        k = int(rng.integers(1, 50))
+        exact = (Decimal(repr(between)) + Decimal(repr(within)) / k) / Decimal(repr(se)) ** 2
+        assert questions_needed(between, within, target_standard_error=se, n_samples=k) == max(
+            1, int(exact.to_integral_value(rounding=ROUND_CEILING)))
+    for whole in (7, 1234, 987654321, 2**40 + 3):
+        for step in (-1, 0, 1):
+            value = float(np.nextafter(float(whole), np.inf * step)) if step else float(whole)
+            exact = Decimal(repr(value)).to_integral_value(rounding=ROUND_CEILING)
+            assert questions_needed(value, 0.0, target_standard_error=1.0) == int(exact)
 
 
 @pytest.mark.parametrize(
@@ -492,7 +519,8 @@ def test_questions_needed_messages_defaults_and_bounds():
     got = questions_needed(0.15, 0.10, target_standard_error=0.01, n_samples=[1, 4])
     assert got.dtype == np.int64
     # Exactly 2**53 questions is the largest design; 1e16 is beyond it.
-    assert questions_needed(2.0**53 / (1 - 1e-12), 0.0, target_standard_error=1.0) == 2**53
+    assert questions_needed(2.0**53, 0.0, target_standard_error=1.0) == 2**53
+    assert questions_needed(2.0**53 - 2, 0.0, target_standard_error=1.0) == 2**53 - 2
     with pytest.raises(ValueError, match=r"more than 2\*\*53 questions"):
         questions_needed(1e16, 0.0, target_standard_error=1.0)
 

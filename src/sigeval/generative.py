@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
+from fractions import Fraction
 
 import numpy as np
 from numpy.typing import ArrayLike
@@ -580,6 +581,11 @@ def questions_needed(
     the benchmark needs at least :math:`\sigma^2_b / \mathrm{SE}^2` questions.
     Pass an array of :math:`K` for the whole trade-off.
 
+    The ceiling is exact for the numbers as Python prints them (0.01 is read
+    as 1/100, not as the binary float nearest to it), so a ratio that is a
+    whole number, such as 0.25 / 0.01\ :sup:`2` = 2500, is not rounded up
+    by a rounding error, and every other ratio is rounded up however large.
+
     Parameters
     ----------
     variance_between, variance_within : float
@@ -613,10 +619,7 @@ def questions_needed(
     k = _integer_array(n_samples, "n_samples")
     if np.any(k < 1):
         raise ValueError(f"`n_samples` must be at least 1; got {_show(k[k < 1])}.")
-    # The relative 1e-12 keeps a ratio that is whole up to rounding (2500.0000000000005) at its whole value.
-    # Divided by the target twice: its square overflows from 1.3e154 and underflows below 1e-162.
-    with np.errstate(over="ignore", divide="ignore"):
-        n = np.ceil((between + within / k) / se / se * (1 - 1e-12))
+    n = _questions_ceiling(between, within, se, k)
     if np.any(n > 2**53):
         raise ValueError(
             "(`variance_between` + `variance_within` / `n_samples`) / `target_standard_error`**2 asks for more "
@@ -624,6 +627,28 @@ def questions_needed(
         )
     n = np.maximum(n, 1).astype(np.int64)
     return int(n) if n.ndim == 0 else n
+
+
+def _questions_ceiling(between: float, within: float, se: float, k: np.ndarray) -> np.ndarray:
+    """The ceiling of (between + within / k) / se^2, exact for the decimals Python prints for the inputs.
+
+    In floating point the ratio is off by a few units in the last place, which decides the ceiling only
+    when the ratio lies that close to a whole number (a design that is whole in decimals, such as
+    0.25 / 0.01**2). Those few are recomputed in rational arithmetic from the printed decimals; the
+    others are rounded up as computed.
+    """
+    counts = np.atleast_1d(k).ravel()
+    # Divided by the target twice: its square overflows from 1.3e154 and underflows below 1e-162.
+    with np.errstate(over="ignore", divide="ignore", invalid="ignore"):
+        ratio = (between + within / counts) / se / se
+        near = np.isfinite(ratio) & (np.abs(ratio - np.round(ratio)) <= 16 * np.finfo(float).eps * ratio)
+    n = np.ceil(ratio)
+    if np.any(near):
+        b, w, t = (Fraction(repr(x)) for x in (between, within, se))
+        for i in np.flatnonzero(near):  # the rare ratios within rounding error of a whole number
+            exact = (b + w / int(counts[i])) / (t * t)
+            n[i] = -(-exact.numerator // exact.denominator)
+    return n.reshape(np.shape(k))
 
 
 def _non_negative(value: float, name: str) -> float:
