@@ -613,6 +613,12 @@ def test_sampled_means_and_the_design_are_consistent(data, n, k, level):
             assert res.standard_error > 0 and res.n_clusters == n
     sizes = outcome(lambda: sg.questions_needed(0.1, 0.2, target_standard_error=0.05, n_samples=[1, 2, 4, 8]))
     assert np.all(np.diff(sizes) <= 0)
+    # In groups: whole groups, never fewer questions than independent ones need, more as the shared part grows.
+    grouped = [sg.questions_needed(0.1, 0.2, target_standard_error=0.05, n_samples=k, variance_groups=shared,
+                                   group_size=n) for shared in (0.0, 0.05, 0.1)]
+    assert all(g % n == 0 for g in grouped) and grouped[0] >= sg.questions_needed(0.1, 0.2, target_standard_error=0.05,
+                                                                                    n_samples=k)
+    assert grouped[0] <= grouped[1] <= grouped[2]
 
 
 # --------------------------------------------------------------------------- sequential comparisons
