@@ -341,7 +341,7 @@ def _cluster_codes(groups: ArrayLike | None, n: int) -> np.ndarray:
 
 
 def _clustered(means: np.ndarray, codes: np.ndarray) -> tuple[float, float, int]:
-    """Mean of the question means and its CR1 standard error over the clusters (Liang & Zeger, 1986)."""
+    """Mean of the question means and its CR1 standard error over the clusters (Liang & Zeger's, times G/(G-1))."""
     n = means.size
     estimate = float(means.mean())
     sums = np.bincount(codes, weights=means - estimate)
@@ -444,13 +444,19 @@ def sampled_mean(
     correctness, or any score); question :math:`i` has :math:`K_i` samples and
     mean :math:`\bar x_i`, and the benchmark's score is
     :math:`\bar x = \frac1n \sum_i \bar x_i`. Its standard error is clustered by
-    question (or by ``groups`` of questions, the CR1 estimator of Liang & Zeger
-    (1986) over :math:`G` clusters):
+    question (or by ``groups`` of questions): the cluster-robust variance of
+    Liang & Zeger (1986) over :math:`G` clusters times the small-sample factor
+    :math:`G/(G-1)` (CR1 in Cameron & Miller's 2015 terms; Liang and Zeger's
+    estimator has no such factor),
 
     .. math:: \widehat{\mathrm{SE}}^2 = \frac{G}{G-1}\,\frac{1}{n^2}\sum_g \Bigl(\sum_{i \in g} (\bar x_i - \bar x)\Bigr)^2,
 
     which with one question per cluster is :math:`s^2_{\bar x}/n`, the variance
-    of the question means over :math:`n`. The naive standard error, as if every
+    of the question means over :math:`n`. The interval is Student's t on
+    :math:`G - 1` degrees of freedom. With few clusters it is still too
+    short: Cameron & Miller (2015) report a nominal 5% test rejecting 7.5% of
+    the time with 6 clusters and 6.6% with 10; with a handful of groups use
+    the wild cluster bootstrap (Cameron, Gelbach & Miller, 2008). The naive standard error, as if every
     sample were an independent item, is reported beside it. The variance of a
     question mean splits into a between-question part and a sampling part
     (the law of total variance, :ref:`ch-noise`):
