@@ -484,7 +484,9 @@ def tasks_for_gap(
 
     so the breadth a benchmark needs to resolve an observed gap is a property
     of the design. The answer is the smallest whole :math:`N \ge 2` with
-    :func:`nemenyi_cd` ``(k, N) <= gap``. Read as a plan for a *true* gap this
+    :func:`nemenyi_cd` ``(k, N) <= gap``, and never below the smallest
+    :math:`N` whose CD is at most :math:`k - 1`: with fewer tasks no pair can
+    be separated, whatever its gap. Read as a plan for a *true* gap this
     has only about 50% power: the observed gap scatters around the true one and
     falls short of the CD about half the time.
 
@@ -547,12 +549,20 @@ def tasks_for_gap(
             f"`gap` cannot exceed k - 1 = {k - 1}, the largest difference of mean ranks "
             f"among {k} models; got {gap!r}."
         )
-    q = nemenyi_q(k, alpha=alpha)
-    if target_power is not None:
-        target_power = check_unit_interval(target_power, "target_power")
-        q = q + float(stats.norm.ppf(target_power))
-        if q <= 0:  # a power below alpha's share: any design reaches it
-            return 2
+    q_alpha = nemenyi_q(k, alpha=alpha)
+    # No design separates a pair before its CD falls to k - 1, the largest gap two mean ranks can show.
+    floor = _fewest_tasks(q_alpha, k, k - 1)
+    if target_power is None:
+        return max(floor, _fewest_tasks(q_alpha, k, gap))
+    target_power = check_unit_interval(target_power, "target_power")
+    q = q_alpha + float(stats.norm.ppf(target_power))
+    if q <= 0:  # a power below alpha's share: any design that can separate a pair reaches it
+        return floor
+    return max(floor, _fewest_tasks(q, k, gap))
+
+
+def _fewest_tasks(q: float, k: int, gap: float) -> int:
+    """The smallest whole N >= 2 with q sqrt(k (k + 1) / (6 N)) <= gap."""
 
     def cd(n: int) -> float:
         return q * math.sqrt(k * (k + 1) / (6 * n))
@@ -770,7 +780,7 @@ def pairwise_wilcoxon(
             "statistic": [res.statistic for res in results],
             "pvalue": pvalues,
             "pvalue_adjusted": adjusted,
-            "better": better,
+            "better": pd.Series(better, dtype=object),  # names as given, None on a tie (never NaN for numbers)
         }
     )
 
