@@ -17,6 +17,7 @@ from typing import Literal
 
 import numpy as np
 from numpy.typing import ArrayLike
+from scipy import stats
 
 from ._numeric import safe_scale
 from ._paired_t import student, summarise
