@@ -69,6 +69,9 @@ from .ranking import friedman, nemenyi_cd, tasks_for_gap
 __all__ = ["Report", "ReportFriedman", "ReportRankStability"]
 
 FailedPolicy = Literal["raise", "drop-pairs"]
+#: The units of a report's numbers: the scores as given, or percentage points (proportions x 100).
+Units = Literal["score", "points"]
+UNITS = ("score", "points")
 #: The Holm family of a view: the comparisons of one task, or every comparison of the report.
 Family = Literal["task", "all"]
 FAMILIES = ("task", "all")
@@ -111,11 +114,28 @@ class Report:
         each comparison leaves out the seeds on which either of its two
         models failed; :attr:`failed_runs` lists them and every view states
         how many pairs (or seeds) it used.
+    models : sequence, optional
+        The order of the models (every model of the table, once): differences
+        are A minus B with A before B. By default, the order of first appearance.
+    reference : optional
+        The reference model (a baseline), put last, so that every comparison
+        with it reads candidate minus reference (positive when the candidate
+        scores higher).
+    units : {"score", "points"}
+        ``"points"`` works in percentage points: the scores (proportions) are
+        multiplied by 100, and every view, margin and ``delta`` is in points
+        (the default ``deltas`` of :meth:`power` become 1 and 0.5); the
+        outputs say so. ``"score"`` (default): the scores as given.
 
     Attributes
     ----------
     tasks, models : tuple
-        In the order of their first appearance in the table.
+        In the order of their first appearance in the table (the models in the
+        order asked, the reference last).
+    units, reference
+        As given (``reference`` is None without one).
+    scale : float
+        100 with ``units="points"``, else 1.
     seeds : dict
         The seeds of each task (the union over its models), in order of appearance.
     failed_runs : pandas.DataFrame
@@ -160,12 +180,21 @@ class Report:
         score: str = "score",
         higher_is_better: bool = True,
         failed: FailedPolicy = "raise",
+        models: Sequence | None = None,
+        reference: Any = None,
+        units: Units = "score",
     ) -> None:
         self.higher_is_better = check_flag(higher_is_better, "higher_is_better")
         self.failed = check_choice(failed, "failed", ("raise", "drop-pairs"))
+        self.units = check_choice(units, "units", UNITS)
+        self.scale = 100.0 if self.units == "points" else 1.0
         runs = read_runs(table, {"task": task, "model": model, "seed": seed, "score": score})
+        if self.scale != 1.0:
+            runs["score"] = runs["score"] * self.scale
         self.runs = runs
         self.tasks, self.models, self._scores, self.seeds, self.failed_runs = pair_runs(runs)
+        self._order_models(models, reference)
+        self.reference = None if reference is None else self.models[-1]
         self._comparisons: Comparisons | None = None
         if len(self.models) < 2:
             raise ValueError(
@@ -177,6 +206,34 @@ class Report:
                 "Failed runs are never dropped silently: repair them, or pass failed='drop-pairs' "
                 "to leave out the pairs they belong to (listed in `failed_runs`)."
             )
+
+    def _order_models(self, models: Sequence | None, reference: Any) -> None:
+        """Put the models in the order asked: every model listed once, and the reference (if any) last.
+
+        Differences are A minus B with A before B, so with the reference last every
+        comparison against it reads candidate minus reference.
+        """
+        order = list(self.models)
+        if models is not None:
+            if isinstance(models, str | bytes) or not isinstance(models, Sequence | np.ndarray | pd.Index):
+                raise TypeError(f"`models` must be a sequence of the table's model names; got {models!r}.")
+            asked = list(models)
+            if sorted(map(str, asked)) != sorted(map(str, order)) or len(set(map(str, asked))) != len(asked):
+                raise ValueError(
+                    f"`models` must list every model of the table once, in the order wanted; the table holds "
+                    f"{order!r}, got {asked!r}."
+                )
+            order = [next(m for m in order if str(m) == str(a)) for a in asked]
+        if reference is not None:
+            if not any(str(m) == str(reference) for m in order):
+                raise ValueError(f"`reference` must be one of the table's models, {order!r}; got {reference!r}.")
+            base = next(m for m in order if str(m) == str(reference))
+            order = [m for m in order if m is not base] + [base]
+        if order == list(self.models):
+            return
+        where = [self.models.index(m) for m in order]
+        self._scores = {t: grid[:, where] for t, grid in self._scores.items()}
+        self.models = tuple(order)
 
     def _seeds_per_task(self, between: str) -> str:
         """``"10"``, or ``"3-10"`` when the tasks have different numbers of seeds."""
@@ -290,7 +347,7 @@ class Report:
         self,
         alpha: float = 0.05,
         target_power: float = 0.80,
-        deltas: Sequence[float] = (0.01, 0.005),
+        deltas: Sequence[float] | None = None,
         *,
         correction: PowerCorrection = "none",
         family: Family = "task",
@@ -320,9 +377,11 @@ class Report:
             Level of the paired t-test.
         target_power : float
             Power that defines the MDE and the seeds needed.
-        deltas : sequence of float
+        deltas : sequence of float, optional
             True differences (in the units of the scores) for which to report
-            the seeds needed, one ``seeds_for_<delta>`` column each.
+            the seeds needed, one ``seeds_for_<delta>`` column each; by
+            default 0.01 and 0.005 times ``scale`` (one point and half a
+            point of an accuracy).
         correction : {"none", "holm", "bonferroni"}
             The level :math:`\alpha'` in the formula above, shown in the
             ``alpha_used`` column. ``"none"`` (default, the source's formula):
@@ -383,6 +442,8 @@ class Report:
         """
         correction = check_choice(correction, "correction", POWER_CORRECTIONS)
         family = check_choice(family, "family", FAMILIES)
+        if deltas is None:  # one point and half a point of an accuracy, in the report's units
+            deltas = (0.01 * self.scale, 0.005 * self.scale)
         return self._power(alpha, target_power, self._check_deltas(deltas), correction=correction, family=family)
 
     def _power(
