@@ -1158,7 +1158,8 @@ class Report:
     # ------------------------------------------------------------------ outputs (rendered by _report_output)
 
     def to_markdown(self, margin: float | None = None, alpha: float = 0.05, target_power: float = 0.80, *,
-                    precision: int = 4, family: Family = "task", correction: PowerCorrection = "none") -> str:
+                    precision: int = 4, family: Family = "task", correction: PowerCorrection = "none",
+                    rope: float | None = None, n_resamples: int = 10_000, rng: RngLike = 0) -> str:
         """The report as Markdown: the summary, the design, every view, the failed runs and the environment.
 
         Parameters
@@ -1171,6 +1172,14 @@ class Report:
             Decimals of the numbers (p-values: 3 significant digits).
         family, correction : str
             The Holm family and the power correction, as in :meth:`summary`.
+        rope : float or None
+            The Bayesian view's region of practical equivalence (:meth:`bayesian`);
+            None: the margin (without either, no Bayesian view).
+        n_resamples : int
+            Resamples of each interval of the aggregate view (:meth:`aggregate`).
+        rng : numpy.random.Generator, int or None
+            The aggregate view's generator; the seed 0 by default, so that the
+            same runs give the same report.
 
         Returns
         -------
@@ -1184,13 +1193,14 @@ class Report:
         >>> print(report.to_markdown().splitlines()[0])
         # Report
         """
-        from . import _report_output
+        from . import _report_output as ro
 
         precision = check_precision(precision)
         call = (f"Report.to_markdown(margin={margin!r}, alpha={alpha!r}, target_power={target_power!r}, "
-                f"precision={precision}, family={family!r}, correction={correction!r})")
-        return _report_output.to_markdown(self, margin, alpha, target_power, precision, call, family=family,
-                                          correction=correction)
+                f"precision={precision}, family={family!r}, correction={correction!r}"
+                f"{ro.options_given(rope, n_resamples, rng)})")
+        choices = ro.Choices(margin, alpha, target_power, family, correction, rope, n_resamples, rng)
+        return ro.markdown(ro.ReportOutput(self, choices, ro.views(self, choices), call=call, precision=precision))
 
     def to_latex(self, *, precision: int = 3, bold_best: bool = False) -> str:
         """Mean ± sd of each model on each task as a booktabs ``tabular`` (needs ``\\usepackage{booktabs}``).
@@ -1215,14 +1225,16 @@ class Report:
         >>> print(report.to_latex(precision=2, bold_best=True).splitlines()[5])
         A & \\textbf{0.81 $\\pm$ 0.01} \\\\
         """
-        from . import _report_output
+        from . import _report_output as ro
 
-        precision = check_precision(precision)
-        return _report_output.to_latex(self, precision, check_flag(bold_best, "bold_best"))
+        precision, bold_best = check_precision(precision), check_flag(bold_best, "bold_best")
+        described = ro.views(self, ro.Choices(), ("describe",))
+        return ro.latex(ro.ReportOutput(self, ro.Choices(), described, (), precision=precision, bold_best=bold_best))
 
     def to_html(self, path: Any, margin: float | None = None, alpha: float = 0.05, target_power: float = 0.80, *,
                 precision: int = 4, title: str | None = None, family: Family = "task",
-                correction: PowerCorrection = "none") -> Any:
+                correction: PowerCorrection = "none", rope: float | None = None, n_resamples: int = 10_000,
+                rng: RngLike = 0) -> Any:
         """Write the report as one self-contained HTML page: no request to the network, figures inline.
 
         The page holds the plain-words summary, the design, the scores per
@@ -1236,7 +1248,7 @@ class Report:
         ----------
         path : str or path-like
             The file to write.
-        margin, alpha, target_power, precision, family, correction
+        margin, alpha, target_power, precision, family, correction, rope, n_resamples, rng
             As in :meth:`to_markdown`.
         title : str, optional
             The page's heading.
@@ -1256,10 +1268,11 @@ class Report:
         >>> "In plain words" in page.read_text()
         True
         """
-        from . import _report_output
+        from . import _report_output as ro
 
         precision = check_precision(precision)
         call = (f"Report.to_html({str(path)!r}, margin={margin!r}, alpha={alpha!r}, target_power={target_power!r}, "
-                f"family={family!r}, correction={correction!r})")
-        return _report_output.to_html(self, path, margin, alpha, target_power, precision, call, title,
-                                      family=family, correction=correction)
+                f"family={family!r}, correction={correction!r}{ro.options_given(rope, n_resamples, rng)})")
+        choices = ro.Choices(margin, alpha, target_power, family, correction, rope, n_resamples, rng)
+        return ro.page(ro.ReportOutput(self, choices, ro.views(self, choices), call=call, precision=precision), path,
+                       title)
