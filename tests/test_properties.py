@@ -255,6 +255,7 @@ def test_sign_test_counts_the_tasks_and_gives_a_probability(ab, alternative, zer
     res = outcome(lambda: sg.sign_test(a, b, alternative=alternative, zero_method=zero))
     if res is not None:
         pvalue(res.pvalue)
+        pvalue(res.pvalue_conditional)
         assert res.n_positive + res.n_negative + res.n_zero == len(a)
         assert 0 <= res.statistic <= res.n <= len(a) and res.statistic == int(res.statistic)
 
