@@ -257,9 +257,14 @@ def friedman(
 
     With ``method="exact"`` ``pvalue`` comes from the permutation distribution
     of :math:`\sum_j R_j^2` (every arrangement of each task's ranks equally
-    likely), which the :math:`\chi^2` approximation needs roughly
-    :math:`N > 10` and :math:`k > 5` to match. It is enumerated exactly by
-    convolving the tasks' rank vectors while the distribution of the rank sums
+    likely). Demšar's rule of thumb for the :math:`\chi^2` approximation is
+    :math:`N > 10` and :math:`k > 5`, but the approximation is asymptotic in
+    the number of tasks :math:`N` for a fixed :math:`k`, and at
+    :math:`N = 14` the :math:`\chi^2` test is about as conservative with ten
+    models as with four (:ref:`ch-ranking` computes its size), so with few
+    tasks the exact p-value is the reference whatever :math:`k`. It is
+    enumerated exactly by convolving the tasks' rank vectors while the
+    distribution of the rank sums
     stays small (at most 2 million cells and 300 million additions:
     :math:`k = 3` up to 211 tasks, :math:`k = 4` up to 20); beyond that, ``n_resamples`` random
     permutations give a Monte Carlo p-value, :math:`(1 + \#\{\ge\})/(1 + B)`,
