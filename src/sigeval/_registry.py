@@ -30,6 +30,7 @@ STATISTICS: dict[str, tuple[str, ...]] = {
     "predictions": ("tests/test_predictions.py", "tests/test_cli.py"),
     "generative": ("tests/test_generative.py",),
     "sequential": ("tests/test_sequential.py",),
+    "gating": ("tests/test_gating.py",),
     "bayes": ("tests/test_bayes.py",),
     "aggregate": ("tests/test_aggregate.py",),
     "effect": ("tests/test_effect.py",),
@@ -46,6 +47,7 @@ ENGINES: dict[str, tuple[str, ...]] = {
     "_ranks": ("tests/test_ranking.py", "tests/test_rank_uncertainty.py"),
     "_numeric": ("tests/test_validation.py", "tests/test_resampling.py", "tests/test_procedures.py"),
     "_noncentral": ("tests/test_power.py", "tests/test_validation.py", "tests/test_report.py"),
+    "_labels": ("tests/test_predictions.py", "tests/test_gating.py"),
     "_report_output": ("tests/test_report_output.py", "tests/test_cli.py"),
 }
 
