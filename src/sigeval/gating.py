@@ -692,8 +692,15 @@ def _model_rows(frame: pd.DataFrame, keys: list[str], model: Any, name: str) -> 
     twice = index.duplicated(keep=False)
     if twice.any():
         raise TableError(np.flatnonzero(frame.index.isin(rows.index[twice])),
-                         f"model {model!r} has more than one row for {index[twice][0]!r}")
+                         f"model {model!r} has more than one row for {_label(index[twice][0])!r}")
     return pd.Series(rows["score"].to_numpy(dtype=float), index=index)
+
+
+def _label(value: Any) -> Any:
+    """A label as the user wrote it (no NumPy repr), tuples element by element."""
+    if isinstance(value, tuple):
+        return tuple(_label(v) for v in value)
+    return value.item() if isinstance(value, np.generic) else value
 
 
 def _require(frame: pd.DataFrame, columns: tuple[str, ...], what: str) -> None:
