@@ -133,6 +133,12 @@ VALID: dict[str, dict] = {
     "max_information_inflation": dict(bounds=sigeval.group_sequential_bounds(2), target_power=0.8),
     "confidence_sequence": dict(differences=[0.1, -0.2, 0.3, 0.05], bounds=(-1.0, 1.0), confidence_level=0.9,
                                 prior_precision=2.0),
+    "gate": dict(scores_a=_A, scores_b=_B, margin=0.02, alpha=0.05, target_power=0.8, bounds=(0.0, 1.0)),
+    "gate_table": dict(
+        table=pd.DataFrame({"task": "t", "model": ["new"] * 6 + ["main"] * 6, "seed": list(range(6)) * 2,
+                            "score": _A + _B}),
+        model_a="new", model_b="main", margin=0.02, alpha=0.05, target_power=0.8, bounds=(0.0, 1.0),
+    ),
 }
 
 #: Arguments that hold numbers but are not numeric inputs of the statistic.
@@ -147,6 +153,8 @@ NAN_IS_VALID = {
     ("sampled_mean", "scores"): "NaN pads a question with fewer samples (a question without any is refused)",
     ("sampled_paired_difference", "scores_a"): "NaN pads a question with fewer samples",
     ("sampled_paired_difference", "scores_b"): "NaN pads a question with fewer samples",
+    ("gate", "scores_a"): "NaN marks a failed run: counted, named, and its pair left out",
+    ("gate", "scores_b"): "NaN marks a failed run: counted, named, and its pair left out",
 }
 
 

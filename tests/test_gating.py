@@ -190,7 +190,7 @@ def test_missing_labels_count_as_failures():
 
 
 def test_too_few_pairs_is_an_error():
-    with pytest.raises(ValueError, match=r"1 seed\(s\) on which both ran, of 3: the gate needs at least 2 \(A failed 2"):
+    with pytest.raises(ValueError, match=r"share 1 seed\(s\) on which both ran, of 3: the gate needs at least 2 \(A failed 2"):
         gate([np.nan, 0.8, np.nan], [0.8, 0.81, 0.82], margin=0.01)
     with pytest.raises(ValueError, match="zero spread"):
         gate([0.81, 0.82, 0.83], [0.80, 0.81, 0.82], margin=0.01)

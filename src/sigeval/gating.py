@@ -351,7 +351,7 @@ def _history(state: GateState | None, design: dict, keys: tuple, a: np.ndarray, 
     if changed.any():
         first = int(np.argmax(changed))
         raise ValueError(
-            f"the scores of {keys[first]!r} differ from those the state saw (A {old_a[position[first]]!r}, "
+            f"`scores_a`, `scores_b`: the scores of {keys[first]!r} differ from those the state saw (A {old_a[position[first]]!r}, "
             f"B {old_b[position[first]]!r}; now {a[first]!r}, {b[first]!r}): a state keeps one experiment's "
             "history, and a rerun of a failed or changed run is a new pair with a new label."
         )
@@ -638,8 +638,9 @@ def gate(
     both = ~failed_a & ~failed_b
     n = int(both.sum())
     if n < (2 if method == "fixed" else 1):
-        raise ValueError(f"{n} {paired_by}(s) on which both ran, of {len(keys)}: the gate needs at least "
-                         f"{2 if method == 'fixed' else 1} (A failed {int(failed_a.sum())}, B {int(failed_b.sum())}).")
+        raise ValueError(f"`scores_a` and `scores_b` share {n} {paired_by}(s) on which both ran, of {len(keys)}: "
+                         f"the gate needs at least {2 if method == 'fixed' else 1} (A failed {int(failed_a.sum())}, "
+                         f"B {int(failed_b.sum())}).")
     sign = 1.0 if higher_is_better else -1.0
     good, other = (a[both], b[both]) if higher_is_better else (b[both], a[both])
     worse_at = -margin if fail_on == "margin" else 0.0
@@ -712,7 +713,10 @@ def _require(frame: pd.DataFrame, columns: tuple[str, ...], what: str) -> None:
 
 def _runs_pairs(table: Any, model_a: Any, model_b: Any) -> tuple[pd.Series, pd.Series]:
     """A table of runs (task, model, seed, score) of one task: each model's scores by seed."""
-    runs = read_runs(table, {role: role for role in ("task", "model", "seed", "score")})
+    try:
+        runs = read_runs(table, {role: role for role in ("task", "model", "seed", "score")})
+    except (ValueError, TypeError) as err:  # the checks of Report's table, whose messages name its columns
+        raise type(err)(f"`table`: {err}") from None
     tasks = pd.unique(runs["task"])
     if len(tasks) > 1:
         raise ValueError(f"the table holds {len(tasks)} tasks ({', '.join(map(repr, tasks[:5]))}); the gate decides "
