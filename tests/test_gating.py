@@ -323,10 +323,16 @@ def test_gate_table_runs():
     # A seed the baseline ran and the candidate did not is a failure of the candidate.
     res = gate_table(runs.drop(index=2), model_a="new", model_b="main", margin=0.05)
     assert (res.n, res.n_failed_a, res.failed_a, res.flagged) == (4, 1, (2,), True)
-    two_tasks = pd.concat([runs, runs.assign(task="test")])
-    with pytest.raises(ValueError, match="the table holds 2 tasks"):
-        gate_table(two_tasks, model_a="new", model_b="main", margin=0.01)
-    with pytest.raises(ValueError, match="more than one row for 1"):
+    # Several tasks: each seed's score is its mean over the tasks; a seed that failed on one task failed.
+    other = runs.assign(task="test", score=runs["score"] + np.r_[np.full(5, 0.004), np.zeros(5)])
+    two_tasks = pd.concat([runs, other])
+    res = gate_table(two_tasks, model_a="new", model_b="main", margin=0.01)
+    a, b = scores(0.002)
+    assert res.confidence_interval == gate((a + a + 0.004) / 2, b, margin=0.01).confidence_interval
+    res = gate_table(two_tasks.drop(index=two_tasks.index[(two_tasks.task == "test") & (two_tasks.seed == 3)][:1]),
+                     model_a="new", model_b="main", margin=0.05)
+    assert (res.n, res.failed_a, res.failed_b) == (4, (3,), ())
+    with pytest.raises(ValueError, match=r"more than one row for \('val', 1\)"):
         gate_table(pd.concat([runs, runs.iloc[[1]]]), model_a="new", model_b="main", margin=0.01)
     with pytest.raises(ValueError, match="`model_a` = 'old' is not in the model column"):
         gate_table(runs, model_a="old", model_b="main", margin=0.01)

@@ -712,17 +712,18 @@ def _require(frame: pd.DataFrame, columns: tuple[str, ...], what: str) -> None:
 
 
 def _runs_pairs(table: Any, model_a: Any, model_b: Any) -> tuple[pd.Series, pd.Series]:
-    """A table of runs (task, model, seed, score) of one task: each model's scores by seed."""
+    """A table of runs (task, model, seed, score): each model's score by seed, its mean over the tasks."""
     try:
         runs = read_runs(table, {role: role for role in ("task", "model", "seed", "score")})
     except (ValueError, TypeError) as err:  # the checks of Report's table, whose messages name its columns
         raise type(err)(f"`table`: {err}") from None
     tasks = pd.unique(runs["task"])
-    if len(tasks) > 1:
-        raise ValueError(f"the table holds {len(tasks)} tasks ({', '.join(map(repr, tasks[:5]))}); the gate decides "
-                         "on one score per seed: gate each task (table[table.task == ...]) or average the tasks per "
-                         "seed into one row first.")
-    return _model_rows(runs, ["seed"], model_a, "model_a"), _model_rows(runs, ["seed"], model_b, "model_b")
+    out = []
+    for model, name in ((model_a, "model_a"), (model_b, "model_b")):
+        by_pair = _model_rows(runs, ["task", "seed"], model, name)
+        grid = by_pair.unstack(level=0).reindex(columns=tasks)  # seeds x tasks; NaN where a run failed or is missing
+        out.append(grid.mean(axis=1, skipna=False))  # a seed that failed on any task failed
+    return out[0], out[1]
 
 
 def _items_pairs(table: pd.DataFrame, model_a: Any, model_b: Any, label: Any) -> tuple[pd.Series, pd.Series]:
@@ -765,8 +766,10 @@ def gate_table(
     """:func:`gate` on the library's tidy tables: the candidate ``model_a`` against the baseline ``model_b``.
 
     - ``paired_by="seed"``: a table of runs as :class:`~sigeval.report.Report` reads
-      it, columns ``task``, ``model``, ``seed``, ``score`` (NaN for a failed run), of one
-      task; the runs of the two models are paired by seed.
+      it, columns ``task``, ``model``, ``seed``, ``score`` (NaN for a failed run); the
+      runs of the two models are paired by seed. With several tasks, a seed's score is
+      its mean over the tasks (the benchmark's score), and a seed that failed or is
+      missing on any task counts as failed.
     - ``paired_by="item"``, with a ``model`` column: one row per (model, item), columns
       ``model``, ``item``, ``score`` and optionally ``task`` (items are then paired by
       task and item).
@@ -796,8 +799,8 @@ def gate_table(
     Raises
     ------
     ValueError
-        A column missing, a model not in the table, a run twice, runs of several
-        tasks, a score that is not a number (the error names the rows), and
+        A column missing, a model not in the table, a run twice, a score that is
+        not a number (the error names the rows), and
         :func:`gate`'s errors.
 
     Notes
