@@ -32,7 +32,7 @@ import pandas as pd
 from numpy.typing import ArrayLike
 
 from ._labels import correctness
-from ._noncentral import power_beyond, seeds_needed_each
+from ._noncentral import power_beyond, seeds_needed_many
 from ._paired_t import Summaries, refusals, summarise, tost
 from ._results import ConfidenceInterval
 from ._runs_table import read_runs
@@ -363,25 +363,22 @@ def _history(state: GateState | None, design: dict, keys: tuple, a: np.ndarray, 
 # --------------------------------------------------------------------------- the decisions
 
 
-def _one_sided(s: Summaries, bound: float, alpha: float) -> tuple[float, dict[str, np.ndarray]]:
-    """The one-sided paired t-test of ``H0: mean <= bound`` and TOST's ``1 - 2 alpha`` interval.
-
-    TOST's lower test is that of ``H0: mean <= -margin`` for any real ``margin``:
-    its core with ``margin = -bound``.
-    """
-    values, reason = tost(s, -bound, alpha)
+def _tost(s: Summaries, margin: float, alpha: float) -> dict[str, float]:
+    """TOST's core at any real ``margin``: ``pvalue_lower`` tests ``H0: mean <= -margin``, ``pvalue_upper``
+    ``H0: mean >= margin``; with margins Δ, 0 and -Δ they are the gate's one-sided tests."""
+    values, reason = tost(s, margin, alpha)
     if reason[0]:
         raise ValueError(reason[0])
-    return float(values["pvalue_lower"][0]), values
+    return {key: float(column[0]) for key, column in values.items()}
 
 
-def _fixed(up: Summaries, down: Summaries, margin: float, worse_at: float, alpha: float):
-    """p-values of non-inferiority, of worse (beyond ``worse_at``) and of better, and the interval of ``up``."""
-    pvalue, values = _one_sided(up, -margin, alpha)
-    pvalue_worse = _one_sided(down, -worse_at, alpha)[0]
-    pvalue_better = _one_sided(up, 0.0, alpha)[0]
-    low, high = float(values["ci_low"][0]), float(values["ci_high"][0])
-    return pvalue, pvalue_worse, pvalue_better, low, high
+def _fixed(up: Summaries, margin: float, fail_on: str, alpha: float) -> tuple[float, float, float, float, float]:
+    """p-values of non-inferiority, of worse (by the margin, or at all) and of better; the 1 - 2 alpha interval."""
+    at_margin = _tost(up, margin, alpha)  # lower: H0 mean <= -margin
+    at_zero = _tost(up, 0.0, alpha)  # lower: H0 mean <= 0; upper: H0 mean >= 0
+    worse = at_zero if fail_on == "zero" else _tost(up, -margin, alpha)  # upper: H0 mean >= -margin
+    return (at_margin["pvalue_lower"], worse["pvalue_upper"], at_zero["pvalue_lower"], at_margin["ci_low"],
+            at_margin["ci_high"])
 
 
 def _mixture_critical(alpha: float, n_max: int) -> np.ndarray:
@@ -415,8 +412,9 @@ def _sequence_needed(effect_size: float, alpha: float, target_power: float) -> i
     :math:`|T| > c_n`, :math:`T` noncentral t with n - 1 degrees of freedom and noncentrality
     :math:`e\sqrt n` (:func:`~sigeval._noncentral.power_beyond`). The running intersection only
     narrows the interval, so these pairs suffice. The power grows with n: the smallest n is
-    bracketed among the powers of two, then narrowed on grids of 64 points, each grid's powers
-    computed at once; None beyond the table.
+    bracketed among the powers of two, then found among the integers of the bracket (narrowed on
+    grids of 64 points while it is wider than 512), each grid's powers computed at once; None
+    beyond the table.
     """
 
     def reached(n: np.ndarray) -> np.ndarray:
@@ -433,7 +431,8 @@ def _sequence_needed(effect_size: float, alpha: float, target_power: float) -> i
     first = int(np.argmax(ok))
     low, high = (1, 2) if doubling[first] == 2 else (int(doubling[first]) // 2, int(doubling[first]))
     while high - low > 1:
-        grid = np.unique(np.linspace(low, high, 66).round().astype(np.int64))[1:-1]
+        grid = (np.arange(low + 1, high) if high - low <= 512 else
+                np.unique(np.linspace(low, high, 66).round().astype(np.int64))[1:-1])
         ok = reached(grid)
         low = int(grid[~ok].max()) if (~ok).any() else low
         high = int(grid[ok].min()) if ok.any() else high
@@ -448,7 +447,7 @@ def _needed(up: Summaries, boundaries: list[float], method: str, alpha: float, t
     effect = np.array([abs(mean - b) / sd for b in boundaries if mean != b])
     if method == "fixed":
         # Excluding a boundary from a 1 - 2 alpha interval: the two-sided paired t-test at 2 alpha.
-        answer, refused = seeds_needed_each(effect, np.full(effect.size, 2 * alpha), target_power)
+        answer, refused = seeds_needed_many(effect, 2 * alpha, target_power)
         found = [int(n) for n, r in zip(answer, refused) if not r]
     else:
         found = [n for n in (_sequence_needed(float(e), alpha, target_power) for e in effect) if n is not None]
@@ -557,7 +556,8 @@ def gate(
     When undetermined, ``n_needed`` is the number of pairs at which a boundary
     (:math:`-\Delta`, and 0 with ``fail_on="zero"``) is excluded with probability
     ``target_power`` if the mean and spread were those observed: for the fixed gate,
-    :func:`~sigeval.power.seeds_needed` at level :math:`2\alpha` (a two-sided test at
+    :func:`~sigeval.power.seeds_needed` at level :math:`2\alpha` (the same answers, from its table of
+    thresholds; a two-sided test at
     :math:`2\alpha` excludes the boundary on either side exactly when the
     :math:`1 - 2\alpha` interval does); for the t-mixture, the noncentral t with the
     sequence's own critical value at n. For seeds that are more runs; for items, more items.
@@ -645,8 +645,8 @@ def gate(
     good, other = (a[both], b[both]) if higher_is_better else (b[both], a[both])
     worse_at = -margin if fail_on == "margin" else 0.0
     if method == "fixed":
-        up, down = summarise(good, other), summarise(other, good)
-        pvalue, pvalue_worse, pvalue_better, low, high = _fixed(up, down, margin, worse_at, alpha)
+        up = summarise(good, other)
+        pvalue, pvalue_worse, pvalue_better, low, high = _fixed(up, margin, fail_on, alpha)
         worse, passes, better = pvalue_worse <= alpha, pvalue <= alpha, pvalue_better <= alpha
         level = 1.0 - 2.0 * alpha
     else:
