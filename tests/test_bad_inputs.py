@@ -20,9 +20,9 @@ import pandas as pd
 import pytest
 
 import sigeval
-from sigeval._registry import STATISTICS
+from sigeval._registry import EXPORTED
 
-STATISTICS_MODULES = tuple(STATISTICS)
+STATISTICS_MODULES = EXPORTED
 
 
 def _public_functions() -> dict[str, object]:

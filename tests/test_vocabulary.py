@@ -20,7 +20,7 @@ import pytest
 
 import sigeval
 from sigeval import plots
-from sigeval._registry import STATISTICS
+from sigeval._registry import EXPORTED
 from sigeval.cli import _parser
 
 #: Forbidden name -> the vocabulary's word for it.
@@ -73,7 +73,7 @@ TEXT_ARGUMENTS = {"task", "model", "seed", "score", "label", "labels", "xlabel",
 
 def _public_functions():
     """(qualified name, callable) for every public function and method a user can call."""
-    for module_name in STATISTICS:
+    for module_name in EXPORTED:
         module = importlib.import_module(f"sigeval.{module_name}")
         for name in module.__all__:
             obj = getattr(module, name)
@@ -104,7 +104,7 @@ FUNCTIONS = dict(_public_functions())
 
 
 def _result_classes():
-    for module_name in STATISTICS:
+    for module_name in EXPORTED:
         module = importlib.import_module(f"sigeval.{module_name}")
         for name in module.__all__:
             obj = getattr(module, name)

@@ -52,7 +52,7 @@ def versions() -> dict[str, str]:
     """sigeval, Python, numpy, scipy, pandas (and matplotlib if installed), the platform and the BLAS."""
     import scipy
 
-    from . import __version__
+    from ._version import __version__
 
     out = {"sigeval": __version__, "Python": platform.python_version(), "numpy": np.__version__,
            "scipy": scipy.__version__, "pandas": pd.__version__}
