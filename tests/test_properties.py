@@ -217,8 +217,8 @@ def test_permutation_pvalue_is_never_below_two_to_the_minus_n(ab, method, altern
 
 @given(n01=counts, n10=counts, form=st.sampled_from([(True, True, False), (True, True, True), (False, True, False), (False, False, False)]))
 def test_mcnemar_counts_pvalue_is_a_probability(n01, n10, form):
-    exact, correction, mid_p = form
-    res = outcome(lambda: sg.mcnemar_counts(n01, n10, exact=exact, correction=correction, mid_p=mid_p))
+    exact, continuity, mid_p = form
+    res = outcome(lambda: sg.mcnemar_counts(n01, n10, exact=exact, continuity=continuity, mid_p=mid_p))
     if res is not None:
         pvalue(res.pvalue)
         finite(res.statistic)

@@ -111,7 +111,7 @@ class McNemarResult:
 
 
 
-def _mcnemar_result(n01, n10, exact, correction, mid_p) -> McNemarResult:
+def _mcnemar_result(n01, n10, exact, continuity, mid_p) -> McNemarResult:
     """Run the test and warn about pairs without disagreements (stack: user -> public -> here)."""
     none = (n01 + n10) == 0
     if none.any():
@@ -127,14 +127,14 @@ def _mcnemar_result(n01, n10, exact, correction, mid_p) -> McNemarResult:
                 "p-values are set to 1."
             )
         warnings.warn(message, UserWarning, stacklevel=3)
-    statistic, pvalue = mcnemar_core(n01, n10, exact, correction, mid_p)
+    statistic, pvalue = mcnemar_core(n01, n10, exact, continuity, mid_p)
     scalar = n01.ndim == 0
     return McNemarResult(
         n01=int(n01) if scalar else n01,
         n10=int(n10) if scalar else n10,
         statistic=scalar_or_array(statistic),
         pvalue=scalar_or_array(pvalue),
-        method=method_name(exact, correction, mid_p),
+        method=method_name(exact, continuity, mid_p),
     )
 
 
@@ -143,7 +143,7 @@ def mcnemar_counts(
     n10: int | ArrayLike,
     *,
     exact: bool = True,
-    correction: bool = True,
+    continuity: bool = True,
     mid_p: bool = False,
 ) -> McNemarResult:
     r"""McNemar's test from the two disagreement counts.
@@ -193,7 +193,7 @@ def mcnemar_counts(
     exact : bool
         Use the exact binomial test (recommended; Dietterich, 1998, found the
         test has low type I error) rather than the chi-square approximation.
-    correction : bool
+    continuity : bool
         Apply the continuity correction to the chi-square statistic; ignored
         when ``exact=True``.
     mid_p : bool
@@ -249,8 +249,8 @@ def mcnemar_counts(
     array([0.0764, 0.0013, 1.    ])
     """
     n01_arr, n10_arr = check_disagreements(n01, n10)
-    exact, correction, mid_p = check_form(exact, correction, mid_p)
-    return _mcnemar_result(n01_arr, n10_arr, exact, correction, mid_p)
+    exact, continuity, mid_p = check_form(exact, continuity, mid_p)
+    return _mcnemar_result(n01_arr, n10_arr, exact, continuity, mid_p)
 
 
 def mcnemar(
@@ -258,7 +258,7 @@ def mcnemar(
     scores_b: ArrayLike,
     *,
     exact: bool = True,
-    correction: bool = True,
+    continuity: bool = True,
     mid_p: bool = False,
 ) -> McNemarResult:
     r"""McNemar's test for two models scored on the same test items.
@@ -289,7 +289,7 @@ def mcnemar(
     exact : bool
         Use the exact binomial test (recommended; Dietterich, 1998, found the
         test has low type I error) rather than the chi-square approximation.
-    correction : bool
+    continuity : bool
         Apply the continuity correction to the chi-square statistic; ignored
         when ``exact=True``.
     mid_p : bool
@@ -332,10 +332,10 @@ def mcnemar(
     0.0604
     """
     a, b = _check_correctness(scores_a, scores_b)
-    exact, correction, mid_p = check_form(exact, correction, mid_p)
+    exact, continuity, mid_p = check_form(exact, continuity, mid_p)
     n01 = np.int64(np.count_nonzero(a & ~b))
     n10 = np.int64(np.count_nonzero(~a & b))
-    return _mcnemar_result(np.asarray(n01), np.asarray(n10), exact, correction, mid_p)
+    return _mcnemar_result(np.asarray(n01), np.asarray(n10), exact, continuity, mid_p)
 
 
 # --------------------------------------------------------------------------- standard errors
