@@ -81,7 +81,7 @@ def test_continuous_values_get_at_most_60_bins(ax):
 
 def _posteriors():
     t_post = correlated_ttest([0.02, 0.01, 0.03, 0.0, 0.02], test_fraction=0.2, rope=0.01)
-    dp = bayesian_signed_rank([0.8, 0.7, 0.9, 0.6], [0.79, 0.72, 0.88, 0.6], rope=0.01, n_samples=300, rng=0)
+    dp = bayesian_signed_rank([0.8, 0.7, 0.9, 0.6], [0.79, 0.72, 0.88, 0.6], rope=0.01, n_draws=300, rng=0)
     scores = np.array([[0.9, 1.1, 0.5], [1.0, 1.3, 0.4], [0.8, 1.0, 0.6]])
     agg = [aggregate_ci(scores, statistic=s, n_resamples=50, rng=0) for s in ("iqm", "mean")]
     profile = performance_profile(scores, [0.0, 0.5, 1.0, 1.5], n_resamples=50, rng=0)
@@ -351,7 +351,7 @@ def _bad_calls():
         "posterior_simplex": [
             (lambda ax: P.posterior_simplex(ax, t_post), TypeError, "`posterior` must be a DirichletPosterior"),
             (lambda ax: P.posterior_simplex(ax, dataclasses.replace(dp, posterior_samples=np.ones((3, 2)))),
-             ValueError, r"must have shape \(n_samples, 3\); got \(3, 2\)"),
+             ValueError, r"must have shape \(n_draws, 3\); got \(3, 2\)"),
             (lambda ax: P.posterior_simplex(ax, dataclasses.replace(dp, posterior_samples=np.full((3, 3), NAN))),
              ValueError, "`posterior.posterior_samples` must be finite"),
             (lambda ax: P.posterior_simplex(ax, dp, gridsize=0), ValueError, "`gridsize` must be an integer >= 1"),
@@ -612,7 +612,7 @@ def test_posterior_density_shades_each_region_and_draws_a_point_mass(ax):
 
 
 def test_posterior_simplex_puts_each_certain_sample_in_its_corner(ax):
-    post = bayesian_signed_rank([0.8, 0.7, 0.9, 0.6], [0.79, 0.72, 0.88, 0.6], rope=0.01, n_samples=3, rng=0)
+    post = bayesian_signed_rank([0.8, 0.7, 0.9, 0.6], [0.79, 0.72, 0.88, 0.6], rope=0.01, n_draws=3, rng=0)
     corners = dataclasses.replace(post, posterior_samples=np.eye(3))
     plots.posterior_simplex(ax, corners, gridsize=5)
     offsets = ax.collections[0].get_offsets()

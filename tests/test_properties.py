@@ -672,7 +672,7 @@ def test_t_posteriors_give_three_probabilities(ab, rope, fraction):
 def test_dirichlet_posteriors_give_three_probabilities(ab, rope, prior):
     a, b = ab
     for test in (sg.bayesian_signed_rank, sg.bayesian_sign_test):
-        post = outcome(lambda test=test: test(a, b, rope=rope, prior_strength=prior, n_samples=200, rng=0))
+        post = outcome(lambda test=test: test(a, b, rope=rope, prior_strength=prior, n_draws=200, rng=0))
         if post is not None:
             p = _regions(post)
             samples = post.posterior_samples

@@ -305,7 +305,7 @@ def test_the_guard_fails_on_a_reintroduced_synonym(name):
 def test_report_bayesian_and_aggregate_columns_keep_the_vocabulary():
     report = _report()
     frames = {"bayesian": report.bayesian(rope=0.01), "bayesian_tasks": report.bayesian(rope=0.01, over="tasks",
-                                                                                         n_samples=100, rng=0),
+                                                                                         n_draws=100, rng=0),
               "aggregate": report.aggregate(n_resamples=50, rng=0)}
     found = [v for view, frame in frames.items() for column in frame.columns
              for v in _violations_of_name(f"Report.{view}", str(column), argument=False, column=True)]

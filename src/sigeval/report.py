@@ -981,7 +981,7 @@ class Report:
         over: Literal["seeds", "tasks"] = "seeds",
         test_fraction: float | None = None,
         prior_strength: float = 0.5,
-        n_samples: int = 50_000,
+        n_draws: int = 50_000,
         rng: RngLike = None,
     ) -> pd.DataFrame:
         r"""How probable is it that A is practically better, equivalent or worse? The ROPE probabilities.
@@ -1024,7 +1024,7 @@ class Report:
             model ran (:meth:`mean_scores`) goes through the Bayesian
             signed-rank test, :func:`~sigeval.bayes.bayesian_signed_rank`,
             whose unit is the task; its probabilities are the fractions of
-            ``n_samples`` posterior samples in which each region is the most
+            ``n_draws`` posterior draws in which each region is the most
             probable, drawn from ``rng`` (one generator, pair after pair, in
             the order of the rows). It needs at least 2 tasks.
 
@@ -1050,7 +1050,7 @@ class Report:
         test_fraction : float or None
             ``over="seeds"`` only: None for independent seeds, or the test
             fraction :math:`\rho \in (0, 1)` when the seeds are re-splits of one dataset.
-        prior_strength, n_samples, rng
+        prior_strength, n_draws, rng
             ``over="tasks"`` only: as in :func:`~sigeval.bayes.bayesian_signed_rank`.
 
         Returns
@@ -1089,7 +1089,7 @@ class Report:
                     "`test_fraction` belongs to over='seeds' (the splits within a task); the signed-rank "
                     f"test over tasks has none; got test_fraction={test_fraction!r}."
                 )
-            frame = self._bayesian_tasks(rope, prior_strength, n_samples, rng)
+            frame = self._bayesian_tasks(rope, prior_strength, n_draws, rng)
         else:
             inflation = 0.0
             if test_fraction is not None:
@@ -1140,16 +1140,16 @@ class Report:
         self._scalar(flagged, compute, values)
         return values
 
-    def _bayesian_tasks(self, rope: float, prior_strength: float, n_samples: int, rng: RngLike) -> pd.DataFrame:
+    def _bayesian_tasks(self, rope: float, prior_strength: float, n_draws: int, rng: RngLike) -> pd.DataFrame:
         """:meth:`bayesian` over tasks: the signed-rank test of every pair of models on the mean scores."""
         prior_strength = check_positive_real(prior_strength, "prior_strength")
-        n_samples = check_positive_int(n_samples, "n_samples")
+        n_draws = check_positive_int(n_draws, "n_draws")
         generator = check_rng(rng)
         table, _ = self._task_table()
         rows = []
         for i, j in zip(*np.triu_indices(len(self.models), 1)):
             a, b = table.iloc[:, i].to_numpy(), table.iloc[:, j].to_numpy()
-            post = bayesian_signed_rank(a, b, rope=rope, prior_strength=prior_strength, n_samples=n_samples,
+            post = bayesian_signed_rank(a, b, rope=rope, prior_strength=prior_strength, n_draws=n_draws,
                                         rng=generator)
             rows.append({"model_a": self.models[i], "model_b": self.models[j], "n_tasks": post.n,
                          "mean_diff": float(np.mean(a - b)), "rope": rope, "prob_a_better": post.prob_a_better,
