@@ -1216,9 +1216,9 @@ def _seq_cases() -> None:
     for lab, v in SCALAR_HOSTILE:
         case("SequentialComparison", f"margin={lab}", lambda v=v: sc(method="t-mixture", margin=v),
              "either" if lab in ("None", "1e308", "2**70") else "error", names="`margin`")
-        case("SequentialComparison", f"update score_a={lab}", lambda v=v: sc(method="t-mixture").update(v, 0.5),
+        case("SequentialComparison", f"update scores_a={lab}", lambda v=v: sc(method="t-mixture").update(v, 0.5),
              "either" if lab in ("-0.0", "1e308", "list [0.5]", "True", "False", "2**70") else "error",
-             names=("`score_a`",))
+             names=("`scores_a`",))
     case("SequentialComparison", "looks not increasing", lambda: sc(method="group-sequential", looks=[10, 5]),
          names="`looks`")
     case("SequentialComparison", "looks text", lambda: sc(method="group-sequential", looks=["5", "10"]), names="`looks`")

@@ -726,7 +726,7 @@ class SequentialComparison:
         """The differences A - B so far, in order."""
         return self._d.copy()
 
-    def update(self, score_a: ArrayLike, score_b: ArrayLike) -> str:
+    def update(self, scores_a: ArrayLike, scores_b: ArrayLike) -> str:
         """Add one pair of scores, or several in order, and return the decision.
 
         Several pairs at once decide as one update per pair would: the decision is that of the
@@ -736,8 +736,8 @@ class SequentialComparison:
         if self.decision != "continue":
             raise ValueError(f"the comparison has reached its decision {self.decision!r} after {self.n} pairs; "
                              "start a new SequentialComparison for new runs.")
-        a, b = (np.atleast_1d(np.asarray(v)) for v in (score_a, score_b))
-        for v, name in ((a, "score_a"), (b, "score_b")):
+        a, b = (np.atleast_1d(np.asarray(v)) for v in (scores_a, scores_b))
+        for v, name in ((a, "scores_a"), (b, "scores_b")):
             if v.dtype == object or not (np.issubdtype(v.dtype, np.integer) or np.issubdtype(v.dtype, np.floating)):
                 raise TypeError(f"`{name}` must hold real numbers; got dtype {v.dtype}.")
             if not np.all(np.isfinite(v)):
@@ -745,11 +745,11 @@ class SequentialComparison:
             if self.bounds is not None and np.any((v < self.bounds[0]) | (v > self.bounds[1])):
                 raise ValueError(f"`{name}` must lie within `bounds` {self.bounds}; got {v.tolist()}.")
         if a.ndim != 1 or b.ndim != 1:
-            raise ValueError(f"`score_a` and `score_b` must be one score or a 1-D array each; got shapes {a.shape} "
+            raise ValueError(f"`scores_a` and `scores_b` must be one score or a 1-D array each; got shapes {a.shape} "
                              f"and {b.shape}.")
         if a.shape != b.shape:
             raise ValueError(
-                f"`score_a` and `score_b` must be paired, with the same length; got {a.size} and {b.size}."
+                f"`scores_a` and `scores_b` must be paired, with the same length; got {a.size} and {b.size}."
             )
         if self.max_pairs is not None and self.n + a.size > self.max_pairs:
             raise ValueError(f"this update would exceed `max_pairs` ({self.max_pairs}); got {a.size} pairs after {self.n}.")
