@@ -18,7 +18,7 @@ idea of the course, and its chapter explains it:
 ``power_mcnemar``     McNemar's test planned: exact power, test items needed
 ``equivalence``       TOST and the four verdicts
 ``multiple``          adjusted p-values for a family of tests: Bonferroni, Holm, Hochberg, BH, BY
-``ranking``           many models over many datasets: Friedman, Nemenyi, Holm vs control
+``ranking``           many models over many tasks: Friedman, Nemenyi, Holm vs control
 ``rank_uncertainty``  how sure a ranking is: rank stability, bootstrap rank intervals, rank confidence sets
 ``bayes``             Bayesian comparisons with a region of practical equivalence (correlated t, signed-rank)
 ``aggregate``         aggregate scores over runs x tasks: IQM, optimality gap, stratified bootstrap, profiles

@@ -13,7 +13,7 @@ within each task, the tasks stay fixed. This module follows them (and the
 above each threshold. The probability of improvement across tasks is
 :func:`sigeval.procedures.prob_improvement` given two matrices.
 
-Many models over many datasets are compared in :ref:`ch-ranking`.
+Many models over many tasks are compared in :ref:`ch-ranking`.
 """
 
 from __future__ import annotations
@@ -111,7 +111,7 @@ def iqm(scores: ArrayLike) -> float:
 
     Notes
     -----
-    Explained beside the rankings over datasets, :ref:`ch-ranking`.
+    Explained beside the rankings over tasks, :ref:`ch-ranking`.
 
     Examples
     --------
@@ -144,7 +144,7 @@ def optimality_gap(scores: ArrayLike, *, gamma: float = 1.0) -> float:
 
     Notes
     -----
-    Explained beside the rankings over datasets, :ref:`ch-ranking`.
+    Explained beside the rankings over tasks, :ref:`ch-ranking`.
 
     Examples
     --------
@@ -171,7 +171,7 @@ def aggregate_mean(scores: ArrayLike) -> float:
 
     Notes
     -----
-    Explained beside the rankings over datasets, :ref:`ch-ranking`.
+    Explained beside the rankings over tasks, :ref:`ch-ranking`.
 
     Examples
     --------
@@ -199,7 +199,7 @@ def aggregate_median(scores: ArrayLike) -> float:
 
     Notes
     -----
-    Explained beside the rankings over datasets, :ref:`ch-ranking`.
+    Explained beside the rankings over tasks, :ref:`ch-ranking`.
 
     Examples
     --------
@@ -305,7 +305,7 @@ def aggregate_ci(
     Monte Carlo error 0.011) the 95% IQM interval covered the true IQM in
     87.0% of the simulations with 3 runs per task and 94.5% with 10.
 
-    Explained beside the rankings over datasets, :ref:`ch-ranking`.
+    Explained beside the rankings over tasks, :ref:`ch-ranking`.
 
     Examples
     --------
@@ -419,7 +419,7 @@ def performance_profile(
 
     Notes
     -----
-    Explained beside the rankings over datasets, :ref:`ch-ranking`.
+    Explained beside the rankings over tasks, :ref:`ch-ranking`.
 
     Examples
     --------

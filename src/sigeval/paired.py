@@ -6,7 +6,7 @@ tools here use the pairing instead of wasting it: McNemar's test on the items
 where the models disagree (with its exact power and the test-set size it
 needs), and the standard error of the per-item difference set beside the one
 that ignores the pairing. The Wilcoxon signed-rank test
-applies the same idea one level up, to two models scored on many datasets.
+applies the same idea one level up, to two models scored on many tasks.
 
 Explained in :ref:`ch-two-models`;
 the Wilcoxon test in :ref:`ch-ranking`.
@@ -459,13 +459,13 @@ class WilcoxonResult:
     pvalue : float
         The p-value from ``scipy.stats.wilcoxon``.
     r_plus : float
-        Sum of the ranks of the datasets on which A scores higher than B.
+        Sum of the ranks of the tasks on which A scores higher than B.
     r_minus : float
-        Sum of the ranks of the datasets on which B scores higher than A.
+        Sum of the ranks of the tasks on which B scores higher than A.
     n : int
-        Number of datasets.
+        Number of tasks.
     n_zero : int
-        Datasets on which the two scores are equal.
+        Tasks on which the two scores are equal.
     zero_method : str
         How the zero differences entered the ranks.
     alternative : str
@@ -489,10 +489,10 @@ def wilcoxon_signed_rank(
     alternative: Alternative = "two-sided",
     zero_method: Literal["zsplit", "wilcox", "pratt"] = "zsplit",
 ) -> WilcoxonResult:
-    r"""Wilcoxon signed-rank test for two models scored on the same datasets.
+    r"""Wilcoxon signed-rank test for two models scored on the same tasks.
 
     Demšar (2006, section 3.1.3) recommends it for comparing two methods over
-    :math:`N` datasets, because scores on different datasets are not
+    :math:`N` tasks (his datasets), because scores on different tasks are not
     commensurable but their differences can be ranked. With
     :math:`d_i = a_i - b_i` ranked by :math:`|d_i|` (average ranks for ties),
 
@@ -501,7 +501,7 @@ def wilcoxon_signed_rank(
         R^+ = \sum_{d_i > 0} \operatorname{rank}(d_i), \qquad
         R^- = \sum_{d_i < 0} \operatorname{rank}(d_i), \qquad T = \min(R^+, R^-).
 
-    Zero differences (the two models tie on a dataset), by ``zero_method``:
+    Zero differences (the two models tie on a task), by ``zero_method``:
 
     ``"zsplit"`` (default)
         Zeros are ranked with the others and their ranks split evenly between
@@ -525,15 +525,15 @@ def wilcoxon_signed_rank(
       scipy's 9,999 resamples, so nothing is random);
     - 14 to 50 with zeros or ties: the normal approximation again.
 
-    So Demšar's worked example (14 datasets, two zeros) gets the normal
-    approximation, as in his paper, while a table of 10 datasets with a tie
+    So Demšar's worked example (14 tasks, two zeros) gets the normal
+    approximation, as in his paper, while a table of 10 tasks with a tie
     gets an exact p-value. If every difference is zero there is no
     information: ``pvalue`` is 1 and a ``UserWarning`` says so.
 
     Parameters
     ----------
     scores_a, scores_b : array_like of float
-        Scores of models A and B on the same datasets, in the same order.
+        Scores of models A and B on the same tasks, in the same order.
     alternative : str
         ``"two-sided"``, ``"greater"`` (A scores higher) or ``"less"``.
     zero_method : str

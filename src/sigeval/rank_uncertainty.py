@@ -1,9 +1,9 @@
-"""How sure is a ranking? Resampling the datasets, or the test items.
+"""How sure is a ranking? Resampling the tasks, or the test items.
 
-A ranking over ``N`` datasets is one draw of datasets: :func:`rank_stability`
+A ranking over ``N`` tasks is one draw of tasks: :func:`rank_stability`
 resamples them (with replacement) and asks how often the full order comes
 back, which pairs stay separated by the critical difference, and how far each
-model moves when one dataset is left out. For ``k`` models scored on the same
+model moves when one task is left out. For ``k`` models scored on the same
 test items, :func:`bootstrap_ranks` resamples the items and gives each model a
 rank interval, as the PASCAL VOC summary tables do, and the models the leader
 does not significantly beat; both describe how much the ranks move. For a
@@ -71,7 +71,7 @@ class RankStabilityResult:
         mean ranks differ by at least the critical difference (0 on the diagonal).
     jackknife : ndarray
         ``(n_tasks, k)``: the shift of every model's mean rank when each
-        dataset is dropped in turn (leave-one-out minus observed).
+        task is dropped in turn (leave-one-out minus observed).
     critical_difference : float
         :func:`~sigeval.ranking.nemenyi_cd` for ``k`` models and ``n_tasks`` at ``alpha``.
     resampled_mean_ranks : ndarray
@@ -107,12 +107,12 @@ def rank_stability(
     higher_is_better: bool = True,
     rng: RngLike = None,
 ) -> RankStabilityResult:
-    r"""How stable a ranking over datasets is when the datasets are resampled.
+    r"""How stable a ranking over tasks is when the tasks are resampled.
 
     A critical-difference diagram at small :math:`N` says nothing about whether
-    its order would survive a different draw of benchmark datasets. Each of
-    ``n_resamples`` resamples draws :math:`N` datasets with replacement (the
-    ranks within a dataset do not change) and recomputes the mean ranks
+    its order would survive a different draw of benchmark tasks. Each of
+    ``n_resamples`` resamples draws :math:`N` tasks with replacement (the
+    ranks within a task do not change) and recomputes the mean ranks
     :math:`R^*_j`:
 
     ``order_stability``
@@ -125,12 +125,12 @@ def rank_stability(
         of the observed design (:func:`~sigeval.ranking.nemenyi_cd`);
     ``jackknife``
         the shift :math:`R_{j,(-i)} - R_j = (R_j - r_{ij})/(N-1)` of every mean
-        rank when dataset :math:`i` is left out.
+        rank when task :math:`i` is left out.
 
     A low ``order_stability`` with uniformly low ``separation`` is the
     signature of an ordering that is noise; a large jackknife shift points at
-    one dataset that drives the ranking. Vectorised: a resample is the vector
-    of how often each dataset was drawn, and the resampled mean ranks are one
+    one task that drives the ranking. Vectorised: a resample is the vector
+    of how often each task was drawn, and the resampled mean ranks are one
     matrix product.
 
     Parameters
@@ -162,7 +162,7 @@ def rank_stability(
 
     Examples
     --------
-    Model 0 wins on every dataset, model 2 loses on every one:
+    Model 0 wins on every task, model 2 loses on every one:
 
     >>> import numpy as np
     >>> from sigeval import rank_stability
