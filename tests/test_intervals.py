@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 from scipy import stats
 
-from sigeval import METHODS, coverage, proportion_ci
+from sigeval import METHODS, ConfidenceInterval, coverage, proportion_ci
 
 # Every (k, n) with n <= 30, plus a few large ones: boundaries included.
 SMALL = [(k, n) for n in range(1, 31) for k in range(n + 1)]
@@ -270,3 +270,10 @@ def test_coverage_refuses_n_whose_bounds_exceed_the_memory_limit(monkeypatch):
     assert coverage(100, 0.5) == pytest.approx(_coverage_by_summation(100, 0.5, "wilson"), abs=1e-12)
     with pytest.raises(ValueError, match=r"^`n` = 101 would need 4.8 KiB of memory for the interval bounds at k = 0\.\.n; .*Choose a smaller `n`\.$"):
         coverage([3, 101], 0.5)
+
+
+def test_the_interval_is_also_under_the_name_every_result_uses():
+    ci = proportion_ci([4, 45], [10, 100], method="clopper-pearson")
+    assert type(ci.confidence_interval) is ConfidenceInterval
+    np.testing.assert_array_equal(np.asarray(ci.confidence_interval), np.asarray(ci))
+    assert "confidence_interval" not in repr(ci)  # the printed result is unchanged

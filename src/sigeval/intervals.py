@@ -10,7 +10,7 @@ Explained in :ref:`ch-intervals`.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Literal
 
 import numpy as np
@@ -49,11 +49,18 @@ class ProportionCI(ConfidenceInterval):
         The method that produced the bounds.
     confidence_level : float
         The nominal coverage.
+    confidence_interval : ConfidenceInterval
+        ``low`` and ``high`` as the interval of ``estimate``, under the name every
+        other result uses (the result itself is that interval too).
     """
 
     estimate: float | np.ndarray
     method: str
     confidence_level: float
+    confidence_interval: ConfidenceInterval = field(init=False, repr=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "confidence_interval", ConfidenceInterval(self.low, self.high))
 
 
 def proportion_ci(
