@@ -580,7 +580,7 @@ def test_compare_predictions_tables_are_consistent(data, n, level):
     res = outcome(lambda: sg.compare_predictions(table, label=None, confidence_level=level, n_resamples=20, rng=0))
     if res is None:
         return
-    models = res.models
+    models = res.per_model
     assert np.all((models.ci_low <= models.accuracy) & (models.accuracy <= models.ci_high))
     pairs = res.pairs
     pvalue(pairs.pvalue.to_numpy())

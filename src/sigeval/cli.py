@@ -219,7 +219,7 @@ def _compare(args) -> dict[str, Any]:
     except (ValueError, TypeError) as err:
         raise InputError(f"{path}: {_spelled(str(err))}" + (f" ({no_label})" if no_label else "")) from None
     note = f"{res.note}; {no_label}" if no_label else res.note
-    return {"models": res.models, "pairs": res.pairs, "note": note, "confidence_level": res.confidence_level}
+    return {"models": res.per_model, "pairs": res.pairs, "note": note, "confidence_level": res.confidence_level}
 
 
 # --------------------------------------------------------------------------- runs
