@@ -200,7 +200,7 @@ def coverage(
     *,
     method: IntervalMethod = "wilson",
     confidence_level: float = 0.95,
-) -> float | np.ndarray:
+) -> np.ndarray:
     r"""Exact coverage probability of a binomial interval.
 
     .. math:: C(n, p) = \sum_{k=0}^{n} \binom{n}{k} p^k (1-p)^{n-k}\,
@@ -223,8 +223,9 @@ def coverage(
 
     Returns
     -------
-    float or ndarray
-        Coverage probabilities, of the broadcast shape of ``n`` and ``p``.
+    ndarray
+        Coverage probabilities, of the broadcast shape of ``n`` and ``p``: a 0-d
+        array for one ``n`` and one ``p`` (``float(...)`` gives the number).
 
     References
     ----------
@@ -257,4 +258,4 @@ def coverage(
         k_hi[at] = np.searchsorted(low, p_b[at], side="right") - 1
         k_lo[at] = np.searchsorted(high, p_b[at], side="left")
     covered = stats.binom.cdf(k_hi, n_b, p_b) - stats.binom.cdf(k_lo - 1, n_b, p_b)
-    return scalar_or_array(np.where(k_hi >= k_lo, np.clip(covered, 0, 1), 0.0))
+    return np.where(k_hi >= k_lo, np.clip(covered, 0, 1), 0.0)

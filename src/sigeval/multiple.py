@@ -256,7 +256,7 @@ def _best_of_k_weights(n: int, k: np.ndarray) -> np.ndarray:
 
 def expected_best_of_k(
     scores: ArrayLike, k: int | ArrayLike, *, values: ArrayLike | None = None
-) -> float | np.ndarray:
+) -> np.ndarray:
     r"""Expected score of the best of ``k`` runs drawn at random from ``n`` runs.
 
     Picture a sweep of ``n`` runs (seeds) and a report that trains only ``k``
@@ -289,8 +289,9 @@ def expected_best_of_k(
 
     Returns
     -------
-    float or ndarray
-        A float for a scalar ``k``, otherwise an array of the shape of ``k``.
+    ndarray
+        The expected score (or value) for each ``k``, of the shape of ``k``: a 0-d
+        array for one ``k`` (``float(...)`` gives the number).
 
     Raises
     ------
@@ -309,7 +310,7 @@ def expected_best_of_k(
 
     Of the six pairs, three contain the run scoring 0.65, whose value is 0.61:
 
-    >>> round(expected_best_of_k([0.60, 0.62, 0.61, 0.65], 2, values=[0.61, 0.60, 0.62, 0.61]), 6)
+    >>> round(float(expected_best_of_k([0.60, 0.62, 0.61, 0.65], 2, values=[0.61, 0.60, 0.62, 0.61])), 6)
     0.608333
     """
     x = check_scores(scores, "scores")
@@ -336,5 +337,4 @@ def expected_best_of_k(
     for start in range(0, flat.size, block):
         weights = _best_of_k_weights(n, flat[start:start + block])
         out[start:start + block] = weights @ ascending[::-1]
-    out = out.reshape(k_arr.shape) * scale
-    return float(out) if out.ndim == 0 else out
+    return (out * scale).reshape(k_arr.shape)
