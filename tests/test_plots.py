@@ -583,7 +583,7 @@ def test_cd_diagram_draws_model_names_with_dollar_signs_as_text():
         (lambda ax: plots.cd_diagram(ax.figure, friedman(np.eye(3) + 1)), TypeError, r"^`ax` must be a Matplotlib Axes"),
         # "`critical_difference` must be finite; got inf": the level at fault went unnamed.
         (lambda ax: plots.cd_diagram(ax, friedman(np.eye(3) + 1), alpha=1e-300), ValueError,
-         r"^`alpha` = 1e-300 is too small"),
+         r"^`alpha` must be at least 1e-12; got 1e-300\.$"),
         # Drawn, with a mean rank that no ranking of 2 models can have.
         (lambda ax: plots.cd_diagram(ax, SimpleNamespace(mean_ranks=[1.0, 1e308], models=["a", "b"], n_tasks=3)),
          ValueError, r"^`result\.mean_ranks` must lie between 1 and the number of models \(2\); got 1e\+308\.$"),

@@ -21,6 +21,7 @@ from scipy import stats
 from ._mcnemar import check_form, mcnemar_core
 from ._validation import (
     _show,
+    check_alpha,
     check_choice,
     check_memory,
     check_probability,
@@ -338,7 +339,7 @@ def mcnemar_power(
     """
     n_arr = check_sizes(n, "n")
     p01_arr, p10_arr = _check_rates(p01, p10)
-    alpha = check_unit_interval(alpha, "alpha")
+    alpha = check_alpha(alpha)
     exact, continuity, mid_p = check_form(exact, continuity, mid_p)
     power_method = check_choice(power_method, "power_method", _POWER_METHODS)
     try:
@@ -575,7 +576,7 @@ def mcnemar_sample_size(
             "`p01` and `p10` must differ: with equal rates the models are equally accurate "
             f"and no test set is large enough to detect a difference; got p01 = p10 = {p01!r}."
         )
-    alpha = check_unit_interval(alpha, "alpha")
+    alpha = check_alpha(alpha)
     target_power = check_unit_interval(target_power, "target_power")
     if target_power <= alpha:
         raise ValueError(

@@ -24,6 +24,7 @@ from ._ttest import pair_scale, spread, two_sided_p
 from ._validation import (
     RngLike,
     as_array,
+    check_alpha,
     check_choice,
     check_difference,
     check_flag,
@@ -245,7 +246,7 @@ def paired_difference(
     """
     nan_policy = check_choice(nan_policy, "nan_policy", ("raise", "omit"))
     c, r, dropped = _complete_pairs(scores_a, scores_b, nan_policy)
-    alpha = check_unit_interval(alpha, "alpha")
+    alpha = check_alpha(alpha)
     if threshold is not None:
         threshold = check_real(threshold, "threshold")
         if threshold < 0:
@@ -499,7 +500,7 @@ def prob_improvement(
 
 
 def _decision_arguments(alpha: float, gamma: float, rng: RngLike) -> tuple[float, float, np.random.Generator]:
-    alpha = check_unit_interval(alpha, "alpha")
+    alpha = check_alpha(alpha)
     gamma = check_unit_interval(gamma, "gamma")
     if gamma <= 0.5:
         raise ValueError(f"`gamma` must lie in (0.5, 1); got {gamma!r}.")

@@ -30,6 +30,7 @@ from ._ranks import score_table, within_ranks
 from ._results import ConfidenceInterval
 from ._validation import (
     RngLike,
+    check_alpha,
     check_flag,
     check_memory,
     check_positive_int,
@@ -174,7 +175,7 @@ def rank_stability(
     table, models = score_table(scores)
     higher_is_better = check_flag(higher_is_better, "higher_is_better")
     n_resamples = check_positive_int(n_resamples, "n_resamples")
-    alpha = check_unit_interval(alpha, "alpha")
+    alpha = check_alpha(alpha)
     gen = check_rng(rng)
     n, k = table.shape
     # Every resample's draws and counts, mean ranks and pairwise differences.
@@ -436,7 +437,7 @@ def bootstrap_ranks(
     """
     data, models, n_items = _model_data(scores, statistic)
     n_resamples = check_positive_int(n_resamples, "n_resamples")
-    alpha = check_unit_interval(alpha, "alpha")
+    alpha = check_alpha(alpha)
     gen = check_rng(rng)
     k = len(models)
     # Metrics, ranks and differences of every resample, and the k x k comparisons

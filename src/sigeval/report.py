@@ -48,6 +48,7 @@ from ._runs_table import Comparisons, comparisons, pair_runs, read_runs, show_ru
 from ._validation import (
     ZERO_SPREAD_RTOL,
     RngLike,
+    check_alpha,
     check_choice,
     check_choices,
     check_flag,
@@ -183,10 +184,6 @@ class ReportRankStability(_FieldMapping):
         return self.n_boot
 
 
-# Below this, 1 - alpha rounds to 1 and the quantiles of the tests overflow.
-_SMALLEST_ALPHA = 1e-12
-
-
 def _per_df(quantile: Callable[[np.ndarray], np.ndarray], df: np.ndarray) -> np.ndarray:
     """``quantile(df)`` computed once per distinct number of degrees of freedom."""
     distinct, inverse = np.unique(df, return_inverse=True)
@@ -196,13 +193,6 @@ def _per_df(quantile: Callable[[np.ndarray], np.ndarray], df: np.ndarray) -> np.
 def _mde(t_sum: np.ndarray, sd: np.ndarray, n: np.ndarray) -> np.ndarray:
     """The MDE of :func:`~sigeval.power.power_paired` from its two quantiles' sum, element-wise."""
     return t_sum * sd / np.sqrt(n)
-
-
-def _check_alpha(alpha: float, name: str = "alpha") -> float:
-    alpha = check_unit_interval(alpha, name)
-    if alpha < _SMALLEST_ALPHA:
-        raise ValueError(f"`{name}` must be at least {_SMALLEST_ALPHA:g}; got {alpha!r}.")
-    return alpha
 
 
 class Report:
@@ -474,7 +464,7 @@ class Report:
         >>> report.pairwise()[["mean_diff", "reject"]].round(3).to_dict("records")
         [{'mean_diff': 0.093, 'reject': True}]
         """
-        alpha = _check_alpha(alpha)
+        alpha = check_alpha(alpha)
         family = check_choice(family, "family", FAMILIES)
         values, notes = self._pairwise(alpha)
         frame = self._frame(values)
@@ -619,7 +609,7 @@ class Report:
         correction: str, family: str,
     ) -> tuple[dict[str, np.ndarray], np.ndarray]:
         """The columns of :meth:`power` and its notes; without ``observed``, no ``observed_power`` (the summary's)."""
-        alpha = _check_alpha(alpha)
+        alpha = check_alpha(alpha)
         target_power = check_unit_interval(target_power, "target_power")
         if target_power <= alpha:  # a refusal of the arguments, not of a comparison: the view raises
             power_paired(1.0, 2, alpha=alpha, target_power=target_power)
@@ -739,7 +729,7 @@ class Report:
         ['equivalent']
         """
         margin = check_positive_real(margin, "margin")
-        alpha = _check_alpha(alpha)
+        alpha = check_alpha(alpha)
         family = check_choice(family, "family", FAMILIES)
         values, notes = self._equivalence(margin, alpha)
         frame = self._frame(values)
@@ -896,7 +886,7 @@ class Report:
         >>> round(f["critical_difference"], 3), f["n_tasks"]
         (1.915, 6)
         """
-        alpha = _check_alpha(alpha)
+        alpha = check_alpha(alpha)
         table, n_seeds = self._task_table()
         res = friedman(table, higher_is_better=self.higher_is_better)
         k, n = len(self.models), len(self.tasks)
@@ -960,7 +950,7 @@ class Report:
         if n_resamples is not None:
             n_boot = check_positive_int(n_resamples, "n_resamples")
         n_boot = 10_000 if n_boot is None else check_positive_int(n_boot, "n_boot")
-        alpha = _check_alpha(alpha)
+        alpha = check_alpha(alpha)
         table, _ = self._task_table()
         res = rank_stability(table, n_resamples=n_boot, alpha=alpha, higher_is_better=self.higher_is_better, rng=rng)
         models = list(self.models)
@@ -1309,7 +1299,7 @@ class Report:
         # What the sentences print, and nothing more: no tables, no observed power, and no
         # seeds needed (a delta far below the spread of the scores would ask for more seeds
         # than a count holds).
-        alpha = _check_alpha(alpha)
+        alpha = check_alpha(alpha)
         family = check_choice(family, "family", FAMILIES)
         correction = check_choice(correction, "correction", POWER_CORRECTIONS)
         pw, notes = self._pairwise(alpha)

@@ -32,6 +32,7 @@ from scipy import optimize, stats
 
 from ._numeric import running_mean_and_squares
 from ._validation import (
+    check_alpha,
     check_choice,
     check_finite_array,
     check_interval,
@@ -67,10 +68,6 @@ _GRID_POINTS_ONE_SIDED = 801
 # so the interval only widens); this many points, processed this many pairs at a time.
 _BETTING_GRID = 4001
 _BETTING_BLOCK = 256
-
-
-def _check_alpha(alpha: float) -> float:
-    return check_unit_interval(alpha, "alpha")
 
 
 def spending_alpha(
@@ -109,11 +106,16 @@ def spending_alpha(
     >>> spending_alpha([0.5, 1.0], alpha=0.025).round(5)
     array([0.00153, 0.025  ])
     """
-    alpha = _check_alpha(alpha)
+    alpha = check_alpha(alpha)
     spending = check_choice(spending, "spending", SPENDING_FUNCTIONS)
     t = check_finite_array(t, "t")
     if np.any(t <= 0) or np.any(t > 1):
         raise ValueError(f"`t` must hold information fractions in (0, 1]; got {t.tolist()}.")
+    return _spent(t, alpha, spending)
+
+
+def _spent(t: np.ndarray, alpha: float, spending: str) -> np.ndarray:
+    """The level spent by ``t`` at the one-sided level ``alpha`` (a two-sided design's half of its level)."""
     if spending == "obrien-fleming":
         # 2 sf(.) rather than 2 - 2 cdf(.): at small t the level spent is far below the float spacing near 1.
         return 2.0 * stats.norm.sf(stats.norm.isf(alpha / 2.0) / np.sqrt(t))
@@ -294,7 +296,7 @@ def group_sequential_bounds(
     >>> group_sequential_bounds(4, spending="pocock").critical_values.round(4)
     array([2.3683, 2.3675, 2.3582, 2.35  ])
     """
-    alpha = _check_alpha(alpha)
+    alpha = check_alpha(alpha)
     spending = check_choice(spending, "spending", SPENDING_FUNCTIONS)
     alternative = check_choice(alternative, "alternative", _ALTERNATIVES)
     t = _information_rates(n_looks, information_rates)
@@ -309,7 +311,7 @@ def _bounds(rates: tuple[float, ...], alpha: float, spending: Literal["obrien-fl
     t = np.array(rates)
     two_sided = alternative == "two-sided"
     sides = 2.0 if two_sided else 1.0
-    spent = sides * spending_alpha(t, alpha=alpha / sides, spending=spending)
+    spent = sides * _spent(t, alpha / sides, spending)
     recursion = _Recursion(two_sided)
     critical = np.empty(t.size)
     for k in range(t.size):  # a loop over the few looks; each look is one vectorised integral
@@ -681,7 +683,7 @@ class SequentialComparison:
         looks: ArrayLike | None = None,
         max_pairs: int | None = None,
     ):
-        self.alpha = _check_alpha(alpha)
+        self.alpha = check_alpha(alpha)
         self.method = check_choice(method, "method", (*SEQUENCE_METHODS, "group-sequential"))
         self.threshold = 0.0 if threshold is None else check_real(threshold, "threshold")
         self.margin = None if margin is None else check_positive_real(margin, "margin")
