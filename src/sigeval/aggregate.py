@@ -24,6 +24,7 @@ from typing import Literal
 import numpy as np
 from numpy.typing import ArrayLike
 
+from ._bootstrap_engine import counts_by_multinomial
 from ._numeric import check_finite_result, safe_scale
 from ._results import ConfidenceInterval
 from ._validation import (
@@ -210,11 +211,6 @@ def aggregate_median(scores: ArrayLike) -> float:
     return _point(scores, "median")
 
 
-def _stratified_counts(rng: np.random.Generator, n_runs: int, n_tasks: int, n_resamples: int) -> np.ndarray:
-    """How often each resample draws each run of each task: shape (n_resamples, n_tasks, n_runs)."""
-    return rng.multinomial(n_runs, np.full(n_runs, 1 / n_runs), size=(n_resamples, n_tasks))
-
-
 def _percentile(boot: np.ndarray, confidence_level: float) -> tuple[np.ndarray, np.ndarray]:
     tail = (1 - confidence_level) / 2
     return np.quantile(boot, tail, axis=0), np.quantile(boot, 1 - tail, axis=0)
@@ -325,7 +321,8 @@ def aggregate_ci(
     n_runs, n_tasks = x.shape
     check_memory(3.0 * n_resamples * x.size, "n_resamples", n_resamples, "the stratified resamples")
     estimate = float(_aggregates(x, np.ones((1, n_tasks, n_runs)), aggregate, gamma)[0])
-    boot = _aggregates(x, _stratified_counts(rng, n_runs, n_tasks, n_resamples), aggregate, gamma)
+    # How often each resample draws each run of each task: shape (n_resamples, n_tasks, n_runs).
+    boot = _aggregates(x, counts_by_multinomial(rng, n_runs, (n_resamples, n_tasks)), aggregate, gamma)
     check_finite_result({"estimate": estimate, "bootstrap_distribution": boot}, "`scores`")
     low, high = _percentile(boot, confidence_level)
     return AggregateInterval(
@@ -446,7 +443,7 @@ def performance_profile(
     check_memory(float(n_resamples) * (x.size + t.size) + float(x.size) * t.size,
                  "n_resamples", n_resamples, "the stratified resamples")
     above = (x[:, :, None] > t).astype(float)  # runs x tasks x taus
-    counts = _stratified_counts(rng, n_runs, n_tasks, n_resamples).astype(float)
+    counts = counts_by_multinomial(rng, n_runs, (n_resamples, n_tasks)).astype(float)
     boot = np.einsum("btr,rtk->bk", counts, above) / x.size
     low, high = _percentile(boot, confidence_level)
     return PerformanceProfile(

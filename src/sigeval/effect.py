@@ -28,6 +28,7 @@ import numpy as np
 from numpy.typing import ArrayLike
 from scipy import optimize, special, stats
 
+from ._bootstrap_engine import counts_by_multinomial
 from ._numeric import power_of_two_near, stable_mean_sd
 from ._results import ConfidenceInterval
 from ._validation import (
@@ -341,7 +342,7 @@ def effect_size(
         if paired:
             signs = _wins(a, b)
             check_memory(float(n_resamples) * a.size, "n_resamples", n_resamples, "the bootstrap counts")
-            counts = rng.multinomial(a.size, np.full(a.size, 1 / a.size), size=n_resamples)
+            counts = counts_by_multinomial(rng, a.size, n_resamples)
             tail = (1 - confidence_level) / 2
             delta = float(signs.mean())
             low, high = (float(q) for q in np.quantile(counts @ signs / a.size, [tail, 1 - tail]))

@@ -18,6 +18,7 @@ import numpy as np
 from numpy.typing import ArrayLike
 from scipy import stats
 
+from ._bootstrap_engine import counts_by_multinomial
 from ._numeric import check_finite_result, safe_scale
 from ._results import ConfidenceInterval
 from ._ttest import pair_scale, spread, two_sided_p
@@ -474,12 +475,12 @@ def prob_improvement(
     )
     if paired:
         wins = _wins(a, b)
-        counts = rng.multinomial(n_a, np.full(n_a, 1 / n_a), size=n_resamples)
+        counts = counts_by_multinomial(rng, n_a, n_resamples)
         boot = counts @ wins / n_a
     else:
         wins = _wins(a[:, None], b[None, :])
-        counts_a = rng.multinomial(n_a, np.full(n_a, 1 / n_a), size=n_resamples)
-        counts_b = rng.multinomial(n_b, np.full(n_b, 1 / n_b), size=n_resamples)
+        counts_a = counts_by_multinomial(rng, n_a, n_resamples)
+        counts_b = counts_by_multinomial(rng, n_b, n_resamples)
         boot = np.sum((counts_a @ wins) * counts_b, axis=1) / (n_a * n_b)
     tail = alpha / 2
     low, high = np.quantile(boot, [tail, 1 - tail])
@@ -539,13 +540,13 @@ def _prob_improvement_tasks(
         "n_resamples", n_resamples, "the stratified bootstrap counts",
     )
     # The counts of every resample, (n_resamples, n_tasks, n_runs): runs drawn within each task.
-    counts_a = generator.multinomial(n_a, np.full(n_a, 1 / n_a), size=(n_resamples, n_tasks))
+    counts_a = counts_by_multinomial(generator, n_a, (n_resamples, n_tasks))
     if paired:
         wins = _wins(a, b)  # runs x tasks
         boot = np.einsum("btr,rt->b", counts_a, wins) / (n_a * n_tasks)
     else:
         wins = _wins(a.T[:, :, None], b.T[:, None, :])  # tasks x runs of A x runs of B
-        counts_b = generator.multinomial(n_b, np.full(n_b, 1 / n_b), size=(n_resamples, n_tasks))
+        counts_b = counts_by_multinomial(generator, n_b, (n_resamples, n_tasks))
         boot = np.sum(np.einsum("bti,tij->btj", counts_a, wins) * counts_b, axis=(1, 2)) / (n_a * n_b * n_tasks)
     low, high = np.quantile(boot, [alpha / 2, 1 - alpha / 2])
     return ProbImprovement(

@@ -25,6 +25,7 @@ from typing import Any, Literal
 import numpy as np
 from numpy.typing import ArrayLike
 
+from ._bootstrap_engine import counts_by_index, resample_indices
 from ._numeric import check_finite_result, safe_scale
 from ._ranks import score_table, within_ranks
 from ._results import ConfidenceInterval
@@ -90,14 +91,6 @@ class RankStabilityResult:
     resampled_mean_ranks: np.ndarray
     n_resamples: int
     alpha: float
-
-
-def _multiplicities(n_units: int, n_resamples: int, rng: np.random.Generator) -> np.ndarray:
-    """How often each unit is drawn, for ``n_resamples`` resamples of ``n_units`` with replacement."""
-    drawn = rng.integers(0, n_units, size=(n_resamples, n_units))
-    offsets = (np.arange(n_resamples) * n_units)[:, None]
-    counts = np.bincount((drawn + offsets).ravel(), minlength=n_resamples * n_units)
-    return counts.reshape(n_resamples, n_units)
 
 
 def rank_stability(
@@ -187,7 +180,7 @@ def rank_stability(
     mean_ranks = ranks.mean(axis=0)
     cd = nemenyi_cd(k, n, alpha=alpha)
 
-    counts = _multiplicities(n, n_resamples, gen).astype(float)
+    counts = counts_by_index(gen, n, n_resamples).astype(float)
     resampled = counts @ ranks / n  # (B, k)
     # Pairwise differences on a grid of N-ths: compare counts of rank sums to avoid rounding.
     observed_sign = np.sign(_round_pairs(mean_ranks[:, None] - mean_ranks[None, :], n))
@@ -289,14 +282,14 @@ def _resampled_metrics(data, statistic, n_items, k, n_resamples, rng) -> np.ndar
         rows = max(1, _CHUNK_ELEMENTS // max(n_items, 1))
         for start in range(0, n_resamples, rows):
             b = min(rows, n_resamples - start)
-            counts = _multiplicities(n_items, b, rng).astype(float)
+            counts = counts_by_index(rng, n_items, b).astype(float)
             out[start : start + b] = counts @ data / n_items
         return out
     per_item = sum(int(np.prod(x.shape[1:], dtype=np.int64)) for arrays in data for x in arrays)
     rows = max(1, _CHUNK_ELEMENTS // max(n_items * max(per_item, 1), 1))
     for start in range(0, n_resamples, rows):
         b = min(rows, n_resamples - start)
-        idx = rng.integers(0, n_items, size=(b, n_items))
+        idx = resample_indices(rng, n_items, b)
         for j, arrays in enumerate(data):
             out[start : start + b, j] = _call_statistic(statistic, arrays, idx)
     return out
@@ -649,7 +642,7 @@ def rank_confidence_sets(
     rows = max(1, _CHUNK_ELEMENTS // max(n, n_pairs))
     for start in range(0, n_resamples, rows):
         b = min(rows, n_resamples - start)
-        counts = _multiplicities(n, b, gen).astype(float)
+        counts = counts_by_index(gen, n, b).astype(float)
         largest[start : start + b] = np.abs(counts @ differences / n).max(axis=1)
     critical = float(np.quantile(largest, confidence_level, method="inverted_cdf"))
 
