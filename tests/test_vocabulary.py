@@ -1,8 +1,11 @@
 """One vocabulary (CONTRIBUTING.md): every public name, result field, Report column and CLI flag is checked.
 
-A name from the table of forbidden synonyms fails the test wherever it appears, except in the
-documented exceptions: the ``Report`` calls and columns that the source's report guide writes
-(``../shared/seeds/001_1e3ca91848b5879f.txt``), which readers' code calls as written.
+A name from the table of forbidden synonyms fails the test wherever it appears, whole or as a part of a
+compound name, except in the documented exceptions: the ``Report`` calls and columns that the source's
+report guide writes (``../shared/seeds/001_1e3ca91848b5879f.txt``), which readers' code calls as written.
+Each name holds one kind of thing across the API (the annotations of every parameter and result field of
+that name), a function returns one type whatever its arguments, docstrings say task where Demšar says
+dataset, and ``alpha`` follows one rule everywhere.
 """
 
 from __future__ import annotations

@@ -3,7 +3,7 @@
 Adding a module means adding its line to :data:`MODULES`, and nothing else: the package reads it for
 its imports and ``__all__`` (``sigeval/__init__.py``), ``tools/import_graph.py`` for the floors,
 ``tools/mutation.py`` for the modules it mutates and their tests, and the tests that iterate over modules
-(package, bad inputs, properties, docstrings, vocabulary) for what they check. ``tests/test_package.py``
+(package, import graph, bad inputs, docstrings, vocabulary, draws) for what they check. ``tests/test_package.py``
 fails when a module of the package is missing here.
 
 The kinds, from the floor of the import graph they sit on (an import may point down or along a floor,
