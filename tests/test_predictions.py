@@ -41,8 +41,9 @@ def test_the_command_prints_what_the_library_returns(tmp_path):
                            "--n-resamples", "300", "--rng", "7"], capture_output=True, text=True, check=True)
     out = json.loads(done.stdout)
     res = compare_predictions(table, n_resamples=300, rng=7)
-    assert out["models"] == json.loads(res.per_model.to_json(orient="records"))
-    assert out["pairs"] == json.loads(res.pairs.to_json(orient="records"))
+    # At full precision (strict JSON: NaN as null): the library's numbers themselves.
+    assert out["models"] == res.per_model.astype(object).where(res.per_model.notna(), None).to_dict(orient="records")
+    assert out["pairs"] == res.pairs.astype(object).where(res.pairs.notna(), None).to_dict(orient="records")
     assert out["note"] == res.note and "rng seed 7" in res.note
 
 

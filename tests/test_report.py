@@ -174,8 +174,16 @@ def test_power_passes_alpha_and_target_power_to_seeds_needed(hand):
 
 def test_power_difference_exactly_at_the_mde_is_detectable(hand, monkeypatch):
     """``detectable`` is ``|mean_diff| >= mde``: a design whose MDE equals the observed difference detects it."""
+    import sigeval.report
+
     observed = hand.pairwise().mean_diff.abs().to_numpy()
-    monkeypatch.setattr("sigeval.report._mde", lambda t_sum, sd, n: observed.copy())
+    core = sigeval.report.power_core
+
+    def at_the_observed_difference(*args, **kwargs):
+        values, reason = core(*args, **kwargs)
+        return {**values, "mde": observed.copy()}, reason
+
+    monkeypatch.setattr(sigeval.report, "power_core", at_the_observed_difference)
     pwr = hand.power()
     assert (pwr.mde == pwr.mean_diff.abs()).all() and pwr.detectable.all()
 
@@ -238,22 +246,8 @@ def test_equivalence_agrees_with_tost_and_crosses_holm(hand):
     assert eq.verdict.tolist() == expected.tolist()
 
 
-@pytest.fixture
-def every_row_flagged(monkeypatch):
-    """Every comparison marked for the per-comparison path, as if the vectorised one could vouch for none."""
-    real = Report._student
-
-    def flagged(self, alpha):
-        out = real(self, alpha)
-        out["flagged"] = np.ones_like(out["flagged"])
-        return out
-
-    monkeypatch.setattr(Report, "_student", flagged)
-
-
-@pytest.mark.usefixtures("every_row_flagged")
-def test_equivalence_rows_sent_to_the_functions_get_the_functions_numbers(hand):
-    """A row the vectorised path does not vouch for is computed by paired_difference and tost_paired themselves."""
+def test_equivalence_rows_are_the_functions_numbers(hand):
+    """Every row is what paired_difference and tost_paired return: the same cores, on all comparisons at once."""
     eq = hand.equivalence(margin=0.02, alpha=0.1)
     assert (eq.note == "").all()
     for row in eq.itertuples(index=False):
@@ -265,8 +259,7 @@ def test_equivalence_rows_sent_to_the_functions_get_the_functions_numbers(hand):
             *tost.confidence_interval, 0.02, tost.pvalue]
 
 
-@pytest.mark.usefixtures("every_row_flagged")
-def test_pairwise_rows_sent_to_paired_difference_get_its_numbers(hand):
+def test_pairwise_rows_are_paired_difference_s_numbers(hand):
     pw = hand.pairwise(alpha=0.1)
     assert (pw.note == "").all()
     for row in pw.itertuples(index=False):
@@ -275,10 +268,9 @@ def test_pairwise_rows_sent_to_paired_difference_get_its_numbers(hand):
                                                                          res.pvalue]
 
 
-@pytest.mark.usefixtures("every_row_flagged")
 @pytest.mark.parametrize("correction", ["none", "holm"])
-def test_power_rows_sent_to_the_functions_get_the_functions_numbers(hand, correction):
-    """A row the vectorised path does not vouch for is computed by power_paired and seeds_needed at its level."""
+def test_power_rows_are_the_functions_numbers(hand, correction):
+    """Every row is what power_paired and seeds_needed return at the row's level."""
     view = hand.power(alpha=0.1, target_power=0.9, deltas=(0.01, 0.005), correction=correction)
     assert (view.note == "").all()
     if correction == "none":
@@ -296,21 +288,6 @@ def test_power_rows_sent_to_the_functions_get_the_functions_numbers(hand, correc
         assert [row["seeds_for_0.01"], row["seeds_for_0.005"]] == [
             seeds_needed(res.sigma_d, delta, alpha=level, target_power=0.9) for delta in (0.01, 0.005)]
     assert view.detectable.any() and not view.detectable.all()
-
-
-@pytest.mark.usefixtures("every_row_flagged")
-def test_power_rows_sent_to_the_functions_are_detectable_at_an_mde_equal_to_the_difference(hand, monkeypatch):
-    """``detectable`` is ``|mean_diff| >= mde`` on that path too: an MDE equal to the difference counts."""
-    import dataclasses
-
-    import sigeval.report as module
-
-    def at_the_difference(*args, delta, **kwargs):
-        return dataclasses.replace(power_paired(*args, delta=delta, **kwargs), mde=delta)
-
-    monkeypatch.setattr(module, "power_paired", at_the_difference)
-    view = hand.power(deltas=(0.01,))
-    assert (view.mde == view.mean_diff.abs()).all() and view.detectable.all()
 
 
 def test_a_spread_at_rounding_level_marks_its_own_row_as_the_functions_refuse_it():

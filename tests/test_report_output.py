@@ -438,13 +438,12 @@ def test_views_are_the_reports_own_views_with_the_options_passed_on():
 
     refused = _one_pair()
     shown = views(refused, 0.05, 0.05, 0.8)
-    assert list(shown) == ["describe", "pairwise", "power", "summary", "failed_runs", "equivalence", "bayesian_note",
+    assert list(shown) == ["describe", "pairwise", "power", "summary", "failed_runs", "equivalence", "bayesian",
                            "friedman", "aggregate_note"]
-    with pytest.raises(ValueError) as bayesian:
-        refused.bayesian(0.05)
     with pytest.raises(ValueError) as aggregate:
         refused.aggregate(rng=0)
-    assert shown["bayesian_note"] == str(bayesian.value) and "at least 2" in shown["bayesian_note"]
+    same(shown["bayesian"], refused.bayesian(0.05))  # a refused comparison is noted in its row, as elsewhere
+    assert "at least 2" in shown["bayesian"].note[0]
     assert shown["aggregate_note"] == str(aggregate.value) and "needs every run" in shown["aggregate_note"]
     assert list(views(refused, None, 0.05, 0.8)) == ["describe", "pairwise", "power", "summary", "failed_runs",
                                                      "friedman", "aggregate_note"]
@@ -535,9 +534,10 @@ def test_markdown_explains_the_views_the_runs_cannot_support(fixed_date):
     from sigeval._report_output import to_markdown
 
     report = _one_pair()
+    from sigeval._report_output import markdown_table
+
     text = to_markdown(report, 0.05, 0.05, 0.8, 2, "CALL")
-    with pytest.raises(ValueError) as bayesian:
-        report.bayesian(0.05)
+    bayesian = report.bayesian(0.05)
     with pytest.raises(ValueError) as aggregate:
         report.aggregate(rng=0)
     lines = ["# Report", "", report.summary(margin=0.05), "", "## Design", "",
@@ -555,7 +555,9 @@ def test_markdown_explains_the_views_the_runs_cannot_support(fixed_date):
              "| failed runs | 1 (drop-pairs) |"]
     sections = _markdown_sections(report, 0.05, 0.05, 0.8, "task", "none", 2)
     sections += [
-        ("How probable is a practical difference? (Bayesian paired t, ROPE = the margin)", [str(bayesian.value)]),
+        ("How probable is a practical difference? (Bayesian paired t, ROPE = the margin)",
+         [markdown_table(bayesian, 2), "", "posterior probabilities under the noninformative prior, over the seeds of "
+          "each task; no correction for the number of comparisons."]),
         # Lower is better: B is ahead on both tasks.
         ("Ranking across tasks (Friedman)",
          ["| model | mean_rank |", "|:---|---:|", "| A | 2.00 |", "| B | 1.00 |", "",
@@ -570,7 +572,7 @@ def test_markdown_explains_the_views_the_runs_cannot_support(fixed_date):
     lines += ["", "## Environment", "", "|  | value |", "|:---|:---|",
               *[f"| {key} | {value} |" for key, value in _environment_rows(report, "CALL")]]
     assert text == "\n".join(lines) + "\n"
-    assert "at least 2" in str(bayesian.value) and "needs every run" in str(aggregate.value)
+    assert "at least 2" in bayesian.note[0] and "needs every run" in str(aggregate.value)
     # Without a margin: no equivalence view and no Bayesian one (no ROPE); the sections keep their order.
     assert re.findall(r"^## (.*)$", to_markdown(report, None, 0.05, 0.8, 2, "CALL"), flags=re.MULTILINE) == [
         "Design", "Scores per task (mean ± sd over the seeds)", "Is there a difference? (pairwise)",

@@ -92,6 +92,9 @@ MODULES: dict[str, Module] = {
     "_mcnemar": Module("engine", ("tests/test_paired.py", "tests/test_power_mcnemar.py")),
     "_ttest": Module("engine", ("tests/test_seeds.py", "tests/test_procedures.py", "tests/test_equivalence.py",
                                 "tests/test_crossval.py")),
+    "_paired_t": Module("engine", ("tests/test_paired_t.py", "tests/test_procedures.py", "tests/test_equivalence.py",
+                                   "tests/test_power.py", "tests/test_bayes.py", "tests/test_report.py",
+                                   "tests/test_report_bayesian.py")),
     "_ranks": Module("engine", ("tests/test_ranking.py", "tests/test_rank_uncertainty.py")),
     "_numeric": Module("engine", ("tests/test_validation.py", "tests/test_resampling.py", "tests/test_procedures.py")),
     "_noncentral": Module("engine", ("tests/test_power.py", "tests/test_validation.py", "tests/test_report.py")),
@@ -101,6 +104,7 @@ MODULES: dict[str, Module] = {
     "_registry": Module("helper", ("tests/test_package.py",)),
     "_version": Module("helper", ("tests/test_package.py",)),
     "_runs_table": Module("helper", ("tests/test_report.py",)),
+    "_report_results": Module("helper", ("tests/test_report.py",)),
     "_progress": Module("helper", ("tests/test_progress.py",)),
 }
 

@@ -98,7 +98,7 @@ def views(report: Any, margin: float | None, alpha: float, target_power: float, 
     }
     if margin is not None:
         out["equivalence"] = report.equivalence(margin, alpha=alpha, family=family)
-        try:  # a comparison the Bayesian paired t refuses (fewer than 2 pairs) leaves the view out
+        try:  # a view refused as a whole (its arguments) is left out and explained; refused rows are noted
             out["bayesian"] = report.bayesian(margin)
         except ValueError as error:
             out["bayesian_note"] = str(error)
