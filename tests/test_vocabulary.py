@@ -458,7 +458,7 @@ def test_an_interval_around_an_estimate_has_its_confidence_interval():
 DATASET_ALLOWED = [
     r"dataset-level|dataset IoU",  # IoU over the whole test set
     r"one (fixed )?dataset|simulated dataset",  # the splits of one data set (correlated t, Dietterich's tests)
-    r"dataset's items",
+    r"dataset's items|\bthe dataset\b(?!s)",  # the one data set a learner is trained and tested on (crossval)
     r"Demšar.*datasets?|datasets?.*(Demšar|his tasks)",  # a sentence quoting Demšar
 ]
 
