@@ -27,7 +27,7 @@ def test_each_module_has_a_kind_with_a_floor_and_test_files_that_exist():
         assert module.kind in FLOORS, name
         assert all((root / path).is_file() for path in module.tests), name
         assert name.startswith("_") == (FLOORS[module.kind] == 0 or module.kind == "renderer"), name
-    assert set(EXPORTED) == set(of_kind("statistics")) | {"report", "predictions"}
+    assert set(EXPORTED) == set(of_kind("statistics")) | {"report", "predictions", "readers"}
 
 
 def test_the_package_exports_what_the_registry_says():

@@ -603,6 +603,34 @@ def test_compare_predictions_tables_are_consistent(data, n, level):
     np.testing.assert_allclose(pairs.estimate, [accuracy[a] - accuracy[b] for a, b in zip(pairs.model_a, pairs.model_b)])
 
 
+_CELLS = st.one_of(st.integers(-10**6, 10**6), st.floats(allow_nan=False, allow_infinity=False),
+                   st.text(st.characters(codec="utf-8", exclude_categories=["Cs", "Cc", "Zl", "Zp"]), min_size=1,
+                           max_size=6).filter(lambda t: t.strip() == t and t.strip()))
+
+
+@given(data=st.data(), n=st.integers(1, 8), sep=st.sampled_from([",", ";", "\t", "|"]),
+       encoding=st.sampled_from(["utf-8", "utf-8-sig", "utf-16"]))
+def test_a_csv_file_reads_as_pandas_reads_it_with_its_lines(tmp_path_factory, data, n, sep, encoding):
+    columns = data.draw(st.lists(st.text("abcxyz_", min_size=1, max_size=4), min_size=1, max_size=4, unique=True))
+    frame = pd.DataFrame({c: data.draw(st.lists(_CELLS, min_size=n, max_size=n)) for c in columns})
+    path = tmp_path_factory.mktemp("csv") / "t.csv"
+    path.write_bytes(frame.to_csv(index=False, sep=sep).encode(encoding))
+    # The delimiter found, not given, where the header shows one; the encoding found from the byte-order mark.
+    table = sg.read_csv_table(path, sep=sep if len(columns) == 1 else None)
+    pd.testing.assert_frame_equal(table.reset_index(drop=True), pd.read_csv(path, sep=sep, encoding=encoding))
+    assert table.index.is_monotonic_increasing and table.index[0] >= 2
+
+
+@given(scores=arrays(np.float64, 8, elements=st.floats(-1e6, 1e6) | st.just(np.nan)))
+def test_a_file_of_runs_reads_for_report_or_is_refused_naming_a_line(tmp_path_factory, scores):
+    runs = pd.DataFrame({"task": ["t"] * 8, "model": list("AAAABBBB"), "seed": [0, 1, 2, 3] * 2, "score": scores})
+    path = tmp_path_factory.mktemp("runs") / "runs.csv"
+    runs.to_csv(path, index=False, float_format="%.17g")
+    table = sg.read_runs_csv(path)
+    np.testing.assert_array_equal(table.score.to_numpy(), scores)
+    assert table.index.tolist() == list(range(2, 10))
+
+
 @given(data=st.data(), n=st.integers(1, 30), k=st.integers(1, 30))
 def test_pass_at_k_is_a_probability_growing_with_k(data, n, k):
     size = data.draw(st.integers(2, 6))

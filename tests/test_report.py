@@ -1579,3 +1579,54 @@ def test_the_memory_check_of_the_views_counts_what_they_allocate(n_seeds):
         peaks.append(tracemalloc.get_traced_memory()[1])
         tracemalloc.stop()
     assert counted / 1.5 <= max(peaks) <= 1.5 * counted, peaks
+
+
+# --------------------------------------------------------------------------- the user's units and order (issue 42)
+
+
+def test_a_reference_goes_last_so_differences_read_candidate_minus_reference(hand):
+    plain = hand.pairwise()
+    based = Report(hand.runs, reference=hand.models[0])
+    assert based.models == (*hand.models[1:], hand.models[0]) and based.reference == hand.models[0]
+    assert "the reference, A, is B" in based.to_markdown()
+    against = based.pairwise()
+    against = against[against.model_b == hand.models[0]]
+    assert len(against) == len(plain[plain.model_a == hand.models[0]]) > 0
+    for row in against.itertuples(index=False):
+        original = plain[(plain.task == row.task) & (plain.model_a == row.model_b) & (plain.model_b == row.model_a)]
+        assert row.mean_diff == -original.mean_diff.iloc[0]
+        assert row.pvalue == original.pvalue.iloc[0]
+        assert (row.ci_low, row.ci_high) == pytest.approx((-original.ci_high.iloc[0], -original.ci_low.iloc[0]),
+                                                          rel=1e-12)
+
+
+def test_an_explicit_order_of_the_models_is_kept_and_checked(hand):
+    order = list(reversed(hand.models))
+    report = Report(hand.runs, models=order)
+    assert report.models == tuple(order)
+    assert report.describe().equals(hand.describe()) is False  # rows follow the new order
+    assert sorted(report.friedman().mean_ranks.items()) == sorted(hand.friedman().mean_ranks.items())
+    with pytest.raises(ValueError, match=r"^`models` must list every model of the table once"):
+        Report(hand.runs, models=order[:-1])
+    with pytest.raises(ValueError, match=r"^`models` must list every model of the table once"):
+        Report(hand.runs, models=[*order, order[0]])
+    with pytest.raises(TypeError, match=r"^`models` must be a sequence"):
+        Report(hand.runs, models="ABC")
+    with pytest.raises(ValueError, match=r"^`reference` must be one of the table's models"):
+        Report(hand.runs, reference="nobody")
+
+
+def test_points_scale_every_view_and_the_outputs_say_so(hand):
+    points = Report(hand.runs, units="points")
+    np.testing.assert_allclose(points.pairwise().mean_diff, 100 * hand.pairwise().mean_diff, rtol=1e-12)
+    np.testing.assert_allclose(points.pairwise().pvalue, hand.pairwise().pvalue, rtol=1e-9)
+    # The default deltas are one point and half a point: the same seeds as 0.01 and 0.005 unscaled.
+    view = points.power()
+    assert [c for c in view.columns if c.startswith("seeds_for_")] == ["seeds_for_1", "seeds_for_0.5"]
+    assert view["seeds_for_1"].tolist() == hand.power()["seeds_for_0.01"].tolist()
+    verdicts = points.equivalence(margin=1.0).verdict.tolist()
+    assert verdicts == hand.equivalence(margin=0.01).verdict.tolist()
+    text = points.to_markdown(margin=1.0)
+    assert "| metric | score, in points (x 100), higher is better |" in text and "| margin | 1, in points |" in text
+    with pytest.raises(ValueError, match=r"^`units` must be one of 'score', 'points'"):
+        Report(hand.runs, units="percent")

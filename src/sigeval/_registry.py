@@ -18,8 +18,9 @@ never up):
 ``statistics`` (floor 1)
     The public modules of the course's ideas, exported by the package.
 ``front door``, ``renderer``, ``plots``, ``course`` (floor 2)
-    What sits on the statistics: ``Report``, ``compare_predictions`` and the command; ``Report``'s
-    renderer; the figures (extra ``plots``); the course's own apparatus (extra ``course``).
+    What sits on the statistics: ``Report``, ``compare_predictions``, the readers of CSV files and the
+    command; the renderer of their outputs; the figures (extra ``plots``); the course's own apparatus
+    (extra ``course``).
 
 The package itself (``sigeval/__init__.py``, floor 3) imports the exported modules; no module imports it.
 """
@@ -76,6 +77,7 @@ MODULES: dict[str, Module] = {
     "report": Module("front door", ("tests/test_report.py", "tests/test_report_bayesian.py",
                                     "tests/test_report_output.py"), exported=True),
     "predictions": Module("front door", ("tests/test_predictions.py", "tests/test_cli.py"), exported=True),
+    "readers": Module("front door", ("tests/test_readers.py", "tests/test_cli.py"), exported=True),
     "generative": _statistics("tests/test_generative.py"),
     "sequential": _statistics("tests/test_sequential.py"),
     "bayes": _statistics("tests/test_bayes.py"),

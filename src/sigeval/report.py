@@ -70,6 +70,9 @@ from .ranking import friedman, nemenyi_cd, tasks_for_gap
 __all__ = ["Report", "ReportFriedman", "ReportRankStability"]
 
 FailedPolicy = Literal["raise", "drop-pairs"]
+#: The units of a report's numbers: the scores as given, or percentage points (proportions x 100).
+Units = Literal["score", "points"]
+UNITS = ("score", "points")
 #: The Holm family of a view: the comparisons of one task, or every comparison of the report.
 Family = Literal["task", "all"]
 FAMILIES = ("task", "all")
@@ -103,11 +106,28 @@ class Report:
         each comparison leaves out the seeds on which either of its two
         models failed; :attr:`failed_runs` lists them and every view states
         how many pairs (or seeds) it used.
+    models : sequence, optional
+        The order of the models (every model of the table, once): differences
+        are A minus B with A before B. By default, the order of first appearance.
+    reference : optional
+        The reference model (a baseline), put last, so that every comparison
+        with it reads candidate minus reference (positive when the candidate
+        scores higher).
+    units : {"score", "points"}
+        ``"points"`` works in percentage points: the scores (proportions) are
+        multiplied by 100, and every view, margin and ``delta`` is in points
+        (the default ``deltas`` of :meth:`power` become 1 and 0.5); the
+        outputs say so. ``"score"`` (default): the scores as given.
 
     Attributes
     ----------
     tasks, models : tuple
-        In the order of their first appearance in the table.
+        In the order of their first appearance in the table (the models in the
+        order asked, the reference last).
+    units, reference
+        As given (``reference`` is None without one).
+    scale : float
+        100 with ``units="points"``, else 1.
     seeds : dict
         The seeds of each task (the union over its models), in order of appearance.
     failed_runs : pandas.DataFrame
@@ -152,12 +172,21 @@ class Report:
         score: str = "score",
         higher_is_better: bool = True,
         failed: FailedPolicy = "raise",
+        models: Sequence | None = None,
+        reference: Any = None,
+        units: Units = "score",
     ) -> None:
         self.higher_is_better = check_flag(higher_is_better, "higher_is_better")
         self.failed = check_choice(failed, "failed", ("raise", "drop-pairs"))
+        self.units = check_choice(units, "units", UNITS)
+        self.scale = 100.0 if self.units == "points" else 1.0
         runs = read_runs(table, {"task": task, "model": model, "seed": seed, "score": score})
+        if self.scale != 1.0:
+            runs["score"] = runs["score"] * self.scale
         self.runs = runs
         self.tasks, self.models, self._scores, self.seeds, self.failed_runs = pair_runs(runs)
+        self._order_models(models, reference)
+        self.reference = None if reference is None else self.models[-1]
         self._comparisons: Comparisons | None = None
         if len(self.models) < 2:
             raise ValueError(
@@ -169,6 +198,34 @@ class Report:
                 "Failed runs are never dropped silently: repair them, or pass failed='drop-pairs' "
                 "to leave out the pairs they belong to (listed in `failed_runs`)."
             )
+
+    def _order_models(self, models: Sequence | None, reference: Any) -> None:
+        """Put the models in the order asked: every model listed once, and the reference (if any) last.
+
+        Differences are A minus B with A before B, so with the reference last every
+        comparison against it reads candidate minus reference.
+        """
+        order = list(self.models)
+        if models is not None:
+            if isinstance(models, str | bytes) or not isinstance(models, Sequence | np.ndarray | pd.Index):
+                raise TypeError(f"`models` must be a sequence of the table's model names; got {models!r}.")
+            asked = list(models)
+            if sorted(map(str, asked)) != sorted(map(str, order)) or len(set(map(str, asked))) != len(asked):
+                raise ValueError(
+                    f"`models` must list every model of the table once, in the order wanted; the table holds "
+                    f"{order!r}, got {asked!r}."
+                )
+            order = [next(m for m in order if str(m) == str(a)) for a in asked]
+        if reference is not None:
+            if not any(str(m) == str(reference) for m in order):
+                raise ValueError(f"`reference` must be one of the table's models, {order!r}; got {reference!r}.")
+            base = next(m for m in order if str(m) == str(reference))
+            order = [m for m in order if m is not base] + [base]
+        if order == list(self.models):
+            return
+        where = [self.models.index(m) for m in order]
+        self._scores = {t: grid[:, where] for t, grid in self._scores.items()}
+        self.models = tuple(order)
 
     def _seeds_per_task(self, between: str) -> str:
         """``"10"``, or ``"3-10"`` when the tasks have different numbers of seeds."""
@@ -282,7 +339,7 @@ class Report:
         self,
         alpha: float = 0.05,
         target_power: float = 0.80,
-        deltas: Sequence[float] = (0.01, 0.005),
+        deltas: Sequence[float] | None = None,
         *,
         correction: PowerCorrection = "none",
         family: Family = "task",
@@ -312,9 +369,11 @@ class Report:
             Level of the paired t-test.
         target_power : float
             Power that defines the MDE and the seeds needed.
-        deltas : sequence of float
+        deltas : sequence of float, optional
             True differences (in the units of the scores) for which to report
-            the seeds needed, one ``seeds_for_<delta>`` column each.
+            the seeds needed, one ``seeds_for_<delta>`` column each; by
+            default 0.01 and 0.005 times ``scale`` (one point and half a
+            point of an accuracy).
         correction : {"none", "holm", "bonferroni"}
             The level :math:`\alpha'` in the formula above, shown in the
             ``alpha_used`` column. ``"none"`` (default, the source's formula):
@@ -375,6 +434,8 @@ class Report:
         """
         correction = check_choice(correction, "correction", POWER_CORRECTIONS)
         family = check_choice(family, "family", FAMILIES)
+        if deltas is None:  # one point and half a point of an accuracy, in the report's units
+            deltas = (0.01 * self.scale, 0.005 * self.scale)
         return self._power(alpha, target_power, self._check_deltas(deltas), correction=correction, family=family)
 
     def _power(
@@ -1089,7 +1150,8 @@ class Report:
     # ------------------------------------------------------------------ outputs (rendered by _report_output)
 
     def to_markdown(self, margin: float | None = None, alpha: float = 0.05, target_power: float = 0.80, *,
-                    precision: int = 4, family: Family = "task", correction: PowerCorrection = "none") -> str:
+                    precision: int = 4, family: Family = "task", correction: PowerCorrection = "none",
+                    rope: float | None = None, n_resamples: int = 10_000, rng: RngLike = 0) -> str:
         """The report as Markdown: the summary, the design, every view, the failed runs and the environment.
 
         Parameters
@@ -1102,6 +1164,14 @@ class Report:
             Decimals of the numbers (p-values: 3 significant digits).
         family, correction : str
             The Holm family and the power correction, as in :meth:`summary`.
+        rope : float or None
+            The Bayesian view's region of practical equivalence (:meth:`bayesian`);
+            None: the margin (without either, no Bayesian view).
+        n_resamples : int
+            Resamples of each interval of the aggregate view (:meth:`aggregate`).
+        rng : numpy.random.Generator, int or None
+            The aggregate view's generator; the seed 0 by default, so that the
+            same runs give the same report.
 
         Returns
         -------
@@ -1115,13 +1185,14 @@ class Report:
         >>> print(report.to_markdown().splitlines()[0])
         # Report
         """
-        from . import _report_output
+        from . import _report_output as ro
 
         precision = check_precision(precision)
         call = (f"Report.to_markdown(margin={margin!r}, alpha={alpha!r}, target_power={target_power!r}, "
-                f"precision={precision}, family={family!r}, correction={correction!r})")
-        return _report_output.to_markdown(self, margin, alpha, target_power, precision, call, family=family,
-                                          correction=correction)
+                f"precision={precision}, family={family!r}, correction={correction!r}"
+                f"{ro.options_given(rope, n_resamples, rng)})")
+        choices = ro.Choices(margin, alpha, target_power, family, correction, rope, n_resamples, rng)
+        return ro.markdown(ro.ReportOutput(self, choices, ro.views(self, choices), call=call, precision=precision))
 
     def to_latex(self, *, precision: int = 3, bold_best: bool = False) -> str:
         """Mean ± sd of each model on each task as a booktabs ``tabular`` (needs ``\\usepackage{booktabs}``).
@@ -1146,14 +1217,16 @@ class Report:
         >>> print(report.to_latex(precision=2, bold_best=True).splitlines()[5])
         A & \\textbf{0.81 $\\pm$ 0.01} \\\\
         """
-        from . import _report_output
+        from . import _report_output as ro
 
-        precision = check_precision(precision)
-        return _report_output.to_latex(self, precision, check_flag(bold_best, "bold_best"))
+        precision, bold_best = check_precision(precision), check_flag(bold_best, "bold_best")
+        described = ro.views(self, ro.Choices(), ("describe",))
+        return ro.latex(ro.ReportOutput(self, ro.Choices(), described, (), precision=precision, bold_best=bold_best))
 
     def to_html(self, path: Any, margin: float | None = None, alpha: float = 0.05, target_power: float = 0.80, *,
                 precision: int = 4, title: str | None = None, family: Family = "task",
-                correction: PowerCorrection = "none") -> Any:
+                correction: PowerCorrection = "none", rope: float | None = None, n_resamples: int = 10_000,
+                rng: RngLike = 0) -> Any:
         """Write the report as one self-contained HTML page: no request to the network, figures inline.
 
         The page holds the plain-words summary, the design, the scores per
@@ -1167,7 +1240,7 @@ class Report:
         ----------
         path : str or path-like
             The file to write.
-        margin, alpha, target_power, precision, family, correction
+        margin, alpha, target_power, precision, family, correction, rope, n_resamples, rng
             As in :meth:`to_markdown`.
         title : str, optional
             The page's heading.
@@ -1187,10 +1260,11 @@ class Report:
         >>> "In plain words" in page.read_text()
         True
         """
-        from . import _report_output
+        from . import _report_output as ro
 
         precision = check_precision(precision)
         call = (f"Report.to_html({str(path)!r}, margin={margin!r}, alpha={alpha!r}, target_power={target_power!r}, "
-                f"family={family!r}, correction={correction!r})")
-        return _report_output.to_html(self, path, margin, alpha, target_power, precision, call, title,
-                                      family=family, correction=correction)
+                f"family={family!r}, correction={correction!r}{ro.options_given(rope, n_resamples, rng)})")
+        choices = ro.Choices(margin, alpha, target_power, family, correction, rope, n_resamples, rng)
+        return ro.page(ro.ReportOutput(self, choices, ro.views(self, choices), call=call, precision=precision), path,
+                       title)
