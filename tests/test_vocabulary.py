@@ -355,7 +355,7 @@ def _kind(hint) -> str | None:
     origin = typing.get_origin(hint)
     if origin is typing.Literal or hint is str:
         return "text"
-    if origin in (tuple, list) or hint in (tuple, list) or origin is Sequence:
+    if origin in (tuple, list, Sequence) or hint in (tuple, list, Sequence):
         elements = {_kind(a) for a in typing.get_args(hint) if a is not Ellipsis}
         return "array" if elements and elements <= {"count", "real"} else "labels"
     if origin is Callable or hint is Callable:
@@ -412,6 +412,7 @@ def test_the_type_guard_sees_a_break():
              "n_draws": [("f", _kind(int)), ("Result", _kind(float))],
              "n": [("f", _kind(ArrayLike)), ("Result", _kind(int | np.ndarray)), ("g", _kind(int | None))]}
     assert [b.split(":")[0] for b in _type_breaks(typed)] == ["`correction`", "`models`", "`n_draws`"]
+    assert _kind(Sequence) == _kind(tuple[str, ...]) == _kind(list | None) == "labels" != _kind(tuple[int, int])
     assert set(TYPE_EXCEPTIONS) <= {(w, n) for n, uses in _typed_names().items() for w, _ in uses}
 
 
