@@ -18,8 +18,8 @@ never up):
 ``statistics`` (floor 1)
     The public modules of the course's ideas, exported by the package.
 ``front door``, ``renderer``, ``plots``, ``course`` (floor 2)
-    What sits on the statistics: ``Report``, ``compare_predictions``, the readers of CSV files and the
-    command; the renderer of their outputs; the figures (extra ``plots``); the course's own apparatus
+    What sits on the statistics: ``Report`` (and its private parts ``_report_*``), ``compare_predictions``,
+    the readers of CSV files and the command; the renderer of their outputs; the figures (extra ``plots``); the course's own apparatus
     (extra ``course``).
 
 The package itself (``sigeval/__init__.py``, floor 3) imports the exported modules; no module imports it.
@@ -84,6 +84,10 @@ MODULES: dict[str, Module] = {
     "aggregate": _statistics("tests/test_aggregate.py", "tests/test_draws.py"),
     "effect": _statistics("tests/test_effect.py", "tests/test_draws.py"),
     "cli": Module("front door", ("tests/test_cli.py",)),
+    "_report_base": Module("front door", ("tests/test_report.py",)),
+    "_report_across": Module("front door", ("tests/test_report.py", "tests/test_report_bayesian.py")),
+    "_report_within": Module("front door", ("tests/test_report.py", "tests/test_report_bayesian.py",
+                                            "tests/test_report_output.py")),
     "_report_output": Module("renderer", ("tests/test_report_output.py", "tests/test_cli.py")),
     "plots": Module("plots", ("tests/test_plots.py",)),
     "course": Module("course", ("tests/test_shapes.py", "tests/test_mlp.py", "tests/test_cache.py",
