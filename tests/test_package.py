@@ -92,3 +92,21 @@ def test_one_version_number():
     assert __version__ is sigeval.__version__
     changelog = (PACKAGE.parents[1] / "CHANGELOG.md").read_text()
     assert f"## [{sigeval.__version__}]" in changelog
+
+
+def test_the_type_stub_is_written_from_the_registry():
+    # __init__ imports the registry's modules in a loop no type checker follows; the stub says what it holds.
+    sys.path.insert(0, str(PACKAGE.parents[1] / "tools"))
+    import package_stub
+
+    sys.path.pop(0)
+    assert (PACKAGE / "__init__.pyi").read_text() == package_stub.text(), "run python tools/package_stub.py"
+
+
+def test_a_type_checker_sees_the_exported_signatures(tmp_path):
+    api = pytest.importorskip("mypy.api")
+    user = tmp_path / "user.py"
+    user.write_text("from sigeval import Report, proportion_ci, run_benchmark\n"
+                    "proportion_ci(45, 100, method='nope')\nReport([], units=3)\nrun_benchmark(1, 2, 3)\n")
+    out, _, status = api.run([str(user), "--no-incremental", "--cache-dir", str(tmp_path / "cache")])
+    assert status == 1 and {line.split(":")[1] for line in out.splitlines() if "[arg-type]" in line} == {"2", "3", "4"}, out

@@ -4,7 +4,9 @@ Adding a module means adding its line to :data:`MODULES`, and nothing else: the 
 its imports and ``__all__`` (``sigeval/__init__.py``), ``tools/import_graph.py`` for the floors,
 ``tools/mutation.py`` for the modules it mutates and their tests, and the tests that iterate over modules
 (package, import graph, bad inputs, docstrings, vocabulary, draws) for what they check. ``tests/test_package.py``
-fails when a module of the package is missing here.
+fails when a module of the package is missing here, and when the package's type stub (``__init__.pyi``, which
+tells type checkers and editors what the loop of ``__init__`` imports) is not the one
+``python tools/package_stub.py`` writes from this list.
 
 The kinds, from the floor of the import graph they sit on (an import may point down or along a floor,
 never up):
