@@ -84,7 +84,7 @@ MODULES: dict[str, Module] = {
     "sequential": _statistics("tests/test_sequential.py"),
     "bayes": _statistics("tests/test_bayes.py"),
     "aggregate": _statistics("tests/test_aggregate.py", "tests/test_draws.py"),
-    "effect": _statistics("tests/test_effect.py", "tests/test_draws.py"),
+    "effect": _statistics("tests/test_effect.py"),
     "cli": Module("front door", ("tests/test_cli.py",)),
     "_report_base": Module("front door", ("tests/test_report.py",)),
     "_report_across": Module("front door", ("tests/test_report.py", "tests/test_report_bayesian.py")),
