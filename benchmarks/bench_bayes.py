@@ -16,18 +16,18 @@ from scipy import stats
 from sigeval import aggregate_ci, bayesian_signed_rank
 
 
-def signed_rank_loop(a, b, rope, n_samples, rng):
+def signed_rank_loop(a, b, rope, n_draws, rng):
     """One posterior sample at a time, as baycomp does."""
     values = np.r_[0.0, a - b]
     sums = values[:, None] + values[None, :]
     above = (sums > 2 * rope) + 0.5 * (sums == 2 * rope)
     below = (sums < -2 * rope) + 0.5 * (sums == -2 * rope)
-    theta = np.empty((n_samples, 3))
-    for k, w in enumerate(np.random.default_rng(rng).dirichlet(np.r_[0.5, np.ones(a.size)], n_samples)):
+    theta = np.empty((n_draws, 3))
+    for k, w in enumerate(np.random.default_rng(rng).dirichlet(np.r_[0.5, np.ones(a.size)], n_draws)):
         weights = np.outer(w, w)
         theta[k] = np.sum(weights * above), 0.0, np.sum(weights * below)
     theta[:, 1] = 1 - theta[:, 0] - theta[:, 2]
-    return np.bincount(np.argmax(theta, axis=1), minlength=3) / n_samples
+    return np.bincount(np.argmax(theta, axis=1), minlength=3) / n_draws
 
 
 def iqm_loop(scores, n_resamples, rng):

@@ -21,9 +21,9 @@ import pandas as pd
 import pytest
 
 import sigeval
-from sigeval._registry import STATISTICS
+from sigeval._registry import EXPORTED
 
-STATISTICS_MODULES = tuple(STATISTICS)
+STATISTICS_MODULES = EXPORTED
 
 
 def _public_functions() -> dict[str, object]:
@@ -125,8 +125,8 @@ VALID: dict[str, dict] = {
     "rank_confidence_sets": dict(scores=np.array(_TABLE).T, n_resamples=50, confidence_level=0.9, rng=0),
     "correlated_ttest": dict(differences=[0.02, 0.01, 0.03, 0.0], test_fraction=0.1, rope=0.01),
     "bayesian_paired_t": dict(scores_a=_A, scores_b=_B, rope=0.01),
-    "bayesian_signed_rank": dict(scores_a=_A, scores_b=_B, rope=0.01, prior_strength=0.5, n_samples=50, rng=0),
-    "bayesian_sign_test": dict(scores_a=_A, scores_b=_B, rope=0.01, prior_strength=1.0, n_samples=50, rng=0),
+    "bayesian_signed_rank": dict(scores_a=_A, scores_b=_B, rope=0.01, prior_strength=0.5, n_draws=50, rng=0),
+    "bayesian_sign_test": dict(scores_a=_A, scores_b=_B, rope=0.01, prior_strength=1.0, n_draws=50, rng=0),
     "iqm": dict(scores=_TABLE),
     "optimality_gap": dict(scores=_TABLE, gamma=0.9),
     "aggregate_mean": dict(scores=_TABLE),

@@ -218,8 +218,8 @@ def test_permutation_pvalue_is_never_below_two_to_the_minus_n(ab, method, altern
 
 @given(n01=counts, n10=counts, form=st.sampled_from([(True, True, False), (True, True, True), (False, True, False), (False, False, False)]))
 def test_mcnemar_counts_pvalue_is_a_probability(n01, n10, form):
-    exact, correction, mid_p = form
-    res = outcome(lambda: sg.mcnemar_counts(n01, n10, exact=exact, correction=correction, mid_p=mid_p))
+    exact, continuity, mid_p = form
+    res = outcome(lambda: sg.mcnemar_counts(n01, n10, exact=exact, continuity=continuity, mid_p=mid_p))
     if res is not None:
         pvalue(res.pvalue)
         finite(res.statistic)
@@ -605,7 +605,7 @@ def test_compare_predictions_tables_are_consistent(data, n, level):
     res = outcome(lambda: sg.compare_predictions(table, label=None, confidence_level=level, n_resamples=20, rng=0))
     if res is None:
         return
-    models = res.models
+    models = res.per_model
     assert np.all((models.ci_low <= models.accuracy) & (models.accuracy <= models.ci_high))
     pairs = res.pairs
     pvalue(pairs.pvalue.to_numpy())
@@ -771,7 +771,7 @@ def test_t_posteriors_give_three_probabilities(ab, rope, fraction):
 def test_dirichlet_posteriors_give_three_probabilities(ab, rope, prior):
     a, b = ab
     for test in (sg.bayesian_signed_rank, sg.bayesian_sign_test):
-        post = outcome(lambda test=test: test(a, b, rope=rope, prior_strength=prior, n_samples=200, rng=0))
+        post = outcome(lambda test=test: test(a, b, rope=rope, prior_strength=prior, n_draws=200, rng=0))
         if post is not None:
             p = _regions(post)
             samples = post.posterior_samples

@@ -44,6 +44,20 @@ def check_unit_interval(value: float, name: str) -> float:
     return value
 
 
+#: The smallest level ``alpha`` takes, in every function and view: the quantiles of the tests at smaller levels
+#: reach the limits of float64 (the studentized range's is infinite below about 1e-16, a t interval's bounds
+#: overflow near 1e-300), and no evaluation decides at a one-in-a-trillion error rate.
+SMALLEST_ALPHA = 1e-12
+
+
+def check_alpha(alpha: float, name: str = "alpha") -> float:
+    """A decision level: strictly between 0 and 1 and at least :data:`SMALLEST_ALPHA` (the one rule for ``alpha``)."""
+    alpha = check_unit_interval(alpha, name)
+    if alpha < SMALLEST_ALPHA:
+        raise ValueError(f"`{name}` must be at least {SMALLEST_ALPHA:g}; got {alpha!r}.")
+    return alpha
+
+
 def check_counts(
     k: ArrayLike, n: ArrayLike, names: tuple[str, str] = ("k", "n")
 ) -> tuple[np.ndarray, np.ndarray]:
@@ -418,7 +432,7 @@ def check_accuracies(x: ArrayLike, name: str) -> np.ndarray:
 
 
 def check_alpha_tost(alpha: float) -> float:
-    alpha = check_unit_interval(alpha, "alpha")
+    alpha = check_alpha(alpha)
     if alpha >= 0.5:
         raise ValueError(
             "`alpha` must be below 0.5 for TOST (its interval has level 1 - 2 alpha); "

@@ -53,7 +53,7 @@ class PredictionsComparison:
 
     Attributes
     ----------
-    models : pandas.DataFrame
+    per_model : pandas.DataFrame
         One row per model: ``model``, ``n_items``, ``accuracy`` (or ``auc``),
         ``ci_low``, ``ci_high``.
     pairs : pandas.DataFrame
@@ -67,7 +67,7 @@ class PredictionsComparison:
     n_resamples : int
     """
 
-    models: pd.DataFrame
+    per_model: pd.DataFrame
     pairs: pd.DataFrame
     note: str
     metric: str
@@ -337,7 +337,7 @@ def compare_predictions(
     >>> table = pd.DataFrame({"label": [0, 1, 1, 0, 1, 1, 0, 1],
     ...                       "A": [0, 1, 1, 0, 1, 1, 0, 0], "B": [0, 1, 0, 1, 1, 0, 0, 0]})
     >>> res = compare_predictions(table, n_resamples=1000, rng=0)
-    >>> res.models[["model", "accuracy"]].to_dict("records")
+    >>> res.per_model[["model", "accuracy"]].to_dict("records")
     [{'model': 'A', 'accuracy': 0.875}, {'model': 'B', 'accuracy': 0.5}]
     >>> res.pairs[["model_a", "model_b", "estimate", "pvalue"]].to_dict("records")
     [{'model_a': 'A', 'model_b': 'B', 'estimate': 0.375, 'pvalue': 0.25}]
@@ -384,5 +384,5 @@ def compare_predictions(
             per_model, pairs, note = _compare_accuracy(correct, codes, level, n_resamples, gen, seed, bar)
     pairs["pvalue_holm"] = adjust_pvalues(pairs.pvalue.to_numpy(), method="holm")
     return PredictionsComparison(
-        models=per_model, pairs=pairs, note=note, metric=metric, confidence_level=level, n_resamples=n_resamples
+        per_model=per_model, pairs=pairs, note=note, metric=metric, confidence_level=level, n_resamples=n_resamples
     )

@@ -40,6 +40,7 @@ from ._validation import (
     MAX_COUNT,
     RngLike,
     _show,
+    check_alpha,
     check_choice,
     check_flag,
     check_memory,
@@ -412,14 +413,8 @@ def nemenyi_q(n_models: int, *, alpha: float = 0.05) -> float:
     >>> round(nemenyi_q(4), 3), round(nemenyi_q(4, alpha=0.10), 3)
     (2.569, 2.291)
     """
-    alpha = check_unit_interval(alpha, "alpha")
-    q = _q(_check_n_models(n_models), alpha)
-    if not math.isfinite(q):  # 1 - alpha rounds to 1 below about 1e-16: the quantile is infinite
-        raise ValueError(
-            f"`alpha` = {alpha!r} is too small: the studentized range quantile at 1 - alpha is not finite in "
-            "float64 (alpha must be above about 1e-16)."
-        )
-    return q
+    # At alpha >= 1e-12 (check_alpha) the quantile is finite: 1 - alpha is still below 1 in float64.
+    return _q(_check_n_models(n_models), check_alpha(alpha))
 
 
 @functools.lru_cache(maxsize=256)
@@ -923,7 +918,7 @@ def holm_vs_control(
     >>> res.pvalue_holm.round(4), res.reject
     (array([0.0078, 0.5637]), array([ True, False]))
     """
-    alpha = check_unit_interval(alpha, "alpha")
+    alpha = check_alpha(alpha)
     fr = friedman(scores, higher_is_better=higher_is_better)
     c = _control_index(control, fr.models)
     k, n = fr.n_models, fr.n_tasks

@@ -32,6 +32,7 @@ from scipy import optimize, stats
 
 from ._numeric import running_mean_and_squares
 from ._validation import (
+    check_alpha,
     check_choice,
     check_finite_array,
     check_interval,
@@ -67,10 +68,6 @@ _GRID_POINTS_ONE_SIDED = 801
 # so the interval only widens); this many points, processed this many pairs at a time.
 _BETTING_GRID = 4001
 _BETTING_BLOCK = 256
-
-
-def _check_alpha(alpha: float) -> float:
-    return check_unit_interval(alpha, "alpha")
 
 
 def spending_alpha(
@@ -109,11 +106,16 @@ def spending_alpha(
     >>> spending_alpha([0.5, 1.0], alpha=0.025).round(5)
     array([0.00153, 0.025  ])
     """
-    alpha = _check_alpha(alpha)
+    alpha = check_alpha(alpha)
     spending = check_choice(spending, "spending", SPENDING_FUNCTIONS)
     t = check_finite_array(t, "t")
     if np.any(t <= 0) or np.any(t > 1):
         raise ValueError(f"`t` must hold information fractions in (0, 1]; got {t.tolist()}.")
+    return _spent(t, alpha, spending)
+
+
+def _spent(t: np.ndarray, alpha: float, spending: str) -> np.ndarray:
+    """The level spent by ``t`` at the one-sided level ``alpha`` (a two-sided design's half of its level)."""
     if spending == "obrien-fleming":
         # 2 sf(.) rather than 2 - 2 cdf(.): at small t the level spent is far below the float spacing near 1.
         return 2.0 * stats.norm.sf(stats.norm.isf(alpha / 2.0) / np.sqrt(t))
@@ -300,7 +302,7 @@ def group_sequential_bounds(
     >>> group_sequential_bounds(4, spending="pocock").critical_values.round(4)
     array([2.3683, 2.3675, 2.3582, 2.35  ])
     """
-    alpha = _check_alpha(alpha)
+    alpha = check_alpha(alpha)
     spending = check_choice(spending, "spending", SPENDING_FUNCTIONS)
     alternative = check_choice(alternative, "alternative", _ALTERNATIVES)
     t = _information_rates(n_looks, information_rates)
@@ -315,7 +317,7 @@ def _bounds(rates: tuple[float, ...], alpha: float, spending: Literal["obrien-fl
     t = np.array(rates)
     two_sided = alternative == "two-sided"
     sides = 2.0 if two_sided else 1.0
-    spent = sides * spending_alpha(t, alpha=alpha / sides, spending=spending)
+    spent = sides * _spent(t, alpha / sides, spending)
     recursion = _Recursion(two_sided)
     critical = np.empty(t.size)
     for k in range(t.size):  # a loop over the few looks; each look is one vectorised integral
@@ -687,7 +689,7 @@ class SequentialComparison:
         looks: ArrayLike | None = None,
         max_pairs: int | None = None,
     ):
-        self.alpha = _check_alpha(alpha)
+        self.alpha = check_alpha(alpha)
         self.method = check_choice(method, "method", (*SEQUENCE_METHODS, "group-sequential"))
         self.threshold = 0.0 if threshold is None else check_real(threshold, "threshold")
         self.margin = None if margin is None else check_positive_real(margin, "margin")
@@ -732,7 +734,7 @@ class SequentialComparison:
         """The differences A - B so far, in order."""
         return self._d.copy()
 
-    def update(self, score_a: ArrayLike, score_b: ArrayLike) -> str:
+    def update(self, scores_a: ArrayLike, scores_b: ArrayLike) -> str:
         """Add one pair of scores, or several in order, and return the decision.
 
         Several pairs at once decide as one update per pair would: the decision is that of the
@@ -742,8 +744,8 @@ class SequentialComparison:
         if self.decision != "continue":
             raise ValueError(f"the comparison has reached its decision {self.decision!r} after {self.n} pairs; "
                              "start a new SequentialComparison for new runs.")
-        a, b = (np.atleast_1d(np.asarray(v)) for v in (score_a, score_b))
-        for v, name in ((a, "score_a"), (b, "score_b")):
+        a, b = (np.atleast_1d(np.asarray(v)) for v in (scores_a, scores_b))
+        for v, name in ((a, "scores_a"), (b, "scores_b")):
             if v.dtype == object or not (np.issubdtype(v.dtype, np.integer) or np.issubdtype(v.dtype, np.floating)):
                 raise TypeError(f"`{name}` must hold real numbers; got dtype {v.dtype}.")
             if not np.all(np.isfinite(v)):
@@ -751,11 +753,11 @@ class SequentialComparison:
             if self.bounds is not None and np.any((v < self.bounds[0]) | (v > self.bounds[1])):
                 raise ValueError(f"`{name}` must lie within `bounds` {self.bounds}; got {v.tolist()}.")
         if a.ndim != 1 or b.ndim != 1:
-            raise ValueError(f"`score_a` and `score_b` must be one score or a 1-D array each; got shapes {a.shape} "
+            raise ValueError(f"`scores_a` and `scores_b` must be one score or a 1-D array each; got shapes {a.shape} "
                              f"and {b.shape}.")
         if a.shape != b.shape:
             raise ValueError(
-                f"`score_a` and `score_b` must be paired, with the same length; got {a.size} and {b.size}."
+                f"`scores_a` and `scores_b` must be paired, with the same length; got {a.size} and {b.size}."
             )
         if self.max_pairs is not None and self.n + a.size > self.max_pairs:
             raise ValueError(f"this update would exceed `max_pairs` ({self.max_pairs}); got {a.size} pairs after {self.n}.")

@@ -110,7 +110,7 @@ def posterior_simplex(ax: Axes, posterior, *, names: Sequence[str] = ("A", "B"),
     >>> from sigeval import bayesian_signed_rank
     >>> from sigeval.plots import posterior_simplex
     >>> post = bayesian_signed_rank([0.81, 0.74, 0.92, 0.66, 0.88], [0.80, 0.70, 0.90, 0.67, 0.84],
-    ...                             rope=0.01, n_samples=5000, rng=0)
+    ...                             rope=0.01, n_draws=5000, rng=0)
     >>> fig, ax = plt.subplots()
     >>> _ = posterior_simplex(ax, post)
     >>> plt.close(fig)
@@ -121,7 +121,7 @@ def posterior_simplex(ax: Axes, posterior, *, names: Sequence[str] = ("A", "B"),
     samples = check_finite_array(samples, "posterior.posterior_samples")
     if samples.ndim != 2 or samples.shape[1] != 3:
         raise ValueError(
-            f"`posterior.posterior_samples` must have shape (n_samples, 3); got {samples.shape}."
+            f"`posterior.posterior_samples` must have shape (n_draws, 3); got {samples.shape}."
         )
     probs = check_finite_array(given, "posterior probabilities")
     name_a, name_b = _names(names)

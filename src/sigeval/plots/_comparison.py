@@ -9,6 +9,7 @@ from matplotlib.axes import Axes
 from numpy.typing import ArrayLike
 
 from .._validation import (
+    check_alpha,
     check_binary,
     check_choices,
     check_finite_array,
@@ -245,7 +246,7 @@ def power_curve(
     # The paired t-test needs two pairs.
     n = check_sizes_at_least(n, "n", 2)
     deltas = check_finite_array(deltas, "deltas").ravel().tolist()
-    alpha = check_unit_interval(alpha, "alpha")
+    alpha = check_alpha(alpha)
     target_power = check_unit_interval(target_power, "target_power")
     if labels is None:
         labels = [f"$\\delta = {delta:g}$" for delta in deltas]
