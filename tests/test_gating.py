@@ -11,7 +11,7 @@ import pandas as pd
 import pytest
 from scipy import optimize, stats
 
-from sigeval import EXIT_STATUS, GATE_DECISIONS, GateState, confidence_sequence, gate, gate_table
+from sigeval import EXIT_STATUS, GATE_DECISIONS, GateState, confidence_sequence, gate, gate_table, paired_difference
 from sigeval.gating import _mixture_critical, _sequence_needed
 
 #: A standardised pattern (mean 0, sample sd 1): differences mean + sd * Z have exactly that mean and sd.
@@ -192,8 +192,27 @@ def test_missing_labels_count_as_failures():
 def test_too_few_pairs_is_an_error():
     with pytest.raises(ValueError, match=r"share 1 seed\(s\) on which both ran, of 3: the gate needs at least 2 \(A failed 2"):
         gate([np.nan, 0.8, np.nan], [0.8, 0.81, 0.82], margin=0.01)
-    with pytest.raises(ValueError, match="zero spread"):
-        gate([0.81, 0.82, 0.83], [0.80, 0.81, 0.82], margin=0.01)
+
+
+@pytest.mark.parametrize(("candidate", "decision", "better"), [
+    ([0.80, 0.81, 0.82], "pass", False),   # identical runs: a pipeline that did not change
+    ([0.81, 0.82, 0.83], "pass", True),    # better by exactly 0.01 on every seed
+    ([0.795, 0.805, 0.815], "pass", False),  # worse by 0.005, within the margin of 0.01
+    ([0.78, 0.79, 0.80], "fail", False),   # worse by 0.02, beyond it
+])
+def test_a_deterministic_pipeline_is_decided_exactly(candidate, decision, better):
+    """Differences without spread (the same on every seed) leave nothing to infer: the decision compares
+    that difference with the boundaries; a test would refuse zero spread."""
+    baseline = [0.80, 0.81, 0.82]
+    res = gate(candidate, baseline, margin=0.01)
+    assert (res.decision, res.better) == (decision, better)
+    d = np.mean(np.subtract(candidate, baseline))
+    assert res.estimate == pytest.approx(d) and tuple(res.confidence_interval) == pytest.approx((d, d))
+    assert res.n_needed is None and "no spread between runs" in res.note
+    with pytest.raises(ValueError, match="zero spread"):  # the paired t itself refuses such runs
+        paired_difference(candidate, baseline)
+    fail_on_zero = gate([0.795, 0.805, 0.815], baseline, margin=0.01, fail_on="zero")
+    assert fail_on_zero.decision == "fail"
 
 
 # --------------------------------------------------------------------------- the state

@@ -459,7 +459,7 @@ def _decide(worse: bool, passes: bool) -> str:
 
 
 def _note(decision: str, better: bool, flagged: bool, n_needed: int | None, n: int, method: str, unit: str,
-          target_power: float, failed: tuple[int, int, int]) -> str:
+          target_power: float, failed: tuple[int, int, int], exact: bool = False) -> str:
     words = {
         "pass": "Pass: the candidate is shown not to be worse than the baseline by the margin or more.",
         "fail": "Fail: the candidate is shown to be worse than the baseline.",
@@ -467,6 +467,9 @@ def _note(decision: str, better: bool, flagged: bool, n_needed: int | None, n: i
                         "is worse; no significant difference is not a pass.",
     }
     parts = [words[decision]]
+    if exact:
+        parts.append(f"Every {unit} gives the same difference (no spread between runs: a deterministic pipeline), "
+                     "so the decision compares that difference with the boundaries, with no test.")
     if better:
         parts.append("The candidate is shown to be better than the baseline.")
     n_a, n_b, n_pairs = failed
@@ -644,10 +647,18 @@ def gate(
     sign = 1.0 if higher_is_better else -1.0
     good, other = (a[both], b[both]) if higher_is_better else (b[both], a[both])
     worse_at = -margin if fail_on == "margin" else 0.0
+    exact = False
     if method == "fixed":
         up = summarise(good, other)
-        pvalue, pvalue_worse, pvalue_better, low, high = _fixed(up, margin, fail_on, alpha)
-        worse, passes, better = pvalue_worse <= alpha, pvalue <= alpha, pvalue_better <= alpha
+        exact = bool(up.finite[0]) and not bool(up.spread()[0])
+        if exact:  # every pair differs by the same amount (a deterministic pipeline): nothing to infer
+            d = float(up.mean[0])
+            low = high = d
+            passes, worse, better = d > -margin, d < worse_at, d > 0.0
+            pvalue, pvalue_worse = float(not passes), float(not worse)
+        else:
+            pvalue, pvalue_worse, pvalue_better, low, high = _fixed(up, margin, fail_on, alpha)
+            worse, passes, better = pvalue_worse <= alpha, pvalue <= alpha, pvalue_better <= alpha
         level = 1.0 - 2.0 * alpha
     else:
         up = summarise(good, other) if n >= 2 else Summaries.empty(1)
@@ -660,7 +671,8 @@ def gate(
         level = 1.0 - alpha
     decision = _decide(worse, passes)
     boundaries = [-margin] + ([0.0] if fail_on == "zero" else [])
-    n_needed = _needed(up, boundaries, method, alpha, target_power) if n >= 2 and not refusals(up)[0] else None
+    n_needed = (_needed(up, boundaries, method, alpha, target_power) if n >= 2 and not refusals(up)[0] and not exact
+                else None)
     n_failed_a, n_failed_b = int(failed_a.sum()), int(failed_b.sum())
     flagged = n_failed_a > n_failed_b
     estimate = sign * float(up.mean[0]) if n >= 2 else sign * float(good[0] - other[0])
@@ -674,7 +686,7 @@ def gate(
         n_more=None if n_needed is None else max(n_needed - n, 0), target_power=target_power, margin=margin,
         alpha=alpha, fail_on=fail_on, higher_is_better=higher_is_better, paired_by=paired_by, method=method,
         note=_note(decision, bool(better), flagged, n_needed, n, method, paired_by, target_power,
-                   (n_failed_a, n_failed_b, len(keys))),
+                   (n_failed_a, n_failed_b, len(keys)), exact),
         state=None if method == "fixed" else GateState(keys=keys, scores_a=tuple(a.tolist()),
                                                        scores_b=tuple(b.tolist()), **design),
     )
