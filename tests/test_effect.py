@@ -163,6 +163,43 @@ def test_cliff_delta_reproduces_effsize():
     np.testing.assert_allclose(tuple(res.confidence_interval), (-0.7265846, 0.3890062), atol=5e-8)
 
 
+def _cliff_unpaired_before_issue_40(a, b):
+    """The previous implementation (random-order binary searches), kept as the oracle of the faster one."""
+    n_a, n_b = a.size, b.size
+    sorted_a, sorted_b = np.sort(a), np.sort(b)
+    row = (np.searchsorted(sorted_b, a) - (n_b - np.searchsorted(sorted_b, a, side="right"))) / n_b
+    column = ((n_a - np.searchsorted(sorted_a, b, side="right")) - np.searchsorted(sorted_a, b)) / n_a
+    delta = float(row.mean())
+    wins = float(np.sum(np.searchsorted(sorted_b, a)))
+    losses = float(np.sum(n_b - np.searchsorted(sorted_b, a, side="right")))
+    ties = float(n_a) * n_b - wins - losses
+    residual = wins * (1 - delta) ** 2 + losses * (1 + delta) ** 2 + ties * delta**2
+    unbiased = (
+        float(n_b) ** 2 * np.sum((row - delta) ** 2) + float(n_a) ** 2 * np.sum((column - delta) ** 2) - residual
+    ) / (float(n_a) * n_b * (n_a - 1) * (n_b - 1))
+    return delta, max(float(unbiased), (1 - delta**2) / (float(n_a) * n_b - 1))
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_cliff_delta_is_bit_for_bit_the_previous_implementation(seed):
+    # Sorted keys change how the counts are found, not which numbers are added in which order.
+    rng = np.random.default_rng(seed)
+    n_a, n_b = rng.integers(2, 3000, size=2)
+    decimals = (0, 1, 3, 15)[seed % 4]  # from heavy ties to none
+    a = np.round(rng.normal(0.2, 1, n_a), decimals)
+    b = np.round(rng.normal(0.0, 1.5, n_b), decimals)
+    assert effect_module._cliff_unpaired(a, b) == _cliff_unpaired_before_issue_40(a, b)
+
+
+def test_cliff_delta_equals_the_mann_whitney_u_of_scipy():
+    # delta = 2 U / (n_a n_b) - 1, U counting ties one half (the peer of the benchmark in benchmarks/bench_effect.py).
+    rng = np.random.default_rng(40)
+    a, b = np.round(rng.normal(0.1, 1, 20_001), 2), np.round(rng.normal(0, 1, 19_999), 2)
+    u = stats.mannwhitneyu(a, b).statistic
+    assert effect_size(a, b, kind="cliff_delta", paired=False).estimate == pytest.approx(
+        2 * u / (a.size * b.size) - 1, abs=1e-14)
+
+
 def test_the_variance_floor_and_complete_separation():
     # Few ties and a large delta: the unbiased estimate falls below its floor (1 - delta^2) / (n_a n_b - 1).
     a, b = [3.0, 4.0, 5.0], [1.0, 2.0, 3.5]
