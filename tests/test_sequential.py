@@ -17,7 +17,7 @@ from sigeval import (
     sequential,
     spending_alpha,
 )
-from sigeval.sequential import _t_mixture_limits
+from sigeval.sequential import _running_intersection, _t_mixture_limits
 
 
 @pytest.fixture(autouse=True)
@@ -774,3 +774,68 @@ def test_power_of_a_one_sided_design_with_a_very_early_look(theta):
     t = b.information_rates
     missed = _mvn(theta * np.sqrt(t), _z_covariance(t)).cdf(b.critical_values, rng=np.random.default_rng(0))
     assert sequential._rejection_probability(b, theta) == pytest.approx(1.0 - missed, abs=1e-9)
+
+
+# --- issue 40: the t-mixture driver carries running sums ------------------------------------------
+
+
+class _RecomputingComparison(SequentialComparison):
+    """The driver before issue 40, kept as the oracle: the whole t-mixture sequence recomputed at each update."""
+
+    def _sequence(self, new):
+        spread = None if self.bounds is None else (self.bounds[0] - self.bounds[1], self.bounds[1] - self.bounds[0])
+        cs = confidence_sequence(self.differences, bounds=spread, confidence_level=1.0 - self.alpha,
+                                 method="t-mixture")
+        lows, highs = _running_intersection(np.append(self.low, cs.low[-new.size:]),
+                                            np.append(self.high, cs.high[-new.size:]))
+        start = self.n - new.size
+        for i, (lo_t, hi_t) in enumerate(zip(lows[1:], highs[1:])):
+            self.low, self.high = float(lo_t), float(hi_t)
+            last = self.max_pairs is not None and start + i + 1 >= self.max_pairs
+            self.decision = self._verdict(self.low, self.high, settled=not last)
+            if self.decision != "continue":
+                self.decided_at = start + i + 1
+                break
+
+
+def _t_mixture_paths():
+    rng = np.random.default_rng(40)
+    yield {}, rng.normal(0.001, 0.01, 400), np.zeros(400), 1
+    yield {"margin": 0.02, "max_pairs": 300}, rng.normal(0.5, 0.05, 300), rng.normal(0.5, 0.05, 300), 1
+    yield {"bounds": (0.0, 1.0), "margin": 0.01}, rng.uniform(0.4, 0.6, 500), rng.uniform(0.4, 0.6, 500), 7
+    # Zeros first, then differences growing by 1e100 at a time: the sums are rescaled by powers of two.
+    grow = np.r_[np.zeros(5), rng.normal(1, 1, 30) * 1e-200, rng.normal(1, 1, 30), rng.normal(1, 1, 30) * 1e200]
+    yield {"threshold": 1e300}, grow, np.zeros(grow.size), 3
+    yield {"alpha": 0.2}, np.r_[np.full(20, 0.25), rng.normal(0.25, 1e-3, 80)], np.zeros(100), 4
+
+
+@pytest.mark.parametrize("kwargs, a, b, batch", list(_t_mixture_paths()))
+def test_t_mixture_driver_equals_the_driver_that_recomputed_the_sequence(kwargs, a, b, batch):
+    # The limits agree to 1e-12 relative: the running sums are kept in units of a power of two near the largest
+    # |difference| so far, where confidence_sequence divides by the largest one itself (a last-digit change).
+    fast = SequentialComparison(method="t-mixture", **kwargs)
+    slow = _RecomputingComparison(method="t-mixture", **kwargs)
+    for start in range(0, a.size, batch):
+        decisions = [comp.update(a[start:start + batch], b[start:start + batch]) for comp in (fast, slow)]
+        assert decisions[0] == decisions[1] and fast.decided_at == slow.decided_at and fast.n == slow.n
+        np.testing.assert_allclose([fast.low, fast.high], [slow.low, slow.high], rtol=1e-12, atol=0)
+        if decisions[0] != "continue":
+            break
+    np.testing.assert_array_equal(fast.differences, slow.differences)
+
+
+def test_the_t_mixture_driver_keeps_running_sums_not_the_whole_sequence():
+    comp = SequentialComparison(method="t-mixture")
+    comp.update(np.full(3, 0.5), np.zeros(3))
+    assert comp._t_mixture.n == 3 and comp._t_mixture.total == 3 * 0.5 / comp._t_mixture.scale
+    comp.update(0.25, 0.0)
+    assert comp._t_mixture.n == 4 and comp._t_mixture.squares > 0
+    assert len(comp._t_mixture.kappa) == 6  # the factors of n = 1..6: computed at n = 1 and 3 for twice the pairs
+    np.testing.assert_array_equal(comp.differences, [0.5, 0.5, 0.5, 0.25])
+
+
+def test_a_difference_that_overflows_is_refused_by_the_driver():
+    comp = SequentialComparison(method="t-mixture")
+    with pytest.raises(ValueError, match=r"`score_a - score_b` overflows float64"):
+        comp.update(1e308, -1e308)
+    assert comp.n == 0

@@ -22,7 +22,8 @@ and says when the four verdicts of :ref:`ch-power` are reached. Explained in
 from __future__ import annotations
 
 import functools
-from collections.abc import Callable
+import math
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Literal
 
@@ -30,7 +31,7 @@ import numpy as np
 from numpy.typing import ArrayLike
 from scipy import optimize, stats
 
-from ._numeric import running_mean_and_squares
+from ._numeric import power_of_two_near, running_mean_and_squares
 from ._validation import (
     check_choice,
     check_finite_array,
@@ -473,17 +474,72 @@ def _t_mixture_limits(d: np.ndarray, alpha: float, prior_precision: float) -> tu
     sum of squares) stays below 1/alpha, solved in closed form."""
     n = np.arange(1, d.size + 1, dtype=float)
     mean, q = running_mean_and_squares(d)
+    return _t_mixture_from_sums(mean, q, 1e-28 * n, *_t_mixture_factors(n, alpha, prior_precision))
+
+
+def _t_mixture_factors(n: np.ndarray, alpha: float, prior_precision: float) -> tuple[np.ndarray, np.ndarray]:
+    """What the limits at ``n`` pairs need besides the data: kappa, and n (n - kappa) (not positive where the
+    sequence is still unbounded). The half-width is sqrt(q kappa / (n (n - kappa)))."""
     c2 = prior_precision
     log_a = np.log(1.0 / alpha) + 0.5 * np.log((n + c2) / c2)
     r = np.exp(2.0 * log_a / n)
     kappa = (1.0 - 1.0 / r) * (n + c2)
-    with np.errstate(divide="ignore", invalid="ignore"):
-        half = np.where(n > kappa, np.sqrt(np.maximum(q, 0.0) * kappa / (n * (n - kappa))), np.inf)
-    # One difference, or differences that are all equal, say nothing about the spread: a normal model
+    return kappa, np.where(n > kappa, n * (n - kappa), 0.0)
+
+
+def _t_mixture_from_sums(
+    mean: np.ndarray, q: np.ndarray, flat: np.ndarray, kappa: np.ndarray, denominator: np.ndarray
+) -> tuple[np.ndarray, np.ndarray]:
+    """The limits from the running mean, the sum of squared deviations ``q`` and the factors of
+    :func:`_t_mixture_factors`; ``flat`` is the ``q`` at or below which the differences count as all equal."""
+    # One difference (q = 0), or differences that are all equal, say nothing about the spread: a normal model
     # would collapse the interval on the common value, which the next different pair would contradict.
-    half[q <= 1e-28 * n] = np.inf
-    half[0] = np.inf
+    bounded = (denominator > 0) & (q > flat)
+    half = np.full(mean.shape, np.inf)
+    half[bounded] = np.sqrt(q[bounded] * kappa[bounded] / denominator[bounded])
     return mean - half, mean + half
+
+
+class _TMixture:
+    """The t-mixture limits of :class:`SequentialComparison`, carried from pair to pair: the running sum and
+    sum of squared deviations (Welford's, as :func:`running_mean_and_squares`) go on where the last pair left
+    them, so a new pair costs O(1) (:func:`confidence_sequence` recomputes them over every pair).
+
+    They are kept in units of the power of two at or below the largest |difference| so far (the squares
+    cannot overflow); when a larger difference arrives the sums are rescaled by a power of two, which is
+    exact, so the limits are those of :func:`confidence_sequence` on the same differences up to rounding."""
+
+    def __init__(self, alpha: float, prior_precision: float):
+        self.alpha, self.prior_precision = alpha, prior_precision
+        self.n, self.total, self.squares, self.mean = 0, 0.0, 0.0, 0.0
+        self.scale, self.top = 1.0, 0.0
+        self.kappa: list[float] = []  # the factors at n = 1, 2, ..., computed for twice the pairs seen
+        self.denominator: list[float] = []
+
+    def add(self, d: float) -> tuple[float, float]:
+        """The limits after one more difference ``d``."""
+        n = self.n + 1
+        if n > len(self.kappa):
+            kappa, denominator = _t_mixture_factors(np.arange(1.0, 2.0 * n + 1.0), self.alpha, self.prior_precision)
+            self.kappa, self.denominator = kappa.tolist(), denominator.tolist()
+        self.top = max(self.top, abs(d))
+        scale = power_of_two_near(self.top) if self.top > 0 else 1.0
+        if scale != self.scale:
+            ratio = self.scale / scale
+            self.total, self.squares, self.mean = self.total * ratio, self.squares * ratio * ratio, self.mean * ratio
+            self.scale = scale
+        x = d / scale
+        self.total += x
+        mean = self.total / n
+        self.squares += (x - self.mean) * (x - mean)
+        self.n, self.mean = n, mean
+        relative = self.top / scale
+        # As _t_mixture_from_sums, in floats: the same operations in the same order.
+        if self.denominator[n - 1] > 0 and self.squares > 1e-28 * n * (relative * relative):
+            half = math.sqrt(self.squares * self.kappa[n - 1] / self.denominator[n - 1])
+        else:
+            half = math.inf
+        return (mean - half) * scale, (mean + half) * scale
 
 
 def confidence_sequence(
@@ -710,8 +766,9 @@ class SequentialComparison:
                                       or max_pairs < 2):
             raise ValueError(f"`max_pairs` must be a whole number >= 2; got {max_pairs!r}.")
         self.max_pairs = max_pairs
-        self._d = np.empty(0)
+        self._buffer, self._n = np.empty(16), 0
         self._betting = _Betting(self.alpha) if self.method == "betting" else None
+        self._t_mixture = _TMixture(self.alpha, 1.0) if self.method == "t-mixture" else None
         self.low, self.high = -np.inf, np.inf
         self.decision = "continue"
         self.decided_at: int | None = None
@@ -719,12 +776,12 @@ class SequentialComparison:
     @property
     def n(self) -> int:
         """Pairs so far."""
-        return int(self._d.size)
+        return self._n
 
     @property
     def differences(self) -> np.ndarray:
         """The differences A - B so far, in order."""
-        return self._d.copy()
+        return self._buffer[:self._n].copy()
 
     def update(self, score_a: ArrayLike, score_b: ArrayLike) -> str:
         """Add one pair of scores, or several in order, and return the decision.
@@ -738,7 +795,7 @@ class SequentialComparison:
                              "start a new SequentialComparison for new runs.")
         a, b = (np.atleast_1d(np.asarray(v)) for v in (score_a, score_b))
         for v, name in ((a, "score_a"), (b, "score_b")):
-            if v.dtype == object or not (np.issubdtype(v.dtype, np.integer) or np.issubdtype(v.dtype, np.floating)):
+            if v.dtype.kind not in "iuf":  # integers or floats: no bool, complex, text or objects
                 raise TypeError(f"`{name}` must hold real numbers; got dtype {v.dtype}.")
             if not np.all(np.isfinite(v)):
                 raise ValueError(f"`{name}` must be finite; got {v.tolist()} (a failed run cannot be paired).")
@@ -753,8 +810,15 @@ class SequentialComparison:
             )
         if self.max_pairs is not None and self.n + a.size > self.max_pairs:
             raise ValueError(f"this update would exceed `max_pairs` ({self.max_pairs}); got {a.size} pairs after {self.n}.")
-        new = a.astype(float) - b.astype(float)
-        self._d = np.concatenate((self._d, new))
+        with np.errstate(over="ignore", invalid="ignore"):
+            new = a.astype(float) - b.astype(float)
+        if not np.isfinite(new).all():
+            raise ValueError(f"`score_a - score_b` overflows float64 (|difference| > 1.8e308); got {new.tolist()}: "
+                             "rescale the scores (e.g. divide both by the same power of ten).")
+        if self._n + new.size > self._buffer.size:  # doubling: appending costs O(1) per pair on average
+            self._buffer = np.concatenate((self._buffer[:self._n], np.empty(max(self._n, new.size))))
+        self._buffer[self._n:self._n + new.size] = new
+        self._n += new.size
         if self.method == "group-sequential":
             self._look()
         else:
@@ -762,20 +826,24 @@ class SequentialComparison:
         return self.decision
 
     def _sequence(self, new: np.ndarray) -> None:
+        limits: Iterable[tuple[float, float]]
         if self._betting is not None and self.bounds is not None:
             lo, hi = self.bounds
             width = 2.0 * (hi - lo)
             low, high = self._betting.extend((new + (hi - lo)) / width)
-            low, high = low * width - (hi - lo), high * width - (hi - lo)
+            limits = zip((low * width - (hi - lo)).tolist(), (high * width - (hi - lo)).tolist())
         else:
-            spread = None if self.bounds is None else (self.bounds[0] - self.bounds[1], self.bounds[1] - self.bounds[0])
-            cs = confidence_sequence(self._d, bounds=spread, confidence_level=1.0 - self.alpha, method="t-mixture")
-            low, high = cs.low[-new.size:], cs.high[-new.size:]
-        lows, highs = _running_intersection(np.append(self.low, low), np.append(self.high, high))
-        lows, highs = lows[1:], highs[1:]
+            assert self._t_mixture is not None
+            limits = map(self._t_mixture.add, new.tolist())  # lazily: pairs after a decision are not needed
+            if self.bounds is not None:  # the differences lie within (low - high, high - low) of the scores
+                width = self.bounds[1] - self.bounds[0]
+                limits = ((max(lo_t, -width), min(hi_t, width)) for lo_t, hi_t in limits)
         start = self.n - new.size
-        for i, (lo_t, hi_t) in enumerate(zip(lows, highs)):
-            self.low, self.high = float(lo_t), float(hi_t)
+        for i, (lo_t, hi_t) in enumerate(limits):
+            # The running intersection (an empty one starts afresh, as in _running_intersection), pair by pair.
+            if max(self.low, lo_t) <= min(self.high, hi_t):
+                lo_t, hi_t = max(self.low, lo_t), min(self.high, hi_t)
+            self.low, self.high = lo_t, hi_t
             last = self.max_pairs is not None and start + i + 1 >= self.max_pairs
             self.decision = self._verdict(self.low, self.high, settled=not last)
             if self.decision != "continue":  # the verdict of the first pair that reached one
@@ -795,7 +863,7 @@ class SequentialComparison:
         assert self.looks is not None
         for k in np.flatnonzero(self.looks <= self.n):
             n = int(self.looks[k])
-            d = self._d[:n]
+            d = self._buffer[:n]
             se = d.std(ddof=1) / np.sqrt(n)
             mean = d.mean()
             if se == 0:
