@@ -839,3 +839,69 @@ def test_a_difference_that_overflows_is_refused_by_the_driver():
     with pytest.raises(ValueError, match=r"`score_a - score_b` overflows float64"):
         comp.update(1e308, -1e308)
     assert comp.n == 0
+
+
+# --- issue 40: the betting sequence carries a window of the grid -----------------------------------
+
+
+class _DenseBetting(sequential._Betting):
+    """The betting sequence before issue 40, kept as the oracle: every grid point carried at every pair."""
+
+    def __init__(self, alpha):
+        super().__init__(alpha)
+        self.dense_up, self.dense_down = np.zeros(self.grid.size), np.zeros(self.grid.size)
+
+    def extend(self, x):
+        lam = self._bets(x)
+        low, high = np.empty(x.size), np.empty(x.size)
+        for start in range(0, x.size, 256):
+            xb, lb = x[start:start + 256, None], lam[start:start + 256, None]
+            step = xb - self.grid
+            up = self.dense_up + np.cumsum(np.log1p(np.minimum(lb, self.cap_up) * step), axis=0)
+            down = self.dense_down + np.cumsum(np.log1p(-np.minimum(lb, self.cap_down) * step), axis=0)
+            self.dense_up, self.dense_down = up[-1], down[-1]
+            capital = np.maximum(up, down)
+            inside = capital < self.threshold
+            empty = ~inside.any(axis=1)
+            inside[empty, np.argmin(capital[empty], axis=1)] = True
+            first = np.argmax(inside, axis=1)
+            last = self.grid.size - 1 - np.argmax(inside[:, ::-1], axis=1)
+            low[start:start + xb.shape[0]] = self.grid[np.maximum(first - 1, 0)]
+            high[start:start + xb.shape[0]] = self.grid[np.minimum(last + 1, self.grid.size - 1)]
+        return low, high
+
+
+def _betting_paths():
+    rng = np.random.default_rng(40)
+    yield "iid", rng.beta(2.0, 3.0, 3000), 0.05, [3000]
+    yield "narrow", np.clip(rng.normal(0.5, 0.01, 2000), 0, 1), 0.05, [2000]
+    # The mean moves: the set not rejected empties, then points left far behind are needed again.
+    yield "jump", np.r_[rng.uniform(0.2, 0.4, 1500), rng.uniform(0.6, 0.8, 1500)], 0.05, [3000]
+    yield "drift", np.clip(np.linspace(0.1, 0.9, 2500) + rng.normal(0, 0.05, 2500), 0, 1), 0.2, [2500]
+    yield "edges", np.r_[np.zeros(300), np.ones(5), rng.uniform(0, 0.01, 700)], 0.05, [1005]
+    yield "empty", np.r_[np.full(5, 0.45), np.full(5, 0.55), np.ones(27)], 0.95, [37]
+    yield "updates", rng.beta(5.0, 2.0, 900), 0.1, [1] * 300 + [7] * 40 + [256, 64]
+
+
+@pytest.mark.parametrize("name, x, alpha, sizes", list(_betting_paths()), ids=[p[0] for p in _betting_paths()])
+def test_betting_window_gives_the_limits_and_capital_of_the_whole_grid(name, x, alpha, sizes):
+    windowed, dense = sequential._Betting(alpha), _DenseBetting(alpha)
+    start = 0
+    for size in sizes:  # the same extends (one per update of a driver), so the same blocks
+        chunk = x[start:start + size]
+        start += size
+        got, expected = windowed.extend(chunk), dense.extend(chunk)
+        np.testing.assert_array_equal(got[0], expected[0])
+        np.testing.assert_array_equal(got[1], expected[1])
+    assert start == x.size
+    # Every point's capital, those left behind by the window brought up to date, is the dense one, bit for bit.
+    np.testing.assert_array_equal(windowed.log_up, dense.dense_up)
+    np.testing.assert_array_equal(windowed.log_down, dense.dense_down)
+
+
+def test_betting_window_narrows_and_blocks_are_kept_for_the_points_left_behind():
+    bet = sequential._Betting(0.05)
+    bet.extend(np.clip(np.random.default_rng(1).normal(0.5, 0.05, 5000), 0, 1))
+    lo, hi = bet._window
+    assert 0 < lo < hi < bet.grid.size and hi - lo < 400  # about 0.1 of the range, not the 4001 points
+    assert len(bet._blocks) == 20 and bet._done[0] < 20 == bet._done[(lo + hi) // 2]

@@ -68,6 +68,10 @@ _GRID_POINTS_ONE_SIDED = 801
 # so the interval only widens); this many points, processed this many pairs at a time.
 _BETTING_GRID = 4001
 _BETTING_BLOCK = 256
+# The grid points carried beyond the last block's limits (at least), and the margin in log capital by which
+# a window's edge must be rejected: far above the rounding error of a sum of log factors (about 1e-12).
+_BETTING_MARGIN = 16
+_BETTING_SLACK = 1e-6
 
 
 def _check_alpha(alpha: float) -> float:
@@ -425,7 +429,17 @@ def _check_bounds(bounds: ArrayLike) -> tuple[float, float]:
 class _Betting:
     """The hedged capital process with predictable plug-in bets (Waudby-Smith & Ramdas 2024, Thm 3) for
     observations in [0, 1], carried over a grid of candidate means so that new observations extend it;
-    the limits are the grid points just outside the set it does not reject."""
+    the limits are the grid points just outside the set it does not reject.
+
+    Only a window of the grid around that set is carried from block to block. The log capital of betting up,
+    log K+(m), falls as the candidate mean m grows (every factor 1 + bet (x - m) does), and that of betting
+    down, log K-(m), rises: so if the window's first point is rejected by K+ and its last by K-, with a
+    margin for rounding, every point outside is rejected too. A point that leaves the window keeps its
+    capital and the block it stopped at; when the window reaches it again it is brought up to date block by
+    block, with the same terms summed in the same order. The capital of every point, and so the limits, are
+    those of the whole grid carried at every pair (tests/test_sequential.py compares the two); the work is
+    the window's width per pair instead of the grid's 4001 points.
+    """
 
     def __init__(self, alpha: float):
         self.grid = np.linspace(0.0, 1.0, _BETTING_GRID)
@@ -433,11 +447,25 @@ class _Betting:
             # The bets on a candidate mean m are truncated at c/m and c/(1 - m), with c = 1/2, one of the two
             # values the paper recommends (1/2 or 3/4): every factor 1 +- bet (x - m) stays at 1/2 or more.
             self.cap_up, self.cap_down = 0.5 / self.grid, 0.5 / (1.0 - self.grid)
-        self.log_up = np.zeros(self.grid.size)
-        self.log_down = np.zeros(self.grid.size)
+        self._up, self._down = np.zeros(self.grid.size), np.zeros(self.grid.size)
+        self._done = np.zeros(self.grid.size, dtype=np.intp)  # blocks in each point's capital
+        self._blocks: list[tuple[np.ndarray, np.ndarray]] = []  # every block's observations and bets
+        self._window, self._margin = (0, self.grid.size), _BETTING_MARGIN
         self.n, self.total, self.squares = 0, 0.0, 0.0
         self.log_bet_numerator = np.log(2.0 * np.log(2.0 / alpha))
         self.threshold = np.log(2.0 / alpha)  # hedged: max(K+/2, K-/2) < 1/alpha
+
+    @property
+    def log_up(self) -> np.ndarray:
+        """log K+ at every grid point after the observations so far."""
+        self._catch_up(0, self.grid.size)
+        return self._up
+
+    @property
+    def log_down(self) -> np.ndarray:
+        """log K- at every grid point after the observations so far."""
+        self._catch_up(0, self.grid.size)
+        return self._down
 
     def _bets(self, x: np.ndarray) -> np.ndarray:
         t = self.n + np.arange(1, x.size + 1)
@@ -447,23 +475,71 @@ class _Betting:
         self.n, self.total, self.squares = int(t[-1]), self.total + float(x.sum()), (t[-1] + 1) * var_hat[-1] - 0.25
         return np.exp(0.5 * (self.log_bet_numerator - np.log(var_before * t * np.log1p(t))))
 
-    def extend(self, x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        lam = self._bets(x)
-        low, high = np.empty(x.size), np.empty(x.size)
-        for start in range(0, x.size, _BETTING_BLOCK):  # blocks of pairs, so memory stays grid x block
-            xb, lb = x[start:start + _BETTING_BLOCK, None], lam[start:start + _BETTING_BLOCK, None]
-            step = xb - self.grid
-            up = self.log_up + np.cumsum(np.log1p(np.minimum(lb, self.cap_up) * step), axis=0)
-            down = self.log_down + np.cumsum(np.log1p(-np.minimum(lb, self.cap_down) * step), axis=0)
-            self.log_up, self.log_down = up[-1], down[-1]
+    def _capital(self, xb: np.ndarray, lb: np.ndarray, points: slice) -> tuple[np.ndarray, np.ndarray]:
+        """log K+ and log K- of ``points`` after each pair of one block (xb, lb: columns), from their capital
+        before it."""
+        step = xb - self.grid[points]
+        up = self._up[points] + np.cumsum(np.log1p(np.minimum(lb, self.cap_up[points]) * step), axis=0)
+        down = self._down[points] + np.cumsum(np.log1p(-np.minimum(lb, self.cap_down[points]) * step), axis=0)
+        return up, down
+
+    def _catch_up(self, lo: int, hi: int) -> None:
+        """Bring the points lo..hi - 1 up to date, block by block from the oldest one they lack."""
+        behind = lo + np.flatnonzero(self._done[lo:hi] < len(self._blocks))
+        if not behind.size:
+            return
+        for k in range(int(self._done[behind].min()), len(self._blocks)):
+            xb, lb = self._blocks[k]
+            points = behind[self._done[behind] == k]  # those whose capital reaches up to block k
+            if points.size:
+                span = slice(int(points[0]), int(points[-1]) + 1)
+                up, down = self._capital(xb, lb, span)
+                keep = points - span.start
+                self._up[points], self._down[points] = up[-1, keep], down[-1, keep]
+                self._done[points] = k + 1
+
+    def _block(self, xb: np.ndarray, lb: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """The first and last grid index not rejected after each pair of a block, as the whole grid gives them."""
+        size = self.grid.size
+        lo, hi = self._window
+        while True:
+            self._catch_up(lo, hi)
+            up, down = self._capital(xb, lb, slice(lo, hi))
             capital = np.maximum(up, down)
             inside = capital < self.threshold
             empty = ~inside.any(axis=1)
-            inside[empty, np.argmin(capital[empty], axis=1)] = True
-            first = np.argmax(inside, axis=1)
-            last = self.grid.size - 1 - np.argmax(inside[:, ::-1], axis=1)
-            low[start:start + xb.shape[0]] = self.grid[np.maximum(first - 1, 0)]
-            high[start:start + xb.shape[0]] = self.grid[np.minimum(last + 1, self.grid.size - 1)]
+            # Outside the window every point is rejected if its edges are, by more than rounding can undo.
+            left_ok = lo == 0 or bool(np.all(up[:, 0] >= self.threshold + _BETTING_SLACK))
+            right_ok = hi == size or bool(np.all(down[:, -1] >= self.threshold + _BETTING_SLACK))
+            if left_ok and right_ok and empty.any():
+                # Nothing inside: the least rejected point must lie in the window, below both edges' capital.
+                least = capital[empty].min(axis=1)
+                left_ok = lo == 0 or bool(np.all(least < up[empty, 0] - _BETTING_SLACK))
+                right_ok = hi == size or bool(np.all(least < down[empty, -1] - _BETTING_SLACK))
+            if left_ok and right_ok:
+                break
+            self._margin *= 2  # widen the side that failed, by twice as much each time
+            lo = lo if left_ok else max(lo - self._margin, 0)
+            hi = hi if right_ok else min(hi + self._margin, size)
+        self._up[lo:hi], self._down[lo:hi] = up[-1], down[-1]
+        self._blocks.append((xb, lb))
+        self._done[lo:hi] = len(self._blocks)
+        inside[empty, np.argmin(capital[empty], axis=1)] = True
+        first = lo + np.argmax(inside, axis=1)
+        last = hi - 1 - np.argmax(inside[:, ::-1], axis=1)
+        # The next block's window: this block's limits and a margin, which halves back while it suffices.
+        self._margin = max(_BETTING_MARGIN, self._margin // 2)
+        self._window = (max(int(first.min()) - self._margin, 0), min(int(last.max()) + 1 + self._margin, size))
+        return first, last
+
+    def extend(self, x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        lam = self._bets(x)
+        low, high = np.empty(x.size), np.empty(x.size)
+        for start in range(0, x.size, _BETTING_BLOCK):  # blocks of pairs, so memory stays window x block
+            block = slice(start, start + _BETTING_BLOCK)
+            first, last = self._block(x[block, None], lam[block, None])
+            low[block] = self.grid[np.maximum(first - 1, 0)]
+            high[block] = self.grid[np.minimum(last + 1, self.grid.size - 1)]
         return low, high
 
 
