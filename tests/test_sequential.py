@@ -905,3 +905,29 @@ def test_betting_window_narrows_and_blocks_are_kept_for_the_points_left_behind()
     lo, hi = bet._window
     assert 0 < lo < hi < bet.grid.size and hi - lo < 400  # about 0.1 of the range, not the 4001 points
     assert len(bet._blocks) == 20 and bet._done[0] < 20 == bet._done[(lo + hi) // 2]
+
+
+@pytest.mark.parametrize("n, method", [(10**5, "betting"), (10**6, "betting"), (10**5, "t-mixture"),
+                                       (10**6, "t-mixture")])
+def test_confidence_sequence_memory_check_counts_what_is_allocated(n, method):
+    import tracemalloc
+
+    d = np.clip(np.random.default_rng(0).normal(0.01, 0.1, n), -1, 1)
+    tracemalloc.start()
+    try:
+        confidence_sequence(d, bounds=(-1, 1), method=method)
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    counted = sequential._sequence_bytes(n, method)
+    assert counted / 1.5 <= peak <= 1.5 * counted, (peak, counted)
+
+
+def test_confidence_sequence_refuses_up_front_what_would_exceed_the_memory_limit(monkeypatch):
+    import sigeval._validation as validation
+
+    monkeypatch.setattr(validation, "MEMORY_LIMIT", 96 * 1000)
+    assert confidence_sequence(np.zeros(1000), method="t-mixture").n.size == 1000
+    with pytest.raises(ValueError, match=r"^`differences` = '1001 differences' would need 93\.8 KiB of memory for "
+                                         r"the t-mixture sequence; the limit is 93\.8 KiB"):
+        confidence_sequence(np.zeros(1001), method="t-mixture")

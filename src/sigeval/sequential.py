@@ -36,6 +36,7 @@ from ._validation import (
     check_choice,
     check_finite_array,
     check_interval,
+    check_memory,
     check_positive_int,
     check_positive_real,
     check_real,
@@ -689,6 +690,8 @@ def confidence_sequence(
     if prior_precision > 1e12:
         raise ValueError(f"`prior_precision` must be at most 1e12; got {prior_precision!r}.")
     d = _differences(differences)
+    check_memory(_sequence_bytes(d.size, method), "differences", f"{d.size} differences",
+                 f"the {method} sequence", itemsize=1)
     alpha = 1.0 - level
     if method == "betting":
         if bounds is None:
@@ -711,6 +714,14 @@ def confidence_sequence(
             low, high = np.maximum(low, lo), np.minimum(high, hi)
     low, high = _running_intersection(low, high)
     return ConfidenceSequence(np.arange(1, d.size + 1), low, high, level, method)
+
+
+def _sequence_bytes(n: int, method: str) -> float:
+    """The memory of :func:`confidence_sequence` (measured in tests/test_sequential.py): arrays per difference
+    (the result, the running sums or the bets and blocks kept), and for betting one block over the whole grid."""
+    if method == "betting":
+        return 48.0 * n + 4 * 8.0 * _BETTING_GRID * _BETTING_BLOCK
+    return 96.0 * n
 
 
 def _running_intersection(low: np.ndarray, high: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
