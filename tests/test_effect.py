@@ -386,3 +386,29 @@ def test_the_common_language_label_measures_the_distance_from_one_half():
     # Three wins, two losses: A = 0.6, a distance of 0.1 from 1/2: "small" by Vargha and Delaney.
     res = effect_size([1.0, 1.0, 1.0, 0.0, 0.0], [0.0, 0.0, 0.0, 1.0, 1.0], kind="common_language", rng=0)
     assert res.estimate == pytest.approx(0.6) and res.magnitude == "small"
+
+
+@pytest.mark.parametrize("n_a, n_b", [(10**5, 10**5), (10**6, 2 * 10**5), (3 * 10**5, 10**6)])
+def test_cliff_delta_memory_check_counts_what_is_allocated(n_a, n_b):
+    import tracemalloc
+
+    rng = np.random.default_rng(0)
+    a, b = rng.normal(0, 1, n_a), rng.normal(0, 1, n_b)
+    tracemalloc.start()
+    try:
+        effect_size(a, b, kind="cliff_delta", paired=False)
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    counted = effect_module._CLIFF_BYTES_PER_SCORE * (n_a + n_b)
+    assert counted / 1.5 <= peak <= 1.5 * counted, (peak, counted)
+
+
+def test_cliff_delta_refuses_up_front_what_would_exceed_the_memory_limit(monkeypatch):
+    import sigeval._validation as validation
+
+    monkeypatch.setattr(validation, "MEMORY_LIMIT", 56 * 1000)
+    assert effect_size(np.arange(500.0), np.arange(500.0), kind="cliff_delta", paired=False).n_a == 500
+    with pytest.raises(ValueError, match=r"^`scores_a` = '500 and 501 scores' would need 54\.7 KiB of memory for "
+                                         r"the sorted scores, their orders and counts; the limit is 54\.7 KiB"):
+        effect_size(np.arange(500.0), np.arange(501.0), kind="cliff_delta", paired=False)

@@ -379,8 +379,8 @@ _CHUNK_ELEMENTS = 2**18
 # Arrays of a chunk's size alive at once at the peak of a chunk (drawn weights, sorted weights, cumulative sums,
 # the gathered sums and a temporary), measured in tests/test_bayes.py against what the memory check counts.
 _CHUNK_ARRAYS = 5
-# The most posterior weights drawn in one call (n_samples x (datasets + 1)): a few minutes of work.
-_MAX_WEIGHTS = 2**33
+# The most posterior weights drawn in one call (n_samples x (datasets + 1)): a minute or two of work.
+_MAX_WEIGHTS = 2**30
 
 
 def _count_sums_below(v: np.ndarray, level: float, *, inclusive: bool) -> np.ndarray:
@@ -516,7 +516,7 @@ def bayesian_signed_rank(
     ValueError
         If the arrays differ in length, have fewer than 2 datasets or hold
         NaN or inf, ``rope`` is negative, ``prior_strength`` is not positive,
-        the samples would need more than 4 GiB, or more than 2**33 posterior
+        the samples would need more than 4 GiB, or more than 2**30 posterior
         weights (``n_samples`` x (datasets + 1)) would be drawn.
 
     Notes
@@ -537,14 +537,14 @@ def bayesian_signed_rank(
     z, rope, prior_strength, n_samples = _check_datasets(scores_a, scores_b, rope, prior_strength, n_samples)
     rng = check_rng(rng)
     m = z.size + 1
+    check_memory(_signed_rank_bytes(n_samples, m), "n_samples", n_samples,
+                 "the posterior samples and the weights of one chunk", itemsize=1)
     if float(n_samples) * m > _MAX_WEIGHTS:
         raise ValueError(
             f"`n_samples` = {n_samples} with {z.size} datasets would draw {float(n_samples) * m:.3g} posterior "
-            f"weights (n_samples x (datasets + 1)); the limit is {float(_MAX_WEIGHTS):.3g}, a few minutes of work. "
-            "Choose a smaller `n_samples`."
+            f"weights (n_samples x (datasets + 1)); the limit is {float(_MAX_WEIGHTS):.3g}, a minute or two of "
+            "work. Choose a smaller `n_samples`."
         )
-    check_memory(_signed_rank_bytes(n_samples, m), "n_samples", n_samples,
-                 "the posterior samples and the weights of one chunk", itemsize=1)
     # Pairwise sums z_i + z_j against 2r, on values divided by a power of two
     # (exact) when they are large enough for the sums to overflow.
     top = max(float(np.max(np.abs(z))), rope)
