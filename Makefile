@@ -9,7 +9,7 @@ STAMP  := $(VENV)/.installed
 BOOK_FLAGS := --config book/_config.yml --toc book/_toc.yml -W -n --keep-going
 
 .DEFAULT_GOAL := help
-.PHONY: help env lint unit test book verify record check-html reproduce bench mutation lab lock clean
+.PHONY: help env lint unit test book verify verify-cpus ties record check-html reproduce bench mutation lab lock clean
 
 help:  ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-10s %s\n", $$1, $$2}'
@@ -34,8 +34,20 @@ test: lint  ## lint and type check, then unit tests, doctests, reproduction, eve
 book: $(STAMP)  ## build the HTML book in _build/html; a chapter is executed only if no execution of its code against this sigeval is stored (make test stores them)
 	$(BIN)/jupyter-book build . $(BOOK_FLAGS)
 
-verify: $(STAMP)  ## rerun the chapters and compare with the outputs recorded in book/outputs (CHAPTER=05 for one)
-	$(BIN)/python tools/verify.py verify $(CHAPTER)
+verify: $(STAMP)  ## rerun the chapters and compare with the records in book/outputs (CHAPTER=05 for one; STRICT=1: as text)
+	$(BIN)/python tools/verify.py verify $(CHAPTER) $(if $(STRICT),--strict)
+
+# NumPy 2.4's names of its x86 kernel groups: X86_V4 holds AVX-512, X86_V3 AVX2 and FMA3 (names it does
+# not know, such as ARM's, are ignored, and the run is then an ordinary one; the log shows the kernels used).
+NO_AVX512 := X86_V4 AVX512_ICL AVX512_SPR
+NO_AVX2   := X86_V3 $(NO_AVX512)
+
+verify-cpus: $(STAMP)  ## rerun the chapters, compared exactly, with NumPy's AVX-512 kernels off, then AVX2's too (CHAPTER=15)
+	NPY_DISABLE_CPU_FEATURES="$(NO_AVX512)" $(BIN)/python tools/verify.py verify $(CHAPTER) --strict --no-store
+	NPY_DISABLE_CPU_FEATURES="$(NO_AVX2)" $(BIN)/python tools/verify.py verify $(CHAPTER) --strict --no-store
+
+ties: $(STAMP)  ## list the glued values that lie on a rounding tie of their printed precision (CHAPTER=05 for one)
+	$(BIN)/python tools/rounding_ties.py $(CHAPTER)
 
 record: $(STAMP)  ## rerun the chapters and rewrite book/outputs, only when a change of results is intended (CHAPTER=05)
 	$(BIN)/python tools/verify.py record $(CHAPTER)

@@ -262,3 +262,85 @@ _RNG_FUNCTIONS = sorted(n for n in VALID if "rng" in VALID[n])
 def test_bad_rng_is_refused_naming_it(name, bad):
     with pytest.raises((ValueError, TypeError), match="`rng`"):
         FUNCTIONS[name](**{**VALID[name], "rng": bad})
+
+
+# --------------------------------------------------------------------------- Report's outputs and the command's JSON
+
+_REPORT_OUTPUTS = {
+    "to_markdown": dict(margin=0.01, alpha=0.05, target_power=0.8, precision=4),
+    "to_latex": dict(precision=3),
+    "to_html": dict(margin=0.01, alpha=0.05, target_power=0.8, precision=4),
+}
+
+
+def _report_output_cases():
+    for method, base in _REPORT_OUTPUTS.items():
+        for arg, value in base.items():
+            bad_values = _bad_values(value)
+            if arg != "margin":  # a margin of 1e308 is valid (its rows are noted as overflowing), None its default
+                bad_values["huge"] = 10**9 if arg == "precision" else 1e308
+            else:
+                del bad_values["none"]
+            for kind, bad in bad_values.items():
+                error = TypeError if kind in WRONG_TYPE else (ValueError, TypeError)
+                yield pytest.param(method, arg, bad, error, id=f"Report.{method}-{arg}-{kind}")
+
+
+@pytest.fixture(scope="module")
+def small_report():
+    rng = np.random.default_rng(0)
+    return sigeval.Report(pd.DataFrame([(t, m, s, rng.random()) for t in "xy" for m in "abc" for s in range(4)],
+                                       columns=["task", "model", "seed", "score"]))
+
+
+@pytest.mark.parametrize(("method", "arg", "bad", "error"), list(_report_output_cases()))
+def test_report_outputs_refuse_bad_options_naming_them(small_report, tmp_path, method, arg, bad, error):
+    kwargs = {**_REPORT_OUTPUTS[method], arg: bad}
+    call = getattr(small_report, method)
+    with pytest.raises(error) as info:
+        call(tmp_path / "r.html", **kwargs) if method == "to_html" else call(**kwargs)
+    assert f"`{arg}`" in str(info.value), f"Report.{method}({arg}={bad!r}): {info.value}"
+
+
+_HOSTILE_NAMES = ["a\nb", "<script>alert(1)</script>", "x | y", "&amp; 50% $_{}#~^\\", "<b>bold</b>", "c\r\nd"]
+
+
+def test_names_pass_through_every_output_as_text(small_report, tmp_path):
+    # A newline, raw HTML or a bar in a model or task name is shown, never obeyed (issue 35, item 4).
+    runs = small_report.runs.copy()
+    runs["model"] = runs["model"].map(dict(zip("abc", _HOSTILE_NAMES[:3])))
+    runs["task"] = runs["task"].map(dict(zip("xy", _HOSTILE_NAMES[3:5])))
+    report = sigeval.Report(runs)
+    markdown = report.to_markdown(margin=0.01)
+    assert "<script>" not in markdown and "<b>" not in markdown and "&lt;script>" in markdown
+    assert "&amp;amp; 50%" in markdown
+    for line in markdown.splitlines():
+        if line.startswith("|"):  # a table row is one line with its cells intact
+            assert line.endswith("|") and line.count("|") - line.count("\\|") >= 3, line
+    assert "a\\nb" in markdown and "x \\| y" in markdown
+    latex = report.to_latex()
+    assert "\\textless{}script\\textgreater{}" in latex and "x \\textbar{} y" in latex and "a b" in latex
+    assert "\\&amp; 50\\% \\$\\_\\{\\}\\#\\textasciitilde{}\\textasciicircum{}\\textbackslash{}" in latex
+    page = report.to_html(tmp_path / "r.html", margin=0.01).read_text(encoding="utf-8")
+    assert "<script>alert" not in page and "&lt;script&gt;alert(1)&lt;/script&gt;" in page
+
+
+def test_the_command_writes_strict_json_for_hostile_tables(tmp_path, capsys):
+    import json
+
+    from sigeval.cli import main
+
+    def refuse(constant):
+        raise ValueError(f"not JSON: {constant}")
+
+    rng = np.random.default_rng(1)
+    rows = [(t, m, s, (1e-300 if m == _HOSTILE_NAMES[0] else 1.0) * rng.random() + 1e-12 * s)
+            for t in ("t1", "t2") for m in _HOSTILE_NAMES[:4] for s in range(3)]
+    rows += [("t1", "alike", s, 0.5) for s in range(3)] + [("t2", "alike", s, 0.5) for s in range(3)]
+    pd.DataFrame(rows, columns=["task", "model", "seed", "score"]).to_csv(tmp_path / "r.csv", index=False)
+    for view in ("all", "pairwise", "power", "equivalence", "friedman"):
+        status = main(["runs", str(tmp_path / "r.csv"), "--view", view, "--margin", "0.01", "--json"])
+        out, err = capsys.readouterr()
+        assert status == 0, err
+        shown = json.loads(out, parse_constant=refuse)
+        assert shown["environment"]["call"].startswith("sigeval runs")

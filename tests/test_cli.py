@@ -383,3 +383,56 @@ def test_messages_use_the_commands_spelling_and_name_label(tmp_path):
     counts = _write(tmp_path, "c.csv", "A,B\n1,0\n2,1\n")
     done = sigeval("compare", counts)
     assert done.returncode == 1 and "no column 'label'" in done.stderr and "--label COLUMN" in done.stderr
+
+
+# --------------------------------------------------------------------------- strict JSON (issue 35), in-process
+
+
+def _strict_json(text):
+    def refuse(constant):
+        raise ValueError(f"not JSON: {constant}")
+
+    return json.loads(text, parse_constant=refuse)
+
+
+def _main(capsys, *args):
+    from sigeval.cli import main
+
+    status = main([str(a) for a in args])
+    out, err = capsys.readouterr()
+    assert status == 0, err
+    return out
+
+
+def test_json_is_strict_when_every_task_ranks_the_models_alike(tmp_path, capsys):
+    # Three models in the same order on every task: Iman-Davenport's F is infinite.
+    rows = [(t, m, s, base + 0.01 * s + 0.1 * t) for t in range(4) for m, base in (("a", 0.7), ("b", 0.6), ("c", 0.5))
+            for s in range(3)]
+    pd.DataFrame(rows, columns=["task", "model", "seed", "score"]).to_csv(tmp_path / "r.csv", index=False)
+    out = _strict_json(_main(capsys, "runs", tmp_path / "r.csv", "--view", "all", "--margin", 0.01, "--json"))
+    assert out["friedman"]["statistic_f"] is None
+    assert out["non_finite"] == {"friedman.statistic_f": "inf"}
+    assert Report(pd.read_csv(tmp_path / "r.csv")).friedman().statistic_f == np.inf
+
+
+def test_json_keeps_full_precision(tmp_path, capsys):
+    # Scores near 1e-12 and p-values with 17 significant digits: not rounded to 10 decimals.
+    rng = np.random.default_rng(1)
+    rows = [(t, m, s, 1e-12 * (1 + rng.random()) + (1e-12 if m == "a" else 0.0)) for t in ("x", "y") for m in "ab"
+            for s in range(5)]
+    table = pd.DataFrame(rows, columns=["task", "model", "seed", "score"])
+    table.to_csv(tmp_path / "r.csv", index=False, float_format="%.17g")
+    out = _strict_json(_main(capsys, "runs", tmp_path / "r.csv", "--view", "pairwise", "--json"))
+    expected = Report(pd.read_csv(tmp_path / "r.csv")).pairwise()
+    got = pd.DataFrame(out["pairwise"])
+    assert (got["mean_diff"] != 0).all()
+    np.testing.assert_array_equal(got["mean_diff"], expected["mean_diff"])
+    np.testing.assert_array_equal(got["pvalue"], expected["pvalue"])
+
+
+def test_compare_json_is_strict_and_exact(examples, capsys):
+    out = _strict_json(_main(capsys, "compare", examples / "predictions.csv", "--json", "--n-resamples", 200))
+    table = pd.read_csv(examples / "predictions.csv")
+    c = (table["matcher_A"] == table.label).to_numpy(float)
+    row = next(r for r in out["models"] if r["model"] == "matcher_A")
+    assert row["ci_low"] == proportion_ci(int(c.sum()), c.size, method="wilson").low

@@ -409,6 +409,7 @@ def test_cliff_delta_refuses_up_front_what_would_exceed_the_memory_limit(monkeyp
 
     monkeypatch.setattr(validation, "MEMORY_LIMIT", 56 * 1000)
     assert effect_size(np.arange(500.0), np.arange(500.0), kind="cliff_delta", paired=False).n_a == 500
-    with pytest.raises(ValueError, match=r"^`scores_a` = '500 and 501 scores' would need 54\.7 KiB of memory for "
-                                         r"the sorted scores, their orders and counts; the limit is 54\.7 KiB"):
+    with pytest.raises(ValueError, match=r"^`scores_a` = 500 and 501 scores would need 54\.7 KiB of memory for "
+                                         r"the sorted scores, their orders and counts; the limit is 54\.7 KiB\. "
+                                         r"Compare random subsamples of the scores"):
         effect_size(np.arange(500.0), np.arange(501.0), kind="cliff_delta", paired=False)

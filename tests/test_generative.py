@@ -259,14 +259,44 @@ def test_questions_needed_refuses_bad_designs(kwargs, error, match):
 
 
 def test_pass_at_k_counts_the_memory_of_its_products_honestly(monkeypatch):
-    # 100 questions x 1,000 factors (the widest question): 0.8 MB of float64, 1.7 MB with the mask and n - j.
+    # 100 questions x 1,000 factors (the widest question): n - j, x_j and 1 - x_j in float64 and the mask, 2.4 MiB.
+    import tracemalloc
+
     import sigeval._validation as validation
 
+    n, c = np.full(100, 3000), np.r_[1500, 1:100]
+    tracemalloc.start()
+    _pass_at_k_per_question(n, c, 1000)
+    peak = tracemalloc.get_traced_memory()[1]
+    tracemalloc.stop()
+    assert 100 * 1000 * 25 / 1.5 <= peak <= 1.5 * 100 * 1000 * 25  # the check counts what is allocated
     monkeypatch.setattr(validation, "MEMORY_LIMIT", 2**20)
-    with pytest.raises(ValueError, match=r"^`k` = 1000 would need 1\.6 MiB of memory for the pass@k products"):
-        pass_at_k(np.full(100, 3000), np.r_[1500, 1:100], 1000, n_resamples=10, rng=0)
-    res = pass_at_k(np.full(100, 3000), np.r_[1500, 1:100], 500, n_resamples=10, rng=0)  # 0.8 MiB fits
-    assert res.per_question[0] == pytest.approx(float(_exact(3000, 1500, 500)), rel=1e-12)
+    with pytest.raises(ValueError, match=r"^`k` = 1000 would need 2\.4 MiB of memory for the pass@k products"):
+        pass_at_k(n, c, 1000, n_resamples=10, rng=0)
+    res = pass_at_k(n, c, 400, n_resamples=10, rng=0)  # 0.95 MiB fits
+    assert res.per_question[0] == pytest.approx(float(_exact(3000, 1500, 400)), rel=1e-12)
+
+
+def test_pass_at_1_is_exactly_the_share_correct():
+    # c / n, with no exp/log round trip whose last ulp depends on the CPU's vector kernels (issue 35).
+    rng = np.random.default_rng(3)
+    n = rng.integers(1, 10**6, 5000)
+    c = rng.integers(0, n + 1)
+    np.testing.assert_array_equal(_pass_at_k_per_question(n, c, 1), c / n)
+    # One correct answer: pass@k is exactly k / n.
+    np.testing.assert_array_equal(_pass_at_k_per_question(np.full(4, 20), np.ones(4, int), 3), np.full(4, 3 / 20))
+    # The chapter 15 benchmark's pass@1 (1032 of 3200 answers) is the exact share, not 0.32250000000000006.
+    correct = np.r_[np.full(32, 12), np.full(128, 5)]
+    assert pass_at_k(np.full(160, 20), correct, 1, n_resamples=10, rng=0).estimate == (32 * 12 + 128 * 5) / 3200
+
+
+def test_pass_at_k_is_correctly_rounded_where_the_product_is_short():
+    # Two ratios: 1 - (1 - a)(1 - b) = a + b(1 - a), each term within an ulp; against exact fractions.
+    cases = [(n, c, 2) for n in range(2, 400) for c in range(n - 1)]
+    n, c, _ = (np.array(x) for x in zip(*cases))
+    got = _pass_at_k_per_question(n, c, 2)
+    want = np.array([float(_exact(int(a), int(b), 2)) for a, b in zip(n, c)])
+    np.testing.assert_allclose(got, want, rtol=4 * np.finfo(float).eps, atol=0)
 
 
 def test_sampled_means_hold_at_the_float64_limits():
@@ -362,7 +392,8 @@ def test_sampled_means_name_every_argument_in_their_messages():
         (lambda: sampled_mean(x, groups=["a", None]),
          r"^`groups` holds NaN labels \(missing: NaN or None\) at position\(s\) 1; every question needs its group\.$"),
         (lambda: sampled_mean(x, groups=np.array([1, "a"], dtype=object)),
-         r"^`groups` labels must be comparable with each other \(all numbers or all strings\); "
+         r"^`groups` labels must be comparable with each other \(all numbers or all strings: 1 and \"1\" would print "
+         r"alike\); "
          r"got labels of types int, str\.$"),
         (lambda: sampled_mean(x, groups=[7, 7]),
          r"^`groups` must hold at least 2 distinct groups: one group gives no clustered error\.$"),
@@ -501,3 +532,12 @@ def test_an_interval_that_overflows_is_refused_not_returned_infinite():
     # t x SE overflows although the estimate and the SE are finite.
     with pytest.raises(ValueError, match=r"confidence_interval not finite"):
         sampled_paired_difference([[1e308], [-1e308]], [[1e308], [-0.5e308]])
+
+
+def test_group_labels_that_numpy_would_merge_as_text_are_refused():
+    x = np.random.default_rng(0).random((40, 3))
+    with pytest.raises(TypeError, match=r"^`groups` labels must be comparable with each other \(all numbers or all strings: 1 and \"1\""):
+        sampled_mean(x, groups=[1, "1"] * 20)
+    with pytest.raises(TypeError, match=r"^`groups` labels must be comparable with each other"):
+        bootstrap_ci(x[:, 0], groups=[1, "1"] * 20)
+    assert sampled_mean(x, groups=["a", "b"] * 20).n_clusters == sampled_mean(x, groups=[1, 2] * 20).n_clusters == 2

@@ -488,3 +488,13 @@ def test_prob_improvement_across_tasks_messages_in_full(monkeypatch):
     with pytest.raises(ValueError, match=r"^`n_resamples` = 10 would need 1.0 KiB of memory for the stratified "
                                          r"bootstrap counts"):
         prob_improvement(np.zeros((2, 3)), np.ones((2, 3)), paired=False, n_resamples=10, rng=0)
+
+
+@pytest.mark.parametrize("tasks", [False, True])
+def test_unpaired_prob_improvement_blames_the_table_of_wins_not_n_resamples(tasks):
+    # 10^5 runs each: the all-against-all table of wins (74.5 GiB), whatever n_resamples.
+    a = np.zeros((100_000, 1) if tasks else 100_000)
+    with pytest.raises(ValueError, match=r"^`scores_a` = 100,000 runs against 100,000 would need 74\.5 GiB of memory "
+                                         r"for the table of wins of every run of A against every run of B "
+                                         r"\(paired=False\); the limit is 4\.0 GiB\. Pass fewer runs, or pair them"):
+        prob_improvement(a, a, paired=False, n_resamples=1)

@@ -422,12 +422,15 @@ def test_rank_confidence_sets_memory_refusal_counts_pairs_and_resamples():
                                          r"for the pairwise differences of every resample; the limit is "
                                          r"4\.0 GiB\. Choose a smaller `n_resamples`\.$"):
         ru.rank_confidence_sets(np.eye(n, k), n_resamples=b)
-    # Many models on few items: the per-item differences alone exceed the limit.
+    # Many models on few items: the per-item differences alone exceed the limit, and the message blames the
+    # models, not n_resamples (issue 35: it used to say "`n_resamples` = 1 would need 4.5 GiB").
     n, k = 300, 2000
     pairs = k * (k - 1) // 2
-    gib = (n * pairs + 1 * (pairs + 2)) * 8 / 2**30
+    gib = (n * pairs + 2 * pairs) * 8 / 2**30
     assert f"{gib:,.1f}" == "4.5"
-    with pytest.raises(ValueError, match=r"^`n_resamples` = 1 would need 4\.5 GiB of memory for the pairwise"):
+    with pytest.raises(ValueError, match=r"^`scores` = 300 items x 2,000 models would need 4\.5 GiB of memory for "
+                                         r"the per-item differences of all 1,999,000 pairs of models; the limit is "
+                                         r"4\.0 GiB\. Rank sets compare every pair of models: pass fewer models"):
         ru.rank_confidence_sets(np.zeros((n, k)), n_resamples=1)
 
 

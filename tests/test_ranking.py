@@ -323,7 +323,7 @@ def test_tasks_for_gap_reaches_its_target_power_by_simulation():
         assert powers[1] < target            # and not with eight tasks fewer
     # Without a target: the N at which the gap equals the CD, about 50% power for a true gap.
     assert tasks_for_gap(0.8, k) == tasks_for_gap(0.8, k, target_power=0.5) == 35
-    assert tasks_for_gap(0.8, k, target_power=0.01) == 2  # a power below what any design has
+    assert tasks_for_gap(0.8, k, target_power=0.01) == 3  # a power below what any design that can separate has
     assert tasks_for_gap(0.8, k, target_power=0.8) == 61
     with pytest.raises(ValueError, match="`target_power`"):
         tasks_for_gap(0.8, k, target_power=1.0)
@@ -758,9 +758,11 @@ def test_friedman_keeps_the_scores_it_ranked():
 
 
 def test_tasks_for_gap_with_a_target_power_near_or_below_alpha():
-    # Power 0.001 is below what alpha alone gives: q + z = 2.569 - 3.090 < 0, and 2 tasks already do.
+    # Power 0.001 is below what alpha alone gives: q + z = 2.569 - 3.090 < 0, and the first design that can
+    # separate a pair at all does: 3 tasks (with 2 the CD is 3.32, beyond the largest gap of 4 models, 3).
     assert nemenyi_q(4) + stats.norm.ppf(0.001) < 0
-    assert tasks_for_gap(0.8, 4, target_power=0.001) == 2
+    assert nemenyi_cd(4, 2) > 3 >= nemenyi_cd(4, 3)
+    assert tasks_for_gap(0.8, 4, target_power=0.001) == 3
     # Between 0 and 1: q + z = 0.5 for two models, N >= 0.5^2 * 2 * 3 / (6 * 0.05^2) = 100.
     tp = stats.norm.cdf(0.5 - nemenyi_q(2))
     qz = nemenyi_q(2) + stats.norm.ppf(tp)
@@ -928,9 +930,9 @@ def test_pairwise_wilcoxon_refuses_an_overflowing_difference_naming_the_models()
 
 
 def test_pairwise_wilcoxon_refuses_many_models_up_front_with_the_memory_they_need():
-    with pytest.raises(ValueError, match=r"^`scores` has 20000 models: the table of their 199,990,000 pairs would "
-                                         r"need 28\.0 GiB of memory; the limit is 4\.0 GiB\. Compare fewer models "
-                                         r"\(or each against a control, holm_vs_control\)\.$"):
+    with pytest.raises(ValueError, match=r"^`scores` = 20000 models would need 28\.0 GiB of memory for the table of "
+                                         r"their 199,990,000 pairs; the limit is 4\.0 GiB\. Compare fewer models "
+                                         r"\(or each against a control: holm_vs_control\)\.$"):
         pairwise_wilcoxon(np.zeros((3, 20_000)))
 
 
@@ -947,3 +949,42 @@ def test_pairwise_wilcoxon_memory_check_counts_what_is_allocated(n_tasks, n_mode
         tracemalloc.stop()
     counted = ranking_module._pairwise_bytes(n_tasks, n_models * (n_models - 1) // 2)
     assert counted / 1.5 <= peak <= 1.5 * counted, (peak, counted)
+
+
+# --------------------------------------------------------------------------- issue 35: names and object arrays
+
+
+@pytest.mark.parametrize("function", [friedman, pairwise_wilcoxon])
+def test_repeated_or_alike_model_names_are_refused(function):
+    scores = np.random.default_rng(0).random((6, 4))
+    with pytest.raises(ValueError, match=r"^`scores` names the model 'a' twice; every model needs a name of its own"):
+        function(pd.DataFrame(scores, columns=["a", "a", "b", "c"]))
+    with pytest.raises(ValueError, match=r"^`scores` names the model '1' as 1 and '1'"):
+        function(pd.DataFrame(scores, columns=[1, "1", "b", "c"]))
+
+
+def test_friedman_takes_an_object_array_of_floats_as_other_functions_do():
+    scores = np.random.default_rng(1).random((6, 3))
+    assert friedman(scores.astype(object)).pvalue == friedman(scores).pvalue
+    with pytest.raises(TypeError, match=r"^`scores` must hold numbers; got values of type float, str"):
+        friedman(np.array([[0.1, "x"], [0.2, 0.3]], dtype=object))
+
+
+def test_pairwise_wilcoxon_names_the_better_model_as_given_and_none_on_a_tie():
+    scores = pd.DataFrame({10: [0.8, 0.7, 0.9, 0.6, 0.5], 20: [0.7, 0.6, 0.8, 0.5, 0.4], 30: [0.8, 0.7, 0.9, 0.6, 0.5]})
+    with pytest.warns(UserWarning):
+        better = pairwise_wilcoxon(scores)["better"].tolist()
+    assert better == [10, None, 30]
+    assert [type(b) for b in better] == [int, type(None), int]
+
+
+@pytest.mark.parametrize("target_power", [None, 0.001, 0.01, 0.5, 0.8])
+@pytest.mark.parametrize("n_models", [2, 3, 4, 10])
+def test_tasks_for_gap_is_never_below_the_first_design_that_can_separate_a_pair(n_models, target_power):
+    # Below that N the CD exceeds k - 1, the largest possible gap: no test can reject, whatever the power asked.
+    floor = next(n for n in range(2, 1000) if nemenyi_cd(n_models, n) <= n_models - 1)
+    for gap in (n_models - 1, (n_models - 1) / 2):
+        n = tasks_for_gap(gap, n_models, target_power=target_power)
+        assert n >= floor
+        assert nemenyi_cd(n_models, n) <= n_models - 1
+    assert tasks_for_gap(0.8, 4, target_power=0.001) == 3  # was 2, where the CD is 3.32 > 3

@@ -1560,3 +1560,45 @@ def test_power_seed_counts_are_nullable_integers_missing_where_a_comparison_is_n
     assert column.isna().tolist() == [False, True, True] and (power.note != "").tolist() == [False, True, True]
     d = np.subtract([1.0, 2.0, 3.0, 4.0], [0.5, 1.7, 2.4, 3.6])
     assert column[0] == seeds_needed(d.std(ddof=1), 0.5)
+
+
+@pytest.mark.parametrize("role", ["model", "task", "seed"])
+def test_labels_that_print_alike_are_refused(role):
+    runs = pd.DataFrame({"task": ["t"] * 4, "model": ["a", "b"] * 2, "seed": [0, 0, 1, 1], "score": [0.1, 0.2, 0.3, 0.5]})
+    runs[role] = runs[role].astype(object)
+    runs.loc[0, role] = 1
+    runs.loc[1 if role != "model" else 2, role] = "1"
+    with pytest.raises(ValueError, match=rf"^The {role} column names the {role} '1' as 1 and '1'"):
+        Report(runs)
+
+
+def test_a_report_too_large_for_memory_is_refused_before_it_starts():
+    # 10^4 models: 5 x 10^7 comparisons in one task (it used to end in a MemoryError).
+    k = 10_000
+    runs = pd.DataFrame({"task": "t", "model": np.repeat([f"m{i}" for i in range(k)], 3), "seed": np.tile([0, 1, 2], k),
+                         "score": np.random.default_rng(0).random(3 * k)})
+    with pytest.raises(ValueError, match=r"^`table` = 10,000 models on 1 task\(s\) would need 28\.9 GiB of memory "
+                                         r"for every comparison of the report \(49,995,000 pairs of models\); the "
+                                         r"limit is 4\.0 GiB\. Compare fewer models at a time"):
+        Report(runs).pairwise()
+
+
+@pytest.mark.parametrize("n_seeds", [5, 20])
+def test_the_memory_check_of_the_views_counts_what_they_allocate(n_seeds):
+    import tracemalloc
+
+    from sigeval._runs_table import COMPARISON_BYTES, SEED_BYTES
+
+    k, n_tasks = 60, 2
+    rng = np.random.default_rng(0)
+    runs = pd.DataFrame([(t, f"m{m}", s, rng.random()) for t in range(n_tasks) for m in range(k)
+                         for s in range(n_seeds)], columns=["task", "model", "seed", "score"])
+    counted = n_tasks * k * (k - 1) // 2 * (COMPARISON_BYTES + SEED_BYTES * n_seeds)
+    peaks = []
+    for view in ("pairwise", "power", "equivalence"):
+        report = Report(runs)
+        tracemalloc.start()
+        getattr(report, view)(**({"margin": 0.01} if view == "equivalence" else {}))
+        peaks.append(tracemalloc.get_traced_memory()[1])
+        tracemalloc.stop()
+    assert counted / 1.5 <= max(peaks) <= 1.5 * counted, peaks

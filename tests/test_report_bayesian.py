@@ -199,17 +199,18 @@ def test_bayesian_refuses_a_posterior_scale_that_overflows_by_naming_the_compari
         report.bayesian(rope=0.0, test_fraction=np.nextafter(1.0, 0.0))
 
 
-def test_bayesian_hands_a_posterior_scale_that_underflows_to_zero_to_the_function():
-    """Subnormal scores: the sd of the differences is 5e-324, the posterior scale sd / 2 rounds to 0.
+def test_bayesian_on_subnormal_scores_is_the_function_s_answer():
+    """Subnormal scores: the posterior is computed in units of a power of two, as the function computes it.
 
-    bayesian_paired_t then takes the posterior as a point mass at 0, and with rope = 0 splits it half and
-    half; the t arithmetic would divide 0 by 0.
+    The differences [1e-323, 0, 0, 0] have a spread of their own; their probabilities are those of the same
+    scores times 2**1000, although the scale printed (5e-324 / 2 = 2.5e-324) rounds to a subnormal.
     """
     report = Report(long_table({"t": {"A": [1e-323, 0.0, 0.0, 0.0], "B": [0.0] * 4}}))
     post = bayesian_paired_t([1e-323, 0.0, 0.0, 0.0], [0.0] * 4, rope=0.0)
-    assert post.scale == 0 and post.loc == 0
+    scaled = bayesian_paired_t(np.array([1e-323, 0.0, 0.0, 0.0]) * 2.0**1000, [0.0] * 4, rope=0.0)
+    assert (post.prob_a_better, post.prob_b_better) == (scaled.prob_a_better, scaled.prob_b_better)
     row = report.bayesian(rope=0.0).iloc[0]
-    assert [row.posterior_scale, *row[PROBS]] == [0.0, 0.5, 0.0, 0.5]
+    assert [row.posterior_scale, *row[PROBS]] == [post.scale, post.prob_a_better, post.prob_rope, post.prob_b_better]
 
 
 # --------------------------------------------------------------------------- over tasks

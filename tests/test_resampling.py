@@ -533,7 +533,7 @@ X = np.array([0.0, 1.0, 1.0, 0.0, 1.0])
         (dict(data=X, confidence_level=1.5), r"`confidence_level` must be strictly between 0 and 1"),
         (dict(data=X, confidence_level=0), r"`confidence_level` must be strictly between 0 and 1"),
         (dict(data=X, groups=[0, 0, 1]), r"`groups` must hold one label per item, 5 in all; got shape \(3,\)"),
-        (dict(data=X, groups=[0, 0, 1, 1, np.nan]), r"`groups` holds NaN labels at position\(s\) \[4\]"),
+        (dict(data=X, groups=[0, 0, 1, 1, np.nan]), r"`groups` holds NaN labels \(missing: NaN or None\) at position\(s\) 4"),
         (dict(data=X, statistic=lambda x, axis: x.mean()),
          r"^`statistic` must return one value per resample: given arrays of shape \(batch, n_items, \.\.\.\) "
          r"with batch=1 and axis=1, it must return shape \(1,\); got shape \(\)\. Reduce over every axis"),
@@ -917,9 +917,12 @@ def test_a_drawn_group_keeps_its_items_in_their_original_order():
     ("groups", "error", "match"),
     [
         ([[0, 1], [2]], ValueError, r"^`groups` must be a rectangular array"),
-        ([np.nan] * 4 + [0.0], ValueError, r"^`groups` holds NaN labels at position\(s\) \[0, 1, 2\]\.$"),
+        ([np.nan] * 4 + [0.0], ValueError,
+         r"^`groups` holds NaN labels \(missing: NaN or None\) at position\(s\) 0, 1, 2, \.\.\. \(4 values\); every item "
+         r"needs its group\.$"),
         (np.array([1, "a", 2, "b", 1], dtype=object), TypeError,
-         r"^`groups` labels must be comparable with each other \(all numbers or all strings\); "
+         r"^`groups` labels must be comparable with each other \(all numbers or all strings: 1 and \"1\" would print "
+         r"alike\); "
          r"got labels of types int, str\.$"),
     ],
 )

@@ -928,6 +928,6 @@ def test_confidence_sequence_refuses_up_front_what_would_exceed_the_memory_limit
 
     monkeypatch.setattr(validation, "MEMORY_LIMIT", 96 * 1000)
     assert confidence_sequence(np.zeros(1000), method="t-mixture").n.size == 1000
-    with pytest.raises(ValueError, match=r"^`differences` = '1001 differences' would need 93\.8 KiB of memory for "
-                                         r"the t-mixture sequence; the limit is 93\.8 KiB"):
+    with pytest.raises(ValueError, match=r"^`differences` = 1001 differences would need 93\.8 KiB of memory for "
+                                         r"the t-mixture sequence; the limit is 93\.8 KiB\. Pass fewer differences"):
         confidence_sequence(np.zeros(1001), method="t-mixture")

@@ -21,12 +21,12 @@ from ._options import BOOTSTRAP_METHODS
 from ._progress import progress_bar
 from ._results import BootstrapResult, ConfidenceInterval
 from ._validation import (
-    as_array,
     check_choice,
     check_memory,
     check_positive_int,
     check_rng,
     check_unit_interval,
+    group_codes,
 )
 
 #: The axis of the items in the arrays a callable statistic receives.
@@ -66,22 +66,7 @@ class Units:
             self.inverse = self.layout = None
             self.count, self.width = n_items, 1
             return
-        labels = as_array(groups, "groups")
-        if labels.ndim != 1 or labels.shape[0] != n_items:
-            raise ValueError(
-                f"`groups` must hold one label per item, {n_items} in all; got shape {labels.shape}."
-            )
-        if labels.dtype.kind == "f" and np.any(np.isnan(labels)):
-            where = np.flatnonzero(np.isnan(labels))
-            raise ValueError(f"`groups` holds NaN labels at position(s) {where[:3].tolist()}.")
-        try:
-            _, inverse = np.unique(labels, return_inverse=True)
-        except TypeError:  # labels that cannot be sorted together, such as 1 and "a"
-            kinds = sorted({type(v).__name__ for v in labels})
-            raise TypeError(
-                "`groups` labels must be comparable with each other (all numbers or all "
-                f"strings); got labels of types {', '.join(kinds)}."
-            ) from None
+        inverse = group_codes(groups, n_items)
         sizes = np.bincount(inverse)
         order = np.argsort(inverse, kind="stable")
         slot = np.arange(n_items) - (np.cumsum(sizes) - sizes)[inverse[order]]

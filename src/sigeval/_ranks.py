@@ -10,7 +10,7 @@ from typing import Any
 import numpy as np
 from scipy import stats
 
-from ._validation import _describe, as_array
+from ._validation import _describe, as_array, check_distinct_names, real_array
 
 
 def score_table(scores: Any, name: str = "scores", unit: str = "task") -> tuple[np.ndarray, tuple]:
@@ -21,13 +21,13 @@ def score_table(scores: Any, name: str = "scores", unit: str = "task") -> tuple[
     models: tuple | None = None
     tasks = None
     if hasattr(scores, "columns") and hasattr(scores, "to_numpy"):
-        models = tuple(scores.columns)
+        models = check_distinct_names(scores.columns, f"`{name}`", "model")
         tasks = list(scores.index)
         scores = scores.to_numpy()
-    arr = as_array(scores, name)
-    if arr.dtype.kind not in "iuf":
-        raise TypeError(f"`{name}` must hold numbers; got {_describe(arr)}.")
-    arr = arr.astype(float)
+    try:
+        arr = real_array(scores, name)
+    except TypeError:
+        raise TypeError(f"`{name}` must hold numbers; got {_describe(as_array(scores, name))}.") from None
     if arr.ndim != 2:
         raise ValueError(
             f"`{name}` must be a two-dimensional ({unit}s, models) table; got shape {arr.shape}."

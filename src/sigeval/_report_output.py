@@ -25,8 +25,14 @@ import pandas as pd
 #: Columns shown as p-values (3 significant digits) rather than at the stated precision.
 _PVALUE = ("pvalue", "pvalue_holm", "pvalue_difference", "pvalue_equivalence", "pvalue_difference_holm",
            "pvalue_equivalence_holm")
+# < > | print as other glyphs under LaTeX's default (OT1) font encoding; a newline in a cell would end it.
 _LATEX_SPECIAL = {"&": r"\&", "%": r"\%", "$": r"\$", "#": r"\#", "_": r"\_", "{": r"\{", "}": r"\}",
-                  "~": r"\textasciitilde{}", "^": r"\textasciicircum{}", "\\": r"\textbackslash{}"}
+                  "~": r"\textasciitilde{}", "^": r"\textasciicircum{}", "\\": r"\textbackslash{}",
+                  "<": r"\textless{}", ">": r"\textgreater{}", "|": r"\textbar{}", "\n": " ", "\r": " "}
+# In Markdown: what would start raw HTML (a tag, a comment) or an entity, and a newline or a bar that would end a
+# table's cell, are shown as text instead; "p <= alpha" is left as it reads.
+_MARKDOWN_LIVE = re.compile(r"<(?=[A-Za-z/!?])|&(?=#?[A-Za-z0-9]+;)|[|\n\r]")
+_MARKDOWN_SHOWN = {"<": "&lt;", "&": "&amp;", "|": "\\|", "\n": "\\n", "\r": "\\r"}
 
 
 # --------------------------------------------------------------------------- environment
@@ -187,26 +193,31 @@ def _sections(shown: dict[str, Any]) -> list[tuple[str, pd.DataFrame | None, str
 # --------------------------------------------------------------------------- Markdown
 
 
+def md(text: Any) -> str:
+    """Text as Markdown shows it literally: no live HTML, no newline or bar that would break a table."""
+    return _MARKDOWN_LIVE.sub(lambda m: _MARKDOWN_SHOWN[m.group()], str(text))
+
+
 def markdown_table(frame: pd.DataFrame, precision: int) -> str:
     numeric = [pd.api.types.is_numeric_dtype(frame[c]) and not pd.api.types.is_bool_dtype(frame[c])
                for c in frame.columns]
-    head = "| " + " | ".join(map(str, frame.columns)) + " |"
+    head = "| " + " | ".join(md(c) for c in frame.columns) + " |"
     rule = "|" + "|".join("---:" if n else ":---" for n in numeric) + "|"
-    rows = ["| " + " | ".join(cell.replace("|", "\\|") for cell in row) + " |" for row in formatted(frame, precision)]
+    rows = ["| " + " | ".join(md(cell) for cell in row) + " |" for row in formatted(frame, precision)]
     return "\n".join([head, rule, *rows])
 
 
 def to_markdown(report: Any, margin: float | None, alpha: float, target_power: float, precision: int,
                 call: str | None, metric: str = "score", family: str = "task", correction: str = "none") -> str:
     shown = views(report, margin, alpha, target_power, family, correction)
-    parts = ["# Report", "", shown["summary"], "", "## Design", "",
+    parts = ["# Report", "", md(shown["summary"]), "", "## Design", "",
              markdown_table(_design_frame(report, margin, alpha, target_power, metric, family, correction), precision)]
     for title, frame, note in _sections(shown):
         parts += ["", f"## {title}", ""]
         if frame is not None:
             parts += [markdown_table(frame, precision), ""]
         if note:
-            parts.append(note)
+            parts.append(md(note))
     env = environment(report, call)
     parts += ["", "## Environment", "", markdown_table(pd.DataFrame(list(env.items()), columns=["", "value"]), precision)]
     return "\n".join(parts) + "\n"

@@ -16,9 +16,11 @@ import numpy as np
 import pandas as pd
 
 from ._numeric import _SAFE_EXPONENT
-from ._validation import MAX_COUNT, ZERO_SPREAD_RTOL
+from ._validation import MAX_COUNT, ZERO_SPREAD_RTOL, check_distinct_names, check_memory
 
 ROLES = ("task", "model", "seed", "score")
+#: Memory a report's views need per comparison, and per seed of a comparison (bytes, measured; see comparisons).
+COMPARISON_BYTES, SEED_BYTES = 500, 40
 # Sums and differences of scores below this stay finite in float64 for any
 # realistic number of runs; larger scores are refused rather than overflowed.
 SCORE_LIMIT = 1e300
@@ -156,6 +158,7 @@ def read_runs(table: Any, columns: dict[str, Any]) -> pd.DataFrame:
             ) from None
     for role in ("task", "model", "seed"):
         _refuse_bool_and_numbers(runs[role], role)
+        check_distinct_names(pd.unique(runs[role]), f"The {role} column", role)
     runs["score"] = _scores(runs["score"], keys)
     return runs
 
@@ -302,15 +305,24 @@ def comparisons(tasks: tuple, models: tuple, scores: dict) -> Comparisons:
     numbers of seeds per task and of pairs per comparison, a handful at most.
     """
     k = len(models)
-    first, second = np.triu_indices(k, 1)
-    per_task = first.size
+    per_task = k * (k - 1) // 2
     total = len(tasks) * per_task
+    seeds_of = np.array([scores[t].shape[0] for t in tasks])
+    # Measured with tracemalloc (every view, 5 to 20 seeds): about 150-480 bytes per comparison and 39 per
+    # seed of it, for the pairs' scores, their differences and the views' frames.
+    check_memory(
+        total * (COMPARISON_BYTES + SEED_BYTES * float(seeds_of.max())), "table",
+        f"{k:,} models on {len(tasks):,} task(s)", f"every comparison of the report ({total:,} pairs of models)",
+        itemsize=1,
+        advice="Compare fewer models at a time (for example the leading ones, or one family of models), "
+               "or fewer tasks.",
+    )
+    first, second = np.triu_indices(k, 1)
     out = Comparisons(
         task=np.repeat(np.arange(len(tasks)), per_task), a=np.tile(first, len(tasks)), b=np.tile(second, len(tasks)),
         n=np.zeros(total, dtype=np.int64), mean=np.full(total, np.nan), sd=np.full(total, np.nan),
         scale=np.full(total, np.nan), flagged=np.ones(total, dtype=bool), n_pairs_per_task=per_task,
     )
-    seeds_of = np.array([scores[t].shape[0] for t in tasks])
     for n_seeds in np.unique(seeds_of):
         which = np.flatnonzero(seeds_of == n_seeds)
         grid = np.stack([scores[tasks[t]] for t in which])  # (tasks, seeds, models)

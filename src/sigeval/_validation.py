@@ -219,6 +219,27 @@ def _exact_float(arr: np.ndarray, name: str) -> np.ndarray:
     return arr.astype(float)
 
 
+def check_distinct_names(names: Any, where: str, what: str) -> tuple:
+    """Names of models (or tasks, seeds) as a tuple, refusing repeats and names that print alike.
+
+    Two columns named ``'a'``, or the labels ``1`` and ``'1'``, would give two
+    rows of a table that no reader can tell apart.
+    """
+    names = tuple(names)
+    seen: dict[str, Any] = {}
+    for label in names:
+        shown = str(label)
+        if shown in seen:
+            other = seen[shown]
+            alike = "twice" if type(other) is type(label) and other == label else f"as {other!r} and {label!r}"
+            raise ValueError(
+                f"{where} names the {what} {shown!r} {alike}; every {what} needs a name of its own "
+                "(two that print alike could not be told apart in a table)."
+            )
+        seen[shown] = label
+    return names
+
+
 def _show(values: np.ndarray, limit: int = 3) -> str:
     """The first few offending values, for an error message."""
     flat = np.ravel(values)
@@ -253,6 +274,21 @@ def check_positive_int(value: int, name: str, minimum: int = 1) -> int:
     if value < minimum:
         raise ValueError(f"`{name}` must be an integer >= {minimum}; got {value!r}.")
     return int(value)
+
+
+#: The most decimals a table prints: beyond them a float64 shows only its binary rounding.
+MAX_PRECISION = 30
+
+
+def check_precision(value: int) -> int:
+    """Decimals to print, 0 to :data:`MAX_PRECISION`."""
+    value = check_positive_int(value, "precision", minimum=0)
+    if value > MAX_PRECISION:
+        raise ValueError(
+            f"`precision` must be at most {MAX_PRECISION} decimals (a float64 holds about 17 significant digits; "
+            f"more only print its binary rounding); got {value!r}."
+        )
+    return value
 
 
 def check_scores(x: ArrayLike, name: str, *, min_size: int = 1) -> np.ndarray:
@@ -418,6 +454,38 @@ def check_no_padding(x: np.ndarray, name: str) -> None:
         )
 
 
+def group_codes(groups: ArrayLike, n_items: int, unit: str = "item") -> np.ndarray:
+    """One code per item, 0 .. n_groups - 1, for ``groups``' labels in sorted order.
+
+    Labels are compared as given: ``1`` and ``"1"`` are refused together
+    rather than merged, as NumPy would merge them by turning a list of both
+    into text.
+    """
+    labels = as_array(groups, "groups")
+    if labels.ndim != 1 or labels.shape[0] != n_items:
+        raise ValueError(f"`groups` must hold one label per {unit}, {n_items} in all; got shape {labels.shape}.")
+    if labels.dtype.kind in "US" and not isinstance(groups, np.ndarray):  # perhaps mixed labels made text
+        labels = np.empty(n_items, dtype=object)
+        labels[:] = list(cast(Iterable, groups))  # a sequence of n_items labels (checked above)
+    missing = missing_labels(labels)
+    if np.any(missing):
+        raise ValueError(
+            f"`groups` holds NaN labels (missing: NaN or None) at position(s) {_show(np.flatnonzero(missing))}; "
+            f"every {unit} needs its group."
+        )
+    kinds = sorted({type(v).__name__ for v in labels}) if labels.dtype == object else []
+    try:
+        if labels.dtype == object and any(isinstance(v, str) for v in labels) and len(kinds) > 1:
+            raise TypeError  # text beside numbers: 1 and "1" would print alike
+        return np.unique(labels, return_inverse=True)[1].ravel()
+    except TypeError:  # labels that cannot be sorted together, such as 1 and "a"
+        raise TypeError(
+            "`groups` labels must be comparable with each other (all numbers or all strings: 1 and \"1\" "
+            "would print alike); "
+            f"got labels of types {', '.join(kinds)}."
+        ) from None
+
+
 def missing_labels(labels: np.ndarray) -> np.ndarray:
     """Where an array of labels is missing: NaN, or in an object array None, NaN, NaT or ``pandas.NA``."""
     if labels.dtype.kind in "fc":
@@ -463,13 +531,21 @@ def _listing(items: list[str]) -> str:
     return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
 
 
-def check_memory(n_elements: float, name: str, value: object, what: str, itemsize: int = 8) -> None:
-    """Refuse up front a request whose arrays would exceed :data:`MEMORY_LIMIT`."""
+def check_memory(
+    n_elements: float, name: str, value: object, what: str, itemsize: int = 8, *, advice: str | None = None
+) -> None:
+    """Refuse up front a request whose arrays would exceed :data:`MEMORY_LIMIT`.
+
+    ``name`` and ``value`` say what makes the arrays large (an argument, or the
+    size of the data), ``advice`` what to do instead of the default "Choose a
+    smaller `name`".
+    """
     need = float(n_elements) * itemsize
     if need > MEMORY_LIMIT:
         raise ValueError(
-            f"`{name}` = {value!r} would need {_bytes(need)} of memory for {what}; "
-            f"the limit is {_bytes(MEMORY_LIMIT)}. Choose a smaller `{name}`."
+            f"`{name}` = {value if isinstance(value, str) else repr(value)} would need {_bytes(need)} of memory "
+            f"for {what}; "
+            f"the limit is {_bytes(MEMORY_LIMIT)}. {advice or f'Choose a smaller `{name}`.'}"
         )
 
 

@@ -27,7 +27,7 @@ import numpy as np
 from numpy.typing import ArrayLike
 from scipy import stats
 
-from ._numeric import check_finite_result, power_of_two_near, stable_mean_sd
+from ._numeric import check_finite_result, power_of_two_near, safe_scale, stable_mean_sd
 from ._ttest import pair_scale
 from ._validation import (
     RngLike,
@@ -137,20 +137,26 @@ def _student_posterior(
     differences come from (None: the differences' own).
     """
     n = d.size
-    loc, sd = stable_mean_sd(d)  # the mean of finite values is finite
-    if not has_spread(sd, d, scale_of_data):
+    # In units of a power of two (exact): differences near the float64 limits, subnormal ones included,
+    # keep their precision, and the probabilities are those of the same data scaled by any power of two.
+    unit = safe_scale(d, power=2)
+    y = d / unit
+    loc, sd = stable_mean_sd(y)  # the mean of finite values is finite
+    if not has_spread(sd, y, None if scale_of_data is None else scale_of_data / unit):
         sd = 0.0  # equal up to rounding error: a point mass at the mean
     scale = sd * math.sqrt(1 / n + inflation)
-    check_finite_result({"scale": scale}, names)
-    a_better, middle, b_better = _t_regions(loc, scale, n - 1, rope)
+    check_finite_result({"scale": scale * unit}, names)
+    with np.errstate(over="ignore"):  # a ROPE beyond float64 in these units holds every difference
+        rope_in_units = float(np.float64(rope) / unit)
+    a_better, middle, b_better = _t_regions(loc, scale, n - 1, rope_in_units)
     return StudentPosterior(
         prob_a_better=a_better,
         prob_rope=middle,
         prob_b_better=b_better,
         rope=rope,
         df=n - 1,
-        loc=loc,
-        scale=scale,
+        loc=loc * unit,
+        scale=scale * unit,
         n=n,
     )
 

@@ -22,6 +22,7 @@ import collections
 import csv
 import itertools
 import json
+import math
 import os
 import re
 import shlex
@@ -314,16 +315,33 @@ def _table(frame: pd.DataFrame) -> str:
     return frame.to_string(index=False, float_format=lambda v: f"{v:.4f}", formatters=formats, line_width=WIDTH)
 
 
-def _jsonable(value: Any) -> Any:
+def _jsonable(value: Any, where: str, infinite: dict[str, str]) -> Any:
+    """``value`` as strict JSON: floats at full precision, NaN as null, an infinity as null listed in ``infinite``."""
     if isinstance(value, pd.DataFrame):
-        return json.loads(value.to_json(orient="records"))
+        return [_jsonable(row, f"{where}[{i}]", infinite) for i, row in enumerate(value.to_dict(orient="records"))]
     if isinstance(value, pd.Series):
-        return json.loads(value.to_json())
+        return _jsonable(value.to_dict(), where, infinite)
     if hasattr(value, "keys") and hasattr(value, "__getitem__"):
-        return {k: _jsonable(value[k]) for k in value if k not in ("result", "mean_scores", "n_seeds")}
+        return {str(k): _jsonable(value[k], f"{where}.{k}" if where else str(k), infinite)
+                for k in value.keys() if k not in ("result", "mean_scores", "n_seeds")}
+    if isinstance(value, list | tuple):
+        return [_jsonable(v, f"{where}[{i}]", infinite) for i, v in enumerate(value)]
     if isinstance(value, np.generic):
-        return value.item()
+        value = value.item()
+    if isinstance(value, float) and not math.isfinite(value):
+        if not math.isnan(value):
+            infinite[where] = "inf" if value > 0 else "-inf"
+        return None
     return value
+
+
+def _json(out: dict, env: dict) -> str:
+    """The output as JSON that a strict parser reads; infinities are null, named under ``non_finite``."""
+    infinite: dict[str, str] = {}
+    shown = _jsonable({k: v for k, v in out.items() if not k.startswith("_")}, "", infinite)
+    if infinite:
+        shown["non_finite"] = infinite  # JSON has no infinity: which nulls were +inf or -inf
+    return json.dumps({**shown, "environment": env}, indent=2, allow_nan=False) + "\n"
 
 
 def _text_compare(out: dict) -> str:
@@ -378,23 +396,22 @@ def _render(out: dict, fmt: str, text: Any, args) -> str:
     """The output in one of FORMATS (html is written by _write_html)."""
     from . import _report_output as ro
 
-    env = ro.environment(out["_report"], _command_line()) if "_report" in out else {**ro.versions(),
-                                                                                      "call": _command_line()}
+    env = ro.environment(out["_report"], _command_line(args)) if "_report" in out else {**ro.versions(),
+                                                                                      "call": _command_line(args)}
     if fmt == "text":
         return text(out)
     if fmt == "json":
-        shown = {k: _jsonable(v) for k, v in out.items() if not k.startswith("_")}
-        return json.dumps({**shown, "environment": env}, indent=2) + "\n"
+        return _json(out, env)
     if fmt == "csv":
         frames = [t.assign(table=name)[["table", *t.columns]] for name, t in _tables(out).items()]
         return pd.concat(frames, ignore_index=True).to_csv(index=False)
     if fmt == "markdown":
         if "_report" in out and args.view == "all":
-            return ro.to_markdown(out["_report"], args.margin, args.alpha, args.target_power, 4, _command_line(),
+            return ro.to_markdown(out["_report"], args.margin, args.alpha, args.target_power, 4, _command_line(args),
                                   metric=args.score)
         parts = [f"## {name}\n\n{ro.markdown_table(t, 4)}" for name, t in _tables(out).items()]
         if "note" in out:
-            parts.append(out["note"])
+            parts.append(ro.md(out["note"]))
         parts.append("## environment\n\n" + ro.markdown_table(pd.DataFrame(list(env.items()), columns=["", "value"]), 4))
         return "\n\n".join(parts) + "\n"
     # latex: the runs' mean ± sd table, or each table of compare in booktabs
@@ -404,8 +421,9 @@ def _render(out: dict, fmt: str, text: Any, args) -> str:
     return "\n".join(ro.latex_table(t, 4) for t in _tables(out).values())
 
 
-def _command_line() -> str:
-    return "sigeval " + " ".join(shlex.quote(a) for a in sys.argv[1:])
+def _command_line(args: argparse.Namespace) -> str:
+    """The command as it was given (to ``main``, or on the command line), for the environment block."""
+    return "sigeval " + " ".join(shlex.quote(a) for a in args.argv)
 
 
 def _emit(out: dict, text: Any, args) -> None:
@@ -431,11 +449,11 @@ def _write_html(out: dict, target: str, args) -> None:
 
     try:
         if "_report" in out:
-            ro.to_html(out["_report"], target, args.margin, args.alpha, args.target_power, 4, _command_line(),
+            ro.to_html(out["_report"], target, args.margin, args.alpha, args.target_power, 4, _command_line(args),
                        None, metric=args.score)
         else:
             ro.tables_page(target, f"Comparison of {len(out['models'])} models: {args.file}", _tables(out),
-                           out["note"], ro.versions() | {"call": _command_line()})
+                           out["note"], ro.versions() | {"call": _command_line(args)})
     except OSError as err:
         raise InputError(f"{target}: cannot write the page ({err.strerror or err})") from None
 
@@ -609,6 +627,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     """
     parser = _parser()
     args = parser.parse_args(argv)
+    args.argv = list(sys.argv[1:] if argv is None else argv)
     try:
         if args.command == "example":
             sys.stdout.write(resources.files("sigeval").joinpath("data", EXAMPLES[args.which]).read_text())

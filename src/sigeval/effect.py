@@ -202,7 +202,8 @@ def _cliff_unpaired(a: np.ndarray, b: np.ndarray) -> tuple[float, float]:
     """Cliff's delta over all pairs and the variance estimate of Cliff (1993), in O(n log n)."""
     n_a, n_b = a.size, b.size
     check_memory(_CLIFF_BYTES_PER_SCORE * (float(n_a) + n_b), "scores_a", f"{n_a} and {n_b} scores",
-                 "the sorted scores, their orders and counts", itemsize=1)
+                 "the sorted scores, their orders and counts", itemsize=1,
+                 advice="Compare random subsamples of the scores (their delta estimates the same delta).")
     order_a, order_b = np.argsort(a), np.argsort(b)
     sorted_a, sorted_b = a[order_a], b[order_b]
     # For each a_i: the fraction of b it beats minus the fraction that beats it; likewise for each b_j.

@@ -30,14 +30,13 @@ from ._validation import (
     RngLike,
     _integer_array,
     _show,
-    as_array,
     check_broadcast,
     check_memory,
     check_positive_int,
     check_positive_real,
     check_real,
     check_unit_interval,
-    missing_labels,
+    group_codes,
     real_array,
 )
 from .resampling import bootstrap_ci
@@ -87,14 +86,21 @@ class PassAtK:
 
 
 def _pass_at_k_per_question(n: np.ndarray, c: np.ndarray, k: int) -> np.ndarray:
-    r"""``1 - C(n - c, k) / C(n, k)`` for every question, as a product of at most ``min(c, k)`` factors.
+    r"""``1 - C(n - c, k) / C(n, k)`` for every question, from at most ``min(c, k)`` ratios.
 
     .. math:: \frac{\binom{n-c}{k}}{\binom{n}{k}} = \prod_{j=0}^{k-1}\Bigl(1 - \frac{c}{n-j}\Bigr)
               = \prod_{i=0}^{c-1}\Bigl(1 - \frac{k}{n-i}\Bigr)
 
-    summed in logarithms (``log1p``) and returned through ``expm1``, so no
-    binomial coefficient is ever formed and a small pass@k keeps its
-    relative precision.
+    With :math:`x_j` the ratios of the shorter product, one minus the product
+    telescopes into a sum of positive terms,
+
+    .. math:: 1 - \prod_{j<m} (1 - x_j) = \sum_{j<m} x_j \prod_{i<j} (1 - x_i),
+
+    and each :math:`1 - x_j` is a ratio of whole numbers. So no binomial
+    coefficient is formed, nothing cancels (a small pass@k keeps its relative
+    precision), and only additions, products and quotients are used: pass@1
+    is exactly ``c / n``, and the result is the same on every CPU, where
+    ``log`` and ``exp`` may differ by an ulp between vector kernels.
     """
     out = np.ones(n.shape)
     live = (n - c) >= k  # otherwise every draw of k samples holds a correct one
@@ -102,18 +108,24 @@ def _pass_at_k_per_question(n: np.ndarray, c: np.ndarray, k: int) -> np.ndarray:
     m = np.minimum(c, k)
     use_c = c <= k  # the product over the c correct samples is the shorter one
     width = int(m.max()) if m.size else 0
-    logs = np.zeros(n.size)
-    if width:
-        # Per factor: the mask (1 byte), n - j and the ratio (8 bytes each); the logs overwrite the ratio.
-        check_memory(float(n.size) * width, "k", k, "the pass@k products (questions x min(n_correct, k))",
-                     itemsize=17)
-        j = np.arange(width)
-        # Factor j: 1 - k/(n - j) over the correct samples, or 1 - c/(n - j) over the draws.
-        numerator = np.where(use_c, float(k), c.astype(float))[:, None]
-        inside = j < m[:, None]  # factors past a question's own count are 1 (log 0)
-        ratio = np.divide(numerator, n[:, None] - j, out=np.zeros((n.size, width)), where=inside)
-        logs = np.log1p(np.negative(ratio, out=ratio), out=ratio).sum(axis=1)
-    out[live] = -np.expm1(logs)
+    if not width:
+        out[live] = 0.0
+        return out
+    # Per factor: the mask (1 byte), n - j, the ratios x_j and 1 - x_j (8 bytes each).
+    check_memory(float(n.size) * width, "k", k, "the pass@k products (questions x min(n_correct, k))", itemsize=25)
+    j = np.arange(width)
+    numerator = np.where(use_c, float(k), c.astype(float))[:, None]  # x_j = numerator / (n - j)
+    inside = j < m[:, None]  # ratios past a question's own count are 0 (factors of 1)
+    below = n[:, None] - j  # whole numbers, exact in float64 (counts are checked below 2**53)
+    ratio = np.subtract(below, numerator)  # first 1 - x_j's numerator, then x_j itself
+    keep = np.divide(ratio, below, out=np.ones((n.size, width)), where=inside)
+    np.divide(numerator, below, out=ratio, where=inside)
+    np.multiply(ratio, inside, out=ratio)  # zero past each question's count
+    prefix = below  # reused: the product of the factors before each one
+    prefix[:, 0] = 1.0
+    np.cumprod(keep[:, :-1], axis=1, out=prefix[:, 1:])
+    # The terms are positive and sum to at most 1; rounding may add an ulp.
+    out[live] = np.minimum(np.multiply(ratio, prefix, out=ratio).sum(axis=1), 1.0)
     return out
 
 
@@ -139,8 +151,9 @@ def pass_at_k(
     benchmark's pass@k is the mean over the questions. Computing
     :math:`1 - (1 - c_i/n_i)^k` instead would be biased (low), and the
     binomial coefficients overflow for large :math:`n_i`; here they are never
-    formed (a product of at most :math:`\min(c_i, k)` factors, summed in
-    logarithms), so any :math:`n_i` works.
+    formed (a product of at most :math:`\min(c_i, k)` ratios, turned into a
+    sum of positive terms), so any :math:`n_i` works, and pass@1 is exactly
+    the mean of :math:`c_i / n_i`.
 
     The interval resamples the questions (or, with ``groups``, whole groups of
     questions, as :func:`~sigeval.resampling.bootstrap_ci` does): the samples of
@@ -308,23 +321,7 @@ def _per_question(arr: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
 def _cluster_codes(groups: ArrayLike | None, n: int) -> np.ndarray:
     if groups is None:
         return np.arange(n)
-    labels = as_array(groups, "groups")
-    if labels.ndim != 1 or labels.shape[0] != n:
-        raise ValueError(f"`groups` must hold one label per question, {n} in all; got shape {labels.shape}.")
-    missing = missing_labels(labels)
-    if np.any(missing):
-        raise ValueError(
-            f"`groups` holds NaN labels (missing: NaN or None) at position(s) {_show(np.flatnonzero(missing))}; "
-            "every question needs its group."
-        )
-    try:  # as bootstrap_ci groups them: 1 and "1" are two labels, not merged as text
-        codes = np.unique(labels, return_inverse=True)[1].ravel()
-    except TypeError:  # labels that cannot be sorted together, such as 1 and "a"
-        kinds = sorted({type(v).__name__ for v in labels})
-        raise TypeError(
-            "`groups` labels must be comparable with each other (all numbers or all strings); "
-            f"got labels of types {', '.join(kinds)}."
-        ) from None
+    codes = group_codes(groups, n, "question")
     if codes.max() < 1:
         raise ValueError("`groups` must hold at least 2 distinct groups: one group gives no clustered error.")
     return codes

@@ -335,6 +335,16 @@ def _wins(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     return (a > b) + 0.5 * (a == b)
 
 
+def _check_all_against_all(n_a: int, n_b: int, n_tasks: int) -> None:
+    """Refuse unpaired runs whose table of wins (every run of A against every run of B) is too large."""
+    check_memory(
+        float(n_tasks) * n_a * n_b, "scores_a", f"{n_a:,} runs against {n_b:,}" + (
+            f" on {n_tasks:,} tasks" if n_tasks > 1 else ""),
+        "the table of wins of every run of A against every run of B (paired=False)",
+        advice="Pass fewer runs, or pair them (paired=True, one run of each per seed) if they were made in pairs.",
+    )
+
+
 def prob_improvement(
     scores_a: ArrayLike,
     scores_b: ArrayLike,
@@ -455,6 +465,8 @@ def prob_improvement(
     # The multinomial counts of every resample are drawn at once (and the
     # all-against-all table of wins when unpaired).
     per_resample = n_a if paired else n_a + n_b
+    if not paired:
+        _check_all_against_all(n_a, n_b, 1)
     check_memory(
         float(n_resamples) * per_resample + (0 if paired else n_a * n_b),
         "n_resamples", n_resamples, "the bootstrap counts",
@@ -519,6 +531,8 @@ def _prob_improvement_tasks(
     n_resamples = check_positive_int(n_resamples, "n_resamples")
     alpha, gamma, generator = _decision_arguments(alpha, gamma, rng)
     (n_a, n_tasks), n_b = a.shape, b.shape[0]
+    if not paired:
+        _check_all_against_all(n_a, n_b, n_tasks)
     check_memory(
         float(n_resamples) * n_tasks * (n_a + n_b) + float(n_tasks) * n_a * n_b,
         "n_resamples", n_resamples, "the stratified bootstrap counts",

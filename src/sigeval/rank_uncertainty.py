@@ -622,6 +622,10 @@ def rank_confidence_sets(
     n_pairs = k * (k - 1) // 2
     # The per-item pairwise differences, and every resample's pairwise means and deviations
     # (checked before the pair indices exist: with many models they alone are large).
+    check_memory(float(n) * n_pairs + 2.0 * n_pairs, "scores", f"{n:,} items x {k:,} models",
+                 f"the per-item differences of all {n_pairs:,} pairs of models",
+                 advice="Rank sets compare every pair of models: pass fewer models (for example the leading ones), "
+                        "or fewer items.")
     check_memory(float(n) * n_pairs + float(n_resamples) * (n_pairs + 2), "n_resamples", n_resamples,
                  "the pairwise differences of every resample")
     iu = np.triu_indices(k, 1)

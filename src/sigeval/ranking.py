@@ -31,12 +31,10 @@ import pandas as pd
 from numpy.typing import ArrayLike
 from scipy import special, stats
 
-from . import _validation
 from ._ranks import score_table, within_ranks
 from ._validation import (
     MAX_COUNT,
     RngLike,
-    _bytes,
     _show,
     check_choice,
     check_flag,
@@ -486,7 +484,9 @@ def tasks_for_gap(
 
     so the breadth a benchmark needs to resolve an observed gap is a property
     of the design. The answer is the smallest whole :math:`N \ge 2` with
-    :func:`nemenyi_cd` ``(k, N) <= gap``. Read as a plan for a *true* gap this
+    :func:`nemenyi_cd` ``(k, N) <= gap``, and never below the smallest
+    :math:`N` whose CD is at most :math:`k - 1`: with fewer tasks no pair can
+    be separated, whatever its gap. Read as a plan for a *true* gap this
     has only about 50% power: the observed gap scatters around the true one and
     falls short of the CD about half the time.
 
@@ -549,12 +549,20 @@ def tasks_for_gap(
             f"`gap` cannot exceed k - 1 = {k - 1}, the largest difference of mean ranks "
             f"among {k} models; got {gap!r}."
         )
-    q = nemenyi_q(k, alpha=alpha)
-    if target_power is not None:
-        target_power = check_unit_interval(target_power, "target_power")
-        q = q + float(stats.norm.ppf(target_power))
-        if q <= 0:  # a power below alpha's share: any design reaches it
-            return 2
+    q_alpha = nemenyi_q(k, alpha=alpha)
+    # No design separates a pair before its CD falls to k - 1, the largest gap two mean ranks can show.
+    floor = _fewest_tasks(q_alpha, k, k - 1)
+    if target_power is None:
+        return max(floor, _fewest_tasks(q_alpha, k, gap))
+    target_power = check_unit_interval(target_power, "target_power")
+    q = q_alpha + float(stats.norm.ppf(target_power))
+    if q <= 0:  # a power below alpha's share: any design that can separate a pair reaches it
+        return floor
+    return max(floor, _fewest_tasks(q, k, gap))
+
+
+def _fewest_tasks(q: float, k: int, gap: float) -> int:
+    """The smallest whole N >= 2 with q sqrt(k (k + 1) / (6 N)) <= gap."""
 
     def cd(n: int) -> float:
         return q * math.sqrt(k * (k + 1) / (6 * n))
@@ -861,13 +869,8 @@ def pairwise_wilcoxon(
     higher_is_better = check_flag(higher_is_better, "higher_is_better")
     n, k = table.shape
     n_pairs = k * (k - 1) // 2
-    need, limit = _pairwise_bytes(n, n_pairs), _validation.MEMORY_LIMIT  # read at the call, as check_memory does
-    if need > limit:
-        raise ValueError(
-            f"`scores` has {k} models: the table of their {n_pairs:,} pairs would need {_bytes(need)} of memory; "
-            f"the limit is {_bytes(limit)}. Compare fewer models (or each against a control, "
-            "holm_vs_control)."
-        )
+    check_memory(_pairwise_bytes(n, n_pairs), "scores", f"{k} models", f"the table of their {n_pairs:,} pairs",
+                 itemsize=1, advice="Compare fewer models (or each against a control: holm_vs_control).")
     first, second = np.triu_indices(k, 1)  # the pairs in the order of combinations(range(k), 2)
     r_plus, r_minus, pvalues = np.empty(n_pairs), np.empty(n_pairs), np.empty(n_pairs)
     step = max(1, _PAIR_CHUNK_ELEMENTS // n)
@@ -908,7 +911,7 @@ def pairwise_wilcoxon(
             "statistic": np.minimum(r_plus, r_minus),
             "pvalue": pvalues,
             "pvalue_adjusted": adjusted,
-            "better": better,
+            "better": pd.Series(better, dtype=object),  # names as given, None on a tie (never NaN for numbers)
         }
     )
 

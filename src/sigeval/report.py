@@ -53,6 +53,7 @@ from ._validation import (
     check_flag,
     check_positive_int,
     check_positive_real,
+    check_precision,
     check_real,
     check_rng,
     check_unit_interval,
@@ -1396,7 +1397,7 @@ class Report:
         """
         from . import _report_output
 
-        precision = check_positive_int(precision, "precision", minimum=0)
+        precision = check_precision(precision)
         call = (f"Report.to_markdown(margin={margin!r}, alpha={alpha!r}, target_power={target_power!r}, "
                 f"precision={precision}, family={family!r}, correction={correction!r})")
         return _report_output.to_markdown(self, margin, alpha, target_power, precision, call, family=family,
@@ -1427,7 +1428,7 @@ class Report:
         """
         from . import _report_output
 
-        precision = check_positive_int(precision, "precision", minimum=0)
+        precision = check_precision(precision)
         return _report_output.to_latex(self, precision, check_flag(bold_best, "bold_best"))
 
     def to_html(self, path: Any, margin: float | None = None, alpha: float = 0.05, target_power: float = 0.80, *,
@@ -1468,7 +1469,7 @@ class Report:
         """
         from . import _report_output
 
-        precision = check_positive_int(precision, "precision", minimum=0)
+        precision = check_precision(precision)
         call = (f"Report.to_html({str(path)!r}, margin={margin!r}, alpha={alpha!r}, target_power={target_power!r}, "
                 f"family={family!r}, correction={correction!r})")
         return _report_output.to_html(self, path, margin, alpha, target_power, precision, call, title,

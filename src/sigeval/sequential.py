@@ -691,7 +691,8 @@ def confidence_sequence(
         raise ValueError(f"`prior_precision` must be at most 1e12; got {prior_precision!r}.")
     d = _differences(differences)
     check_memory(_sequence_bytes(d.size, method), "differences", f"{d.size} differences",
-                 f"the {method} sequence", itemsize=1)
+                 f"the {method} sequence", itemsize=1,
+                 advice="Pass fewer differences (the limits of a prefix are the sequence's first ones).")
     alpha = 1.0 - level
     if method == "betting":
         if bounds is None:
