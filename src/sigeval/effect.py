@@ -193,35 +193,31 @@ def _cliff_interval(delta: float, variance: float, z: float) -> tuple[float, flo
     return (delta - delta**3 - spread) / denominator, (delta - delta**3 + spread) / denominator
 
 
-# The memory of _cliff_unpaired per score: orders, sorted copies, counts and their differences, measured in
+# The memory of _cliff_unpaired per score: sorted copies, counts and their differences, measured in
 # tests/test_effect.py against a traced call.
-_CLIFF_BYTES_PER_SCORE = 56
+_CLIFF_BYTES_PER_SCORE = 46
 
 
 def _cliff_unpaired(a: np.ndarray, b: np.ndarray) -> tuple[float, float]:
     """Cliff's delta over all pairs and the variance estimate of Cliff (1993), in O(n log n)."""
     n_a, n_b = a.size, b.size
     check_memory(_CLIFF_BYTES_PER_SCORE * (float(n_a) + n_b), "scores_a", f"{n_a} and {n_b} scores",
-                 "the sorted scores, their orders and counts", itemsize=1,
+                 "the sorted scores and their counts", itemsize=1,
                  advice="Compare random subsamples of the scores (their delta estimates the same delta).")
-    order_a, order_b = np.argsort(a), np.argsort(b)
-    sorted_a, sorted_b = a[order_a], b[order_b]
+    sorted_a, sorted_b = np.sort(a), np.sort(b)
+    # Each b_j against the sorted a: how many a lie below it and how many not above it (two searches of
+    # sorted keys, which stay in cache). The counts of each a_i follow without another search: b_j lies
+    # below a_i exactly when i >= (number of a not above b_j), and above it when i < (number of a below b_j).
+    a_below_b = np.searchsorted(sorted_a, sorted_b)
+    a_not_above_b = np.searchsorted(sorted_a, sorted_b, side="right")
+    b_below_a = np.cumsum(np.bincount(a_not_above_b, minlength=n_a + 1)[:n_a])
+    b_above_a = n_b - np.cumsum(np.bincount(a_below_b, minlength=n_a + 1)[:n_a])
+    wins, losses = int(b_below_a.sum()), int(b_above_a.sum())  # pairs won and lost by A, exact
     # For each a_i: the fraction of b it beats minus the fraction that beats it; likewise for each b_j.
-    # searchsorted(..., side="left") counts the values below, side="right" those not above. The keys are
-    # searched in sorted order (a binary search that starts where the last one ended stays in cache: about
-    # 15 times faster at 10^6 than random keys), and each count is written back to its score's position,
-    # so that the sums below add the same numbers in the same order as over the unsorted scores.
-    below_a = np.searchsorted(sorted_b, sorted_a)
-    above_a = n_b - np.searchsorted(sorted_b, sorted_a, side="right")
-    row = np.empty(n_a)
-    row[order_a] = (below_a - above_a) / n_b
-    column = np.empty(n_b)
-    above_b = n_a - np.searchsorted(sorted_a, sorted_b, side="right")
-    column[order_b] = (above_b - np.searchsorted(sorted_a, sorted_b)) / n_a
-    delta = float(row.mean())
-    wins = float(np.sum(below_a))
-    losses = float(np.sum(above_a))
-    ties = float(n_a) * n_b - wins - losses
+    row = (b_below_a - b_above_a) / n_b
+    column = ((n_a - a_not_above_b) - a_below_b) / n_a
+    delta = (wins - losses) / (n_a * n_b)
+    ties = float(n_a * n_b - wins - losses)
     residual = wins * (1 - delta) ** 2 + losses * (1 + delta) ** 2 + ties * delta**2
     # Cliff's (1993) unbiased estimate, floored at (1 - delta^2) / (n_a n_b - 1): it can be negative.
     unbiased = (
