@@ -931,3 +931,31 @@ def test_confidence_sequence_refuses_up_front_what_would_exceed_the_memory_limit
     with pytest.raises(ValueError, match=r"^`differences` = 1001 differences would need 93\.8 KiB of memory for "
                                          r"the t-mixture sequence; the limit is 93\.8 KiB\. Pass fewer differences"):
         confidence_sequence(np.zeros(1001), method="t-mixture")
+
+
+@pytest.mark.parametrize("kwargs", [{"method": "t-mixture"}, {"method": "betting", "bounds": (0.0, 1.0)},
+                                    {"method": "t-mixture", "bounds": (0.0, 1.0), "max_pairs": 40}])
+def test_an_update_by_plain_floats_equals_an_update_by_arrays(kwargs):
+    # One pair of floats skips building arrays for its checks: the same differences, limits and decisions.
+    rng = np.random.default_rng(8)
+    a, b = rng.uniform(0.3, 0.7, 40), rng.uniform(0.3, 0.7, 40)
+    floats, arrays = SequentialComparison(**kwargs), SequentialComparison(**kwargs)
+    for x, y in zip(a, b):
+        assert floats.update(float(x), y) == arrays.update(np.array([x]), np.array([y]))
+        assert (floats.low, floats.high) == (arrays.low, arrays.high)
+    np.testing.assert_array_equal(floats.differences, arrays.differences)
+    assert (floats.decision, floats.decided_at) == (arrays.decision, arrays.decided_at)
+
+
+@pytest.mark.parametrize("pair, match", [((np.nan, 0.5), "`score_a` must be finite"),
+                                         ((0.5, np.inf), "`score_b` must be finite"),
+                                         ((1.5, 0.5), r"`score_a` must lie within `bounds` \(0.0, 1.0\); got \[1.5\]"),
+                                         ((0.5, -0.5), r"`score_b` must lie within `bounds`"),
+                                         ((True, 0.5), "`score_a` must hold real numbers; got dtype bool")])
+def test_plain_floats_that_fail_a_check_get_the_message_of_the_arrays(pair, match):
+    comp = SequentialComparison(method="t-mixture", bounds=(0.0, 1.0))
+    with pytest.raises((ValueError, TypeError), match=match):
+        comp.update(*pair)
+    assert comp.n == 0
+    with pytest.raises(ValueError, match=r"`score_a - score_b` overflows float64"):
+        SequentialComparison(method="t-mixture").update(1.7e308, -1.7e308)

@@ -73,6 +73,8 @@ _BETTING_BLOCK = 256
 # a window's edge must be rejected: far above the rounding error of a sum of log factors (about 1e-12).
 _BETTING_MARGIN = 16
 _BETTING_SLACK = 1e-6
+# The score types SequentialComparison.update checks without arrays (one pair of plain floats).
+_PLAIN_FLOATS = (float, np.float64)
 
 
 def _check_alpha(alpha: float) -> float:
@@ -881,6 +883,34 @@ class SequentialComparison:
         if self.decision != "continue":
             raise ValueError(f"the comparison has reached its decision {self.decision!r} after {self.n} pairs; "
                              "start a new SequentialComparison for new runs.")
+        new = self._one_difference(score_a, score_b)
+        if new is None:
+            new = self._differences_checked(score_a, score_b)
+        if self._n + new.size > self._buffer.size:  # doubling: appending costs O(1) per pair on average
+            self._buffer = np.concatenate((self._buffer[:self._n], np.empty(max(self._n, new.size))))
+        self._buffer[self._n:self._n + new.size] = new
+        self._n += new.size
+        if self.method == "group-sequential":
+            self._look()
+        else:
+            self._sequence(new)
+        return self.decision
+
+    def _one_difference(self, score_a: object, score_b: object) -> np.ndarray | None:
+        """A - B for one pair of ordinary floats that pass every check of :meth:`update`, without building
+        arrays first (most updates add one pair; this keeps them at a few microseconds); None otherwise, and
+        the general checks then say what is wrong."""
+        if type(score_a) not in _PLAIN_FLOATS or type(score_b) not in _PLAIN_FLOATS:
+            return None
+        a, b = float(score_a), float(score_b)  # type: ignore[arg-type]
+        within = self.bounds is None or (self.bounds[0] <= min(a, b) and max(a, b) <= self.bounds[1])
+        # (No room to check: at max_pairs the comparison has decided, and update refused before.)
+        if not (math.isfinite(a) and math.isfinite(b) and within and math.isfinite(a - b)):
+            return None
+        return np.array([a - b])
+
+    def _differences_checked(self, score_a: ArrayLike, score_b: ArrayLike) -> np.ndarray:
+        """A - B for the pairs of an update, after checking them."""
         a, b = (np.atleast_1d(np.asarray(v)) for v in (score_a, score_b))
         for v, name in ((a, "score_a"), (b, "score_b")):
             if v.dtype.kind not in "iuf":  # integers or floats: no bool, complex, text or objects
@@ -903,15 +933,7 @@ class SequentialComparison:
         if not np.isfinite(new).all():
             raise ValueError(f"`score_a - score_b` overflows float64 (|difference| > 1.8e308); got {new.tolist()}: "
                              "rescale the scores (e.g. divide both by the same power of ten).")
-        if self._n + new.size > self._buffer.size:  # doubling: appending costs O(1) per pair on average
-            self._buffer = np.concatenate((self._buffer[:self._n], np.empty(max(self._n, new.size))))
-        self._buffer[self._n:self._n + new.size] = new
-        self._n += new.size
-        if self.method == "group-sequential":
-            self._look()
-        else:
-            self._sequence(new)
-        return self.decision
+        return new
 
     def _sequence(self, new: np.ndarray) -> None:
         limits: Iterable[tuple[float, float]]
