@@ -14,6 +14,7 @@ from __future__ import annotations
 import inspect
 import numbers
 import warnings
+from pathlib import Path
 
 import numpy as np
 import pandas as pd
@@ -42,6 +43,7 @@ _A = [0.71, 0.69, 0.74, 0.70, 0.72, 0.68]
 _B = [0.70, 0.69, 0.71, 0.71, 0.69, 0.66]
 _CORRECT_A = [1, 1, 0, 1, 0, 1, 1, 0]
 _CORRECT_B = [1, 0, 1, 1, 0, 0, 1, 0]
+_EXAMPLES = Path(sigeval.__file__).parent / "data"
 _TABLE = [[0.76, 0.77, 0.80], [0.60, 0.59, 0.57], [0.95, 0.97, 0.96], [0.63, 0.66, 0.65]]
 
 #: Arguments of one valid call of every public function, all by keyword.
@@ -73,8 +75,10 @@ VALID: dict[str, dict] = {
     "bootstrap_ci_counts": dict(k=[9, 7, 10, 4], n=[10, 10, 10, 10], n_resamples=50, confidence_level=0.9, rng=0),
     "compare_predictions": dict(
         table=pd.DataFrame({"label": [0, 1, 1, 0, 1, 1], "A": [0, 1, 1, 0, 1, 0], "B": [1, 1, 0, 0, 1, 0]}),
-        n_resamples=50, confidence_level=0.9, rng=0,
+        n_resamples=50, confidence_level=0.9, rng=0, max_resamples=10_000,
     ),
+    "read_csv_table": dict(path=_EXAMPLES / "example_predictions.csv"),
+    "read_runs_csv": dict(path=_EXAMPLES / "example_runs.csv", sep=","),
     "difference_se": dict(scores_a=_CORRECT_A, scores_b=_CORRECT_B),
     "wilcoxon_signed_rank": dict(scores_a=_A, scores_b=_B),
     "delong_test": dict(
@@ -105,6 +109,7 @@ VALID: dict[str, dict] = {
     "verdict": dict(scores_a=_A, scores_b=_B, margin=0.05, alpha=0.05),
     "verdict_from_pvalues": dict(pvalue_difference=0.01, pvalue_equivalence=0.3, alpha=0.05),
     "adjust_pvalues": dict(pvalues=[0.01, 0.04, 0.03]),
+    "decision_levels": dict(pvalues=[0.01, 0.04, 0.03], alpha=0.05),
     "expected_best_of_k": dict(scores=[0.60, 0.62, 0.61, 0.65], k=2, values=[0.6, 0.6, 0.62, 0.61]),
     "friedman": dict(scores=_TABLE, ties="correct", method="exact", n_resamples=100, rng=0),
     "nemenyi_q": dict(n_models=4, alpha=0.05),
@@ -267,9 +272,9 @@ def test_bad_rng_is_refused_naming_it(name, bad):
 # --------------------------------------------------------------------------- Report's outputs and the command's JSON
 
 _REPORT_OUTPUTS = {
-    "to_markdown": dict(margin=0.01, alpha=0.05, target_power=0.8, precision=4),
+    "to_markdown": dict(margin=0.01, alpha=0.05, target_power=0.8, precision=4, rope=0.005, n_resamples=200),
     "to_latex": dict(precision=3),
-    "to_html": dict(margin=0.01, alpha=0.05, target_power=0.8, precision=4),
+    "to_html": dict(margin=0.01, alpha=0.05, target_power=0.8, precision=4, rope=0.005, n_resamples=200),
 }
 
 
@@ -277,7 +282,7 @@ def _report_output_cases():
     for method, base in _REPORT_OUTPUTS.items():
         for arg, value in base.items():
             bad_values = _bad_values(value)
-            if arg != "margin":  # a margin of 1e308 is valid (its rows are noted as overflowing), None its default
+            if arg not in ("margin", "rope"):  # a margin or ROPE of 1e308 is valid, None its default
                 bad_values["huge"] = 10**9 if arg == "precision" else 1e308
             else:
                 del bad_values["none"]

@@ -314,14 +314,19 @@ def test_paired_difference_interval_contains_the_estimate(ab, threshold, level):
     assert res.decision is None or res.decision in sg.DECISIONS
 
 
-@given(ab=pairs(), paired=st.booleans(), level=levels, gamma=st.floats(0.5, 1.0))
-def test_prob_improvement_is_a_probability(ab, paired, level, gamma):
+@pytest.mark.filterwarnings("ignore:Every bootstrap resample gave:UserWarning")
+@given(ab=pairs(), paired=st.booleans(), level=levels, gamma=st.floats(0.5, 1.0),
+       method=st.sampled_from(["clopper-pearson", "percentile"]))
+def test_prob_improvement_is_a_probability(ab, paired, level, gamma, method):
     a, b = ab
-    res = outcome(lambda: sg.prob_improvement(a, b, paired=paired, alpha=1 - level, gamma=gamma, n_resamples=30, rng=0))
+    res = outcome(lambda: sg.prob_improvement(a, b, paired=paired, alpha=1 - level, gamma=gamma, method=method,
+                                              n_resamples=30, rng=0))
     if res is not None:
         assert 0 <= res.estimate <= 1
-        interval(res.confidence_interval)
+        # The exact binomial interval always holds its estimate; the percentile one need not.
+        interval(res.confidence_interval, res.estimate if method == "clopper-pearson" else None)
         assert 0 <= res.confidence_interval.low and res.confidence_interval.high <= 1
+        assert res.reject == (res.confidence_interval.low > 0.5)
 
 
 # --------------------------------------------------------------------------- cross-validation
@@ -452,6 +457,15 @@ def test_adjusted_pvalues_are_probabilities_not_below_the_raw_ones(p, method):
     assert np.all(res >= p)
     order = np.argsort(p, kind="stable")
     assert np.all(np.diff(res[order]) >= 0)
+
+
+@given(p=arrays(np.float64, st.integers(1, 12), elements=unit | st.sampled_from([0.0, 1.0, 5e-324])), alpha=levels,
+       method=st.sampled_from(["holm", "bonferroni"]))
+def test_decision_levels_decide_as_the_adjusted_pvalues(p, alpha, method):
+    res = outcome(lambda: sg.decision_levels(p, alpha=alpha, method=method))
+    if res is not None:
+        assert np.all((res > 0) & (res <= alpha))
+        np.testing.assert_array_equal(p <= res, sg.adjust_pvalues(p, method=method) <= alpha)
 
 
 @given(x=vectors(), k=st.integers(-1, 14) | st.integers(2**53, 2**70))
@@ -587,6 +601,34 @@ def test_compare_predictions_tables_are_consistent(data, n, level):
     assert np.all(pairs.pvalue_holm >= pairs.pvalue - 1e-15)
     accuracy = dict(zip(models.model, models.accuracy))
     np.testing.assert_allclose(pairs.estimate, [accuracy[a] - accuracy[b] for a, b in zip(pairs.model_a, pairs.model_b)])
+
+
+_CELLS = st.one_of(st.integers(-10**6, 10**6), st.floats(allow_nan=False, allow_infinity=False),
+                   st.text(st.characters(codec="utf-8", exclude_categories=["Cs", "Cc", "Zl", "Zp"]), min_size=1,
+                           max_size=6).filter(lambda t: t.strip() == t and t.strip()))
+
+
+@given(data=st.data(), n=st.integers(1, 8), sep=st.sampled_from([",", ";", "\t", "|"]),
+       encoding=st.sampled_from(["utf-8", "utf-8-sig", "utf-16"]))
+def test_a_csv_file_reads_as_pandas_reads_it_with_its_lines(tmp_path_factory, data, n, sep, encoding):
+    columns = data.draw(st.lists(st.text("abcxyz_", min_size=1, max_size=4), min_size=1, max_size=4, unique=True))
+    frame = pd.DataFrame({c: data.draw(st.lists(_CELLS, min_size=n, max_size=n)) for c in columns})
+    path = tmp_path_factory.mktemp("csv") / "t.csv"
+    path.write_bytes(frame.to_csv(index=False, sep=sep).encode(encoding))
+    # The delimiter found, not given, where the header shows one; the encoding found from the byte-order mark.
+    table = sg.read_csv_table(path, sep=sep if len(columns) == 1 else None)
+    pd.testing.assert_frame_equal(table.reset_index(drop=True), pd.read_csv(path, sep=sep, encoding=encoding))
+    assert table.index.is_monotonic_increasing and table.index[0] >= 2
+
+
+@given(scores=arrays(np.float64, 8, elements=st.floats(-1e6, 1e6) | st.just(np.nan)))
+def test_a_file_of_runs_reads_for_report_or_is_refused_naming_a_line(tmp_path_factory, scores):
+    runs = pd.DataFrame({"task": ["t"] * 8, "model": list("AAAABBBB"), "seed": [0, 1, 2, 3] * 2, "score": scores})
+    path = tmp_path_factory.mktemp("runs") / "runs.csv"
+    runs.to_csv(path, index=False, float_format="%.17g")
+    table = sg.read_runs_csv(path)
+    np.testing.assert_array_equal(table.score.to_numpy(), scores)
+    assert table.index.tolist() == list(range(2, 10))
 
 
 @given(data=st.data(), n=st.integers(1, 30), k=st.integers(1, 30))

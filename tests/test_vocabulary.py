@@ -64,6 +64,7 @@ REPORT_CONTRACT = {
     ("Report.rank_stability", "n_boot"),
     ("ReportRankStability", "n_boot"),
     ("Report", "seed"),  # the name of the table's seed column, as task=, model=, score=
+    ("read_runs_csv", "seed"),  # the same column of the same table, read from a file for Report
     ("course.run_benchmark", "seeds"),
 }
 #: Column-name arguments and plotting words that are text by nature, not option sets.
