@@ -66,7 +66,8 @@ VALID: dict[str, dict] = {
     "sampled_mean": dict(scores=[[1, 1, 0], [0, 1, 0], [1, 1, 1]], confidence_level=0.9),
     "sampled_paired_difference": dict(scores_a=[[1, 1, 0], [0, 1, 0], [1, 1, 1]],
                                       scores_b=[[1, 0, 0], [0, 0, 0], [1, 0, 1]], confidence_level=0.9),
-    "questions_needed": dict(variance_between=0.15, variance_within=0.1, target_standard_error=0.01, n_samples=4),
+    "questions_needed": dict(variance_between=0.15, variance_within=0.1, target_standard_error=0.01, n_samples=4,
+                             variance_groups=0.05, group_size=5),
     "paired_bootstrap_ci_counts": dict(table=sigeval.PairedCounts(801, 44, 28, 127), n_resamples=50,
                                        confidence_level=0.9, rng=0),
     "paired_permutation_test_counts": dict(table=sigeval.PairedCounts(801, 44, 28, 127)),
@@ -118,6 +119,7 @@ VALID: dict[str, dict] = {
     "cd_groups": dict(mean_ranks=[3.1, 2.0, 2.9, 1.9], critical_difference=1.25),
     "holm_vs_control": dict(scores=_TABLE, control=0, alpha=0.05),
     "pairwise_wilcoxon": dict(scores=_TABLE, correction="holm"),
+    "sign_test": dict(scores_a=_A, scores_b=_B, alternative="two-sided", zero_method="zsplit"),
     "rank_stability": dict(scores=_TABLE, n_resamples=50, alpha=0.05, rng=0),
     "bootstrap_ranks": dict(scores=np.array(_TABLE).T, n_resamples=50, alpha=0.1, rng=0),
     "rank_confidence_sets": dict(scores=np.array(_TABLE).T, n_resamples=50, confidence_level=0.9, rng=0),
@@ -131,12 +133,18 @@ VALID: dict[str, dict] = {
     "aggregate_median": dict(scores=_TABLE),
     "aggregate_ci": dict(scores=_TABLE, n_resamples=50, confidence_level=0.9, gamma=0.9, rng=0),
     "performance_profile": dict(scores=_TABLE, taus=[0.5, 0.7, 0.9], n_resamples=50, confidence_level=0.9, rng=0),
-    "effect_size": dict(scores_a=_A, scores_b=_B, confidence_level=0.9, n_resamples=50, rng=0),
+    "effect_size": dict(scores_a=_A, scores_b=_B, confidence_level=0.9),
     "group_sequential_bounds": dict(n_looks=3, alpha=0.05, information_rates=[0.3, 0.6, 1.0]),
     "spending_alpha": dict(t=[0.5, 1.0], alpha=0.025),
     "max_information_inflation": dict(bounds=sigeval.group_sequential_bounds(2), target_power=0.8),
     "confidence_sequence": dict(differences=[0.1, -0.2, 0.3, 0.05], bounds=(-1.0, 1.0), confidence_level=0.9,
                                 prior_precision=2.0),
+    "gate": dict(scores_a=_A, scores_b=_B, margin=0.02, alpha=0.05, target_power=0.8, bounds=(0.0, 1.0)),
+    "gate_table": dict(
+        table=pd.DataFrame({"task": "t", "model": ["new"] * 6 + ["main"] * 6, "seed": list(range(6)) * 2,
+                            "score": _A + _B}),
+        model_a="new", model_b="main", margin=0.02, alpha=0.05, target_power=0.8, bounds=(0.0, 1.0),
+    ),
 }
 
 #: Arguments that hold numbers but are not numeric inputs of the statistic.
@@ -151,6 +159,8 @@ NAN_IS_VALID = {
     ("sampled_mean", "scores"): "NaN pads a question with fewer samples (a question without any is refused)",
     ("sampled_paired_difference", "scores_a"): "NaN pads a question with fewer samples",
     ("sampled_paired_difference", "scores_b"): "NaN pads a question with fewer samples",
+    ("gate", "scores_a"): "NaN marks a failed run: counted, named, and its pair left out",
+    ("gate", "scores_b"): "NaN marks a failed run: counted, named, and its pair left out",
 }
 
 

@@ -12,6 +12,7 @@ examples deterministic and bounded.
 from __future__ import annotations
 
 import inspect
+import json
 import math
 import re
 import warnings
@@ -247,6 +248,16 @@ def test_wilcoxon_pvalue_is_a_probability(ab, alternative, zero):
     if res is not None:
         pvalue(res.pvalue)
         finite(res.r_plus, res.r_minus)
+
+
+@given(ab=pairs(), alternative=st.sampled_from(["two-sided", "greater", "less"]), zero=st.sampled_from(["zsplit", "wilcox"]))
+def test_sign_test_counts_the_tasks_and_gives_a_probability(ab, alternative, zero):
+    a, b = ab
+    res = outcome(lambda: sg.sign_test(a, b, alternative=alternative, zero_method=zero))
+    if res is not None:
+        pvalue(res.pvalue)
+        assert res.n_positive + res.n_negative + res.n_zero == len(a)
+        assert 0 <= res.statistic <= res.n <= len(a) and res.statistic == int(res.statistic)
 
 
 @given(data=st.data(), n=st.integers(2, 20), level=levels)
@@ -655,6 +666,12 @@ def test_sampled_means_and_the_design_are_consistent(data, n, k, level):
             assert res.standard_error > 0 and res.n_clusters == n
     sizes = outcome(lambda: sg.questions_needed(0.1, 0.2, target_standard_error=0.05, n_samples=[1, 2, 4, 8]))
     assert np.all(np.diff(sizes) <= 0)
+    # In groups: whole groups, never fewer questions than independent ones need, more as the shared part grows.
+    grouped = [sg.questions_needed(0.1, 0.2, target_standard_error=0.05, n_samples=k, variance_groups=shared,
+                                   group_size=n) for shared in (0.0, 0.05, 0.1)]
+    assert all(g % n == 0 for g in grouped) and grouped[0] >= sg.questions_needed(0.1, 0.2, target_standard_error=0.05,
+                                                                                    n_samples=k)
+    assert grouped[0] <= grouped[1] <= grouped[2]
 
 
 # --------------------------------------------------------------------------- sequential comparisons
@@ -685,6 +702,46 @@ def test_confidence_sequences_are_nested_and_hold_the_running_mean(d, level):
         assert np.array_equal(cs.low, np.maximum.accumulate(cs.low))
         assert np.array_equal(cs.high, np.minimum.accumulate(cs.high))
         assert np.all(cs.low <= cs.high)
+
+
+@given(ab=pairs(min_size=1, max_size=10), failed=st.lists(st.integers(0, 19), max_size=4), margin=positive | wide,
+       alpha=st.floats(1e-6, 0.499), method=st.sampled_from(sg.GATE_METHODS), higher=st.booleans(),
+       fail_on=st.sampled_from(["margin", "zero"]))
+def test_the_gate_decides_as_its_interval_says(ab, failed, margin, alpha, method, higher, fail_on):
+    a, b = (x.copy() for x in ab)
+    for i in failed:  # failed runs on either side
+        (a if i % 2 else b)[(i // 2) % a.size] = np.nan
+    bounds = None
+    if method == "betting":
+        a, b = np.clip(a, 0.0, 1.0), np.clip(b, 0.0, 1.0)
+        bounds = (0.0, 1.0)
+    res = outcome(lambda: sg.gate(a, b, margin=margin, alpha=alpha, method=method, higher_is_better=higher,
+                                  fail_on=fail_on, bounds=bounds))
+    runs = pd.DataFrame({"task": "t", "model": ["A"] * a.size + ["B"] * b.size, "seed": list(range(a.size)) * 2,
+                         "score": np.r_[a, b]})
+    table = outcome(lambda: sg.gate_table(runs, model_a="A", model_b="B", margin=margin, alpha=alpha, method=method,
+                                          higher_is_better=higher, fail_on=fail_on, bounds=bounds))
+    if res is None:
+        assert table is None
+        return
+    if np.nanmax(np.abs(np.r_[a, b, 0.0])) < 1e300:  # a table of runs refuses scores beyond 1e300
+        assert table is not None and (table.decision, table.n, table.failed_a) == (res.decision, res.n, res.failed_a)
+    assert res.decision in sg.GATE_DECISIONS and res.exit_status == sg.EXIT_STATUS[res.decision]
+    assert res.flagged == (res.n_failed_a > res.n_failed_b) and res.n + res.n_failed_a >= res.n_pairs - res.n_failed_b
+    low, high = res.confidence_interval
+    assert not (np.isnan(low) or np.isnan(high)) and low <= high
+    if method == "fixed":
+        interval(res.confidence_interval, res.estimate)
+        pvalue([res.pvalue, res.pvalue_worse])
+        assert (res.decision == "fail") == (res.pvalue_worse <= alpha)
+    else:  # the sequence decides by its interval, oriented so that up is better
+        up_low, up_high = (low, high) if higher else (-high, -low)
+        worse_at = -res.margin if fail_on == "margin" else 0.0
+        assert (res.decision == "fail") == (up_high < worse_at)
+        assert (res.decision == "pass") == (up_high >= worse_at and up_low > -res.margin)
+    assert res.n_needed is None or (res.n_needed >= 2 and res.n_more == max(res.n_needed - res.n, 0))
+    json.dumps(res.to_dict(), allow_nan=False)
+    assert res.to_line().startswith(res.decision)
 
 
 # --------------------------------------------------------------------------- Bayesian comparisons
@@ -754,8 +811,7 @@ def test_aggregates_lie_within_the_scores(table, gamma, level, statistic):
 @given(ab=pairs(), kind=st.sampled_from(sg.EFFECT_SIZES), paired=st.booleans(), level=levels)
 def test_effect_sizes_are_finite_with_ordered_intervals(ab, kind, paired, level):
     a, b = ab
-    res = outcome(lambda: sg.effect_size(a, b, kind=kind, paired=paired, confidence_level=level,
-                                         n_resamples=20, rng=0))
+    res = outcome(lambda: sg.effect_size(a, b, kind=kind, paired=paired, confidence_level=level))
     if res is None:
         return
     # The noncentral t interval holds d at usual levels; at levels near 0 it shrinks to the
@@ -764,7 +820,10 @@ def test_effect_sizes_are_finite_with_ordered_intervals(ab, kind, paired, level)
     bounds = {"cliff_delta": (-1, 1), "common_language": (0, 1)}.get(kind)
     if bounds:
         assert bounds[0] <= res.confidence_interval.low and res.confidence_interval.high <= bounds[1]
-    assert res.magnitude in ("negligible", "small", "medium", "large")
+    if paired and kind != "cohen_d":
+        assert res.magnitude == "unlabelled"   # the two-group conventions label two groups only
+    else:
+        assert res.magnitude in ("negligible", "small", "medium", "large")
 
 
 def test_the_suite_checks_every_public_statistics_function():

@@ -28,6 +28,7 @@ idea of the course, and its chapter explains it:
 ``readers``           a CSV file of runs or predictions, read and checked (what the command reads)
 ``generative``        sampled answers: pass@k, means over samples, clustered errors, questions vs samples
 ``sequential``        looking while the seeds come in: group-sequential bounds, confidence sequences
+``gating``            a regression gate for CI: pass, fail or run more, valid when called again and again
 ``plots``             figures any user may want (needs the ``plots`` extra: matplotlib)
 ``course``            the course's own apparatus: shape benchmark, MLP, the article's reproduction
 ====================  =============================================================================
@@ -46,6 +47,7 @@ from . import (
     crossval,
     effect,
     equivalence,
+    gating,
     generative,
     intervals,
     metrics,
@@ -72,6 +74,7 @@ from .counts import *  # noqa: F403
 from .crossval import *  # noqa: F403
 from .effect import *  # noqa: F403
 from .equivalence import *  # noqa: F403
+from .gating import *  # noqa: F403
 from .generative import *  # noqa: F403
 from .intervals import *  # noqa: F403
 from .metrics import *  # noqa: F403
@@ -129,6 +132,7 @@ __all__ = [
     *readers.__all__,
     *generative.__all__,
     *sequential.__all__,
+    *gating.__all__,
     *bayes.__all__,
     *aggregate.__all__,
     *effect.__all__,

@@ -31,6 +31,7 @@ STATISTICS: dict[str, tuple[str, ...]] = {
     "readers": ("tests/test_readers.py", "tests/test_cli.py"),
     "generative": ("tests/test_generative.py",),
     "sequential": ("tests/test_sequential.py",),
+    "gating": ("tests/test_gating.py",),
     "bayes": ("tests/test_bayes.py",),
     "aggregate": ("tests/test_aggregate.py",),
     "effect": ("tests/test_effect.py",),
@@ -42,11 +43,15 @@ ENGINES: dict[str, tuple[str, ...]] = {
     "_signflip": ("tests/test_permutation.py", "tests/test_resampling.py", "tests/test_counts.py"),
     "_mcnemar": ("tests/test_paired.py", "tests/test_power_mcnemar.py"),
     "_ttest": ("tests/test_seeds.py", "tests/test_procedures.py", "tests/test_equivalence.py", "tests/test_crossval.py"),
+    "_report_base": ("tests/test_report.py",),
+    "_report_across": ("tests/test_report.py", "tests/test_report_bayesian.py"),
+    "_report_within": ("tests/test_report.py", "tests/test_report_bayesian.py", "tests/test_report_output.py"),
     "_paired_t": ("tests/test_paired_t.py", "tests/test_procedures.py", "tests/test_equivalence.py", "tests/test_power.py",
                   "tests/test_bayes.py", "tests/test_report.py", "tests/test_report_bayesian.py"),
     "_ranks": ("tests/test_ranking.py", "tests/test_rank_uncertainty.py"),
     "_numeric": ("tests/test_validation.py", "tests/test_resampling.py", "tests/test_procedures.py"),
     "_noncentral": ("tests/test_power.py", "tests/test_validation.py", "tests/test_report.py"),
+    "_labels": ("tests/test_predictions.py", "tests/test_gating.py"),
     "_report_output": ("tests/test_report_output.py", "tests/test_cli.py"),
 }
 
