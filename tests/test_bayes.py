@@ -286,8 +286,74 @@ def test_signed_rank_uses_the_datasets_signs():
 def test_signed_rank_memory_is_refused_up_front():
     with pytest.raises(ValueError, match="`n_draws` = .* would need .* of memory"):
         bayesian_signed_rank([0.1, 0.2, 0.3], [0.0, 0.1, 0.4], n_draws=2**30, rng=0)
-    with pytest.raises(ValueError, match="`scores_a` = 30000 tasks would need"):
-        bayesian_signed_rank(np.zeros(30_000), np.ones(30_000), n_draws=1, rng=0)
+    # Many tasks need no n x n table any more: the work (one weight per draw and task) is what is bounded.
+    post = bayesian_signed_rank(np.zeros(30_000), np.ones(30_000), n_draws=2, rng=0)
+    assert post.prob_b_better == 1.0
+    with pytest.raises(ValueError, match=r"^`n_draws` = 50000 with 30000 tasks would draw 1\.5e\+09 posterior "
+                                         r"weights \(n_draws x \(tasks \+ 1\)\); the limit is 1\.07e\+09, a minute "
+                                         r"or two of work\. Choose a smaller `n_draws`\.$"):
+        bayesian_signed_rank(np.zeros(30_000), np.ones(30_000), rng=0)
+
+
+def _signed_rank_before_issue_40(z, rope, prior, n_draws, rng):
+    """The previous implementation (the n x n tables of the Walsh sums and a matrix product per chunk of
+    samples), kept as the oracle of the O(n) one."""
+    values = np.r_[0.0, z]
+    sums = values[:, None] + values[None, :]
+    above = (sums - 2 * rope > 0) + 0.5 * (sums - 2 * rope == 0)
+    below = (-2 * rope - sums > 0) + 0.5 * (-2 * rope - sums == 0)
+    weights = np.random.default_rng(rng).dirichlet(np.r_[prior, np.ones(z.size)], n_draws)
+    theta = np.zeros((n_draws, 3))
+    theta[:, 0] = np.sum((weights @ above) * weights, axis=1)
+    if rope > 0:
+        theta[:, 2] = np.sum((weights @ below) * weights, axis=1)
+        theta[:, 1] = 1 - theta[:, 0] - theta[:, 2]
+    else:
+        theta[:, 2] = 1 - theta[:, 0]
+    return np.clip(theta, 0.0, 1.0)
+
+
+@pytest.mark.parametrize("n, rope, prior, decimals", [(300, 0.0, 0.5, 2), (300, 0.01, 0.5, 2), (1000, 0.005, 1.0, 3),
+                                                      (77, 0.02, 0.05, 15), (2, 0.0, 2.0, 1)])
+def test_signed_rank_equals_the_implementation_with_the_table_of_walsh_sums(n, rope, prior, decimals):
+    # Same draws; the sums of products differ in order only: 1e-12, and the same region wins in every sample.
+    rng = np.random.default_rng(n)
+    z = np.round(rng.normal(0.004, 0.01, n), decimals)  # rounded: many sums meet the rope exactly
+    post = bayesian_signed_rank(z, np.zeros(n), rope=rope, prior_strength=prior, n_draws=3000, rng=5)
+    old = _signed_rank_before_issue_40(z, rope, prior, 3000, 5)
+    np.testing.assert_allclose(post.posterior_samples, old, rtol=0, atol=1e-12)
+    winners = bayes_module._winners(old)
+    assert (post.prob_a_better, post.prob_rope, post.prob_b_better) == tuple(winners)
+
+
+def test_the_sums_below_a_level_are_counted_as_the_rounded_sums_compare():
+    rng = np.random.default_rng(0)
+    for v in (np.sort(np.round(rng.normal(0, 1, 200), 1)), np.sort(rng.normal(0, 1, 57)), np.array([0.0]),
+              np.array([0.1, 0.2, 0.2, 0.3]) * 3):
+        for level in (0.0, 0.3, 0.6000000000000001, -0.2, 5.0, -5.0):
+            sums = v[:, None] + v[None, :]
+            for inclusive in (False, True):
+                expected = (sums <= level if inclusive else sums < level).sum(axis=1)
+                got = bayes_module._count_sums_below(v, level, inclusive=inclusive)
+                np.testing.assert_array_equal(got, expected)
+
+
+@pytest.mark.parametrize("n, n_draws, rope", [(50, 50_000, 0.0), (50, 50_000, 0.01), (500, 20_000, 0.01),
+                                                (3000, 3000, 0.0), (10, 100, 0.01)])
+def test_signed_rank_memory_check_counts_what_is_allocated(n, n_draws, rope):
+    import tracemalloc
+
+    rng = np.random.default_rng(1)
+    b = rng.uniform(0.6, 0.9, n)
+    a = b + rng.normal(0.005, 0.01, n)
+    tracemalloc.start()
+    try:
+        bayesian_signed_rank(a, b, rope=rope, n_draws=n_draws, rng=0)
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    counted = bayes_module._signed_rank_bytes(n_draws, n + 1)
+    assert counted / 1.5 <= peak <= 1.5 * counted, (peak, counted)
 
 
 # --------------------------------------------------------------------------- the sign test
@@ -476,20 +542,19 @@ def test_overflowing_differences_are_refused_naming_both_inputs(test):
 
 
 def test_memory_messages_in_full(monkeypatch):
-    with pytest.raises(ValueError, match=r"^`n_draws` = 1073741824 would need 32.0 GiB of memory for the posterior "
-                                         r"weights; the limit is 4.0 GiB"):
+    with pytest.raises(ValueError, match=r"^`n_draws` = 1073741824 would need 24.0 GiB of memory for the posterior "
+                                         r"draws and the weights of one chunk; the limit is 4.0 GiB"):
         bayesian_signed_rank([0.1, 0.2, 0.3], [0.0, 0.1, 0.4], n_draws=2**30, rng=0)
-    with pytest.raises(ValueError, match=r"^`scores_a` = 30000 tasks would need 6.7 GiB of memory for the table "
-                                         r"of Walsh averages"):
-        bayesian_signed_rank(np.zeros(30_000), np.ones(30_000), n_draws=1, rng=0)
     with pytest.raises(ValueError, match=r"^`n_draws` = 2147483648 would need 48.0 GiB of memory for the posterior "
                                          r"draws"):
         bayesian_sign_test([0.1, 0.2], [0.2, 0.1], n_draws=2**31)
-    # At the limit: 3 numbers per draw of the sign test, 3 weights per draw over 2 tasks.
+    # At the limit: 3 numbers per sample of the sign test; the signed-rank test's 3 numbers per sample and its
+    # 5 chunk arrays of 4 numbers per sample (3 weights: 2 tasks and the prior; and a cumulative zero).
     import sigeval._validation as validation
 
     monkeypatch.setattr(validation, "MEMORY_LIMIT", 3 * 8 * 100)
     assert bayesian_sign_test([0.1, 0.2], [0.2, 0.1], n_draws=100, rng=0).n_draws == 100
+    monkeypatch.setattr(validation, "MEMORY_LIMIT", 8 * (3 * 100 + 5 * 100 * 4))
     assert bayesian_signed_rank([0.1, 0.2], [0.2, 0.1], n_draws=100, rng=0).n_draws == 100
     with pytest.raises(ValueError, match="`n_draws` = 101 would need"):
         bayesian_signed_rank([0.1, 0.2], [0.2, 0.1], n_draws=101, rng=0)

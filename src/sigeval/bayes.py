@@ -342,8 +342,80 @@ def _heaviside(x: np.ndarray) -> np.ndarray:
     return (x > 0) + 0.5 * (x == 0)
 
 
-# Rows of posterior weights processed at once: bounds the memory of w @ A.
-_CHUNK_ELEMENTS = 2**22
+# Posterior samples are drawn and evaluated this many weights at a time: bounds the working memory.
+_CHUNK_ELEMENTS = 2**18
+# Arrays of a chunk's size alive at once at the peak of a chunk (drawn weights, sorted weights, cumulative sums,
+# the gathered sums and a temporary), measured in tests/test_bayes.py against what the memory check counts.
+_CHUNK_ARRAYS = 5
+# The most posterior weights drawn in one call (n_draws x (tasks + 1)): a minute or two of work.
+_MAX_WEIGHTS = 2**30
+
+
+def _count_sums_below(v: np.ndarray, level: float, *, inclusive: bool) -> np.ndarray:
+    """For each ``v[i]`` of the sorted ``v``, how many ``v[j]`` make ``v[i] + v[j]`` (rounded) less than
+    ``level`` (at most ``level`` if ``inclusive``): the sums grow with ``j``, so a binary search finds it."""
+    lo, hi = np.zeros(v.size, dtype=np.intp), np.full(v.size, v.size, dtype=np.intp)
+    active = lo < hi
+    while active.any():  # about log2(n) rounds, each over every i at once
+        mid = (lo + hi) // 2
+        sums = v + v[np.minimum(mid, v.size - 1)]
+        below = (sums <= level) if inclusive else (sums < level)
+        lo = np.where(active & below, mid + 1, lo)
+        hi = np.where(active & ~below, mid, hi)
+        active = lo < hi
+    return lo
+
+
+def _signed_rank_bytes(n_draws: int, m: int) -> float:
+    """The memory of :func:`bayesian_signed_rank`: the samples returned, and the arrays of one chunk."""
+    rows = min(n_draws, max(1, _CHUNK_ELEMENTS // (m + 1)))
+    return 8.0 * (3.0 * n_draws + _CHUNK_ARRAYS * rows * (m + 1.0))
+
+
+def _signed_rank_regions(
+    values: np.ndarray, threshold: float, prior_strength: float, n_draws: int, rng: np.random.Generator
+) -> np.ndarray:
+    r"""The quadratic forms :math:`\theta_A = w^\top H_{>} w` and (with a rope) :math:`\theta_B = w^\top H_{<} w`
+    of every posterior sample, in O(n) per sample (:class:`_SumsAbove`); :math:`\theta_B` is the mass above
+    ``threshold`` of the negated values, so that swapping the models swaps the two exactly."""
+    m = values.size
+    sides = [_SumsAbove(values, threshold)] + ([_SumsAbove(-values, threshold)] if threshold > 0 else [])
+    alpha = np.r_[prior_strength, np.ones(m - 1)]
+    theta = np.zeros((n_draws, 3))
+    rows = max(1, _CHUNK_ELEMENTS // (m + 1))
+    for start in range(0, n_draws, rows):  # chunks of draws: the same draws as one call would make
+        w = rng.dirichlet(alpha, min(rows, n_draws - start))
+        for column, side in zip((0, 2), sides):
+            theta[start:start + w.shape[0], column] = side.mass(w)
+    return theta
+
+
+class _SumsAbove:
+    r"""For weights :math:`w` on ``values``, :math:`\sum_{i,j} w_i w_j H(v_i + v_j - t)` with :math:`H(0) = 1/2`.
+
+    With the values sorted, the j whose sum with :math:`v_i` (rounded, as a table of the sums would hold it)
+    exceeds :math:`t` are those from an index on, since the sums grow with j; the row sum is the weight of the
+    values from that index on, plus half the weight of those whose sum meets :math:`t` exactly. Cumulative
+    sums of each sample's weights give every row sum at once, without the n x n table of the sums.
+    """
+
+    def __init__(self, values: np.ndarray, threshold: float):
+        self.order = np.argsort(values, kind="stable")
+        v = values[self.order]
+        self.beyond = _count_sums_below(v, threshold, inclusive=True)  # the first j with v_i + v_j > t
+        self.level = _count_sums_below(v, threshold, inclusive=False)  # the first j with v_i + v_j >= t
+
+    def mass(self, weights: np.ndarray) -> np.ndarray:
+        """The mass of each row of ``weights`` (samples x values, in the order of ``values``)."""
+        # Values along the first axis: the cumulative sums then add whole rows of samples at a time.
+        w = weights.T[self.order]
+        tail = np.zeros((w.shape[0] + 1, w.shape[1]))  # tail[j]: the weight of the values from the j-th on
+        np.cumsum(w[::-1], axis=0, out=tail[-2::-1])
+        inner = np.take(tail, self.beyond, axis=0)
+        if not np.array_equal(self.beyond, self.level):  # some sums meet t exactly: they count one half
+            inner += np.take(tail, self.level, axis=0)
+            inner *= 0.5
+        return np.einsum("ij,ij->j", w, inner)
 
 
 def bayesian_signed_rank(
@@ -382,9 +454,11 @@ def bayesian_signed_rank(
     half to each. The draws themselves are returned for the simplex plot
     (:func:`sigeval.plots.posterior_simplex`).
 
-    All draws are made at once (``rng.dirichlet``) and evaluated as two
-    quadratic forms :math:`w^\top H w` in matrix products; 50,000 draws over
-    50 tasks take a fraction of a second.
+    The draws are made in chunks (``rng.dirichlet``, the same draws as one
+    call) and each quadratic form :math:`w^\top H w` is evaluated in O(n)
+    from cumulative sums of the weights over the sorted differences, without
+    the n x n table of :math:`H`: 50,000 draws over 5,000 tasks take
+    seconds, not the hours of a loop over the draws.
 
     Parameters
     ----------
@@ -410,7 +484,8 @@ def bayesian_signed_rank(
     ValueError
         If the arrays differ in length, have fewer than 2 tasks or hold
         NaN or inf, ``rope`` is negative, ``prior_strength`` is not positive,
-        or the draws would need more than 4 GiB.
+        the draws would need more than 4 GiB, or more than 2**30 posterior
+        weights (``n_draws`` x (tasks + 1)) would be drawn.
 
     Notes
     -----
@@ -430,24 +505,19 @@ def bayesian_signed_rank(
     z, rope, prior_strength, n_draws = _check_tasks(scores_a, scores_b, rope, prior_strength, n_draws)
     rng = check_rng(rng)
     m = z.size + 1
-    check_memory(float(n_draws) * m, "n_draws", n_draws, "the posterior weights")
-    check_memory(float(m) * m, "scores_a", f"{z.size} tasks", "the table of Walsh averages")
+    check_memory(_signed_rank_bytes(n_draws, m), "n_draws", n_draws,
+                 "the posterior draws and the weights of one chunk", itemsize=1)
+    if float(n_draws) * m > _MAX_WEIGHTS:
+        raise ValueError(
+            f"`n_draws` = {n_draws} with {z.size} tasks would draw {float(n_draws) * m:.3g} posterior "
+            f"weights (n_draws x (tasks + 1)); the limit is {float(_MAX_WEIGHTS):.3g}, a minute or two of "
+            "work. Choose a smaller `n_draws`."
+        )
     # Pairwise sums z_i + z_j against 2r, on values divided by a power of two
     # (exact) when they are large enough for the sums to overflow.
     top = max(float(np.max(np.abs(z))), rope)
     s = power_of_two_near(top) if top > 2.0**1000 else 1.0
-    values = np.r_[0.0, z / s]
-    sums = values[:, None] + values[None, :]
-    above = _heaviside(sums - 2 * (rope / s))
-    below = _heaviside(-2 * (rope / s) - sums)
-    weights = rng.dirichlet(np.r_[prior_strength, np.ones(z.size)], n_draws)
-    theta = np.empty((n_draws, 3))
-    step = max(1, _CHUNK_ELEMENTS // m)
-    for start in range(0, n_draws, step):  # blocks of draws, each one matrix product
-        w = weights[start:start + step]
-        theta[start:start + step, 0] = np.sum((w @ above) * w, axis=1)
-        if rope > 0:
-            theta[start:start + step, 2] = np.sum((w @ below) * w, axis=1)
+    theta = _signed_rank_regions(np.r_[0.0, z / s], 2 * (rope / s), prior_strength, n_draws, rng)
     if rope > 0:
         theta[:, 1] = 1 - theta[:, 0] - theta[:, 2]
     else:
