@@ -109,6 +109,7 @@ MODULES: dict[str, Module] = {
     "_noncentral": Module("engine", ("tests/test_power.py", "tests/test_validation.py", "tests/test_report.py")),
     "_labels": Module("helper", ("tests/test_predictions.py", "tests/test_gating.py")),
     "_validation": Module("helper", ("tests/test_validation.py",)),
+    "_validation_figures": Module("helper", ("tests/test_plots.py", "tests/test_validation.py")),
     "_options": Module("helper"),
     "_results": Module("helper"),
     "_registry": Module("helper", ("tests/test_package.py",)),

@@ -8,13 +8,8 @@ import numpy as np
 from matplotlib.axes import Axes
 from scipy import stats
 
-from .._validation import (
-    check_finite_array,
-    check_positive_int,
-    check_real,
-    check_result,
-    check_sequence,
-)
+from .._validation import check_finite_array, check_positive_int, check_real
+from .._validation_figures import check_result, check_sequence
 
 #: One colour per region: A practically better, practically equivalent, B practically better.
 REGION_COLORS = ("#1f77b4", "#7f7f7f", "#ff7f0e")

@@ -13,17 +13,19 @@ from .._validation import (
     check_binary,
     check_choices,
     check_finite_array,
-    check_given_together,
-    check_interval_rows,
     check_paired,
     check_positive_int,
     check_positive_real,
     check_probability,
     check_real,
+    check_unit_interval,
+)
+from .._validation_figures import (
+    check_given_together,
+    check_interval_rows,
     check_same_shape,
     check_sequence,
     check_sizes_at_least,
-    check_unit_interval,
 )
 from ..power import power_paired
 from ._style import VERDICT_COLORS

@@ -9,18 +9,8 @@ from matplotlib.axes import Axes
 from matplotlib.ticker import MaxNLocator
 from numpy.typing import ArrayLike
 
-from .._validation import (
-    _show,
-    check_alpha,
-    check_axes,
-    check_choice,
-    check_paired,
-    check_probability,
-    check_result,
-    check_scores,
-    check_sequence,
-    check_table,
-)
+from .._validation import _show, check_alpha, check_choice, check_paired, check_probability, check_scores
+from .._validation_figures import check_axes, check_result, check_sequence, check_table
 from ..multiple import expected_best_of_k
 from ..ranking import cd_groups, nemenyi_cd, pairwise_wilcoxon
 
