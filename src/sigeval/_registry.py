@@ -108,6 +108,7 @@ MODULES: dict[str, Module] = {
     "_numeric": Module("engine", ("tests/test_validation.py", "tests/test_resampling.py", "tests/test_procedures.py")),
     "_noncentral": Module("engine", ("tests/test_power.py", "tests/test_validation.py", "tests/test_report.py")),
     "_labels": Module("helper", ("tests/test_predictions.py", "tests/test_gating.py")),
+    "_gate_pairs": Module("helper", ("tests/test_gating.py",)),
     "_validation": Module("helper", ("tests/test_validation.py",)),
     "_validation_figures": Module("helper", ("tests/test_plots.py", "tests/test_validation.py")),
     "_options": Module("helper"),
