@@ -64,11 +64,14 @@ REPORT_CONTRACT = {
     ("Report.rank_stability", "n_boot"),
     ("ReportRankStability", "n_boot"),
     ("Report", "seed"),  # the name of the table's seed column, as task=, model=, score=
+    ("read_mlflow", "seed"),  # the run's parameter naming its seed, as Report's seed= names the column
     ("course.run_benchmark", "seeds"),
 }
 #: Column-name arguments and plotting words that are text by nature, not option sets.
 TEXT_ARGUMENTS = {"task", "model", "seed", "score", "label", "labels", "xlabel", "ylabel", "color", "cmap", "by",
-                  "group_format", "name", "title"}
+                  "group_format", "name", "title",
+                  # compare_items' columns (item, sample, metric) and the readers' metric to read, a name in a log
+                  "item", "sample", "metric", "experiment", "tracking_uri"}
 
 
 def _public_functions():

@@ -25,6 +25,7 @@ idea of the course, and its chapter explains it:
 ``effect``            effect sizes with intervals: Cohen's d_z, Hedges' g, Cliff's delta, common language
 ``report``            a table of runs, view by view: pairwise, power, equivalence, ranking (``Report``)
 ``predictions``       a table of predictions, every model and every pair (what ``sigeval compare`` prints)
+``readers``           your harness's logs in: lm-evaluation-harness, Inspect AI, MLflow runs
 ``generative``        sampled answers: pass@k, means over samples, clustered errors, questions vs samples
 ``sequential``        looking while the seeds come in: group-sequential bounds, confidence sequences
 ``plots``             figures any user may want (needs the ``plots`` extra: matplotlib)
@@ -57,6 +58,7 @@ from . import (
     procedures,
     rank_uncertainty,
     ranking,
+    readers,
     report,
     resampling,
     roc,
@@ -82,6 +84,7 @@ from .predictions import *  # noqa: F403
 from .procedures import *  # noqa: F403
 from .rank_uncertainty import *  # noqa: F403
 from .ranking import *  # noqa: F403
+from .readers import *  # noqa: F403
 from .report import *  # noqa: F403
 from .resampling import *  # noqa: F403
 from .roc import *  # noqa: F403
@@ -123,6 +126,7 @@ __all__ = [
     *rank_uncertainty.__all__,
     *report.__all__,
     *predictions.__all__,
+    *readers.__all__,
     *generative.__all__,
     *sequential.__all__,
     *bayes.__all__,
