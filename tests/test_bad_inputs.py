@@ -77,6 +77,7 @@ _A = [0.71, 0.69, 0.74, 0.70, 0.72, 0.68]
 _B = [0.70, 0.69, 0.71, 0.71, 0.69, 0.66]
 _CORRECT_A = [1, 1, 0, 1, 0, 1, 1, 0]
 _CORRECT_B = [1, 0, 1, 1, 0, 0, 1, 0]
+_EXAMPLES = Path(sigeval.__file__).parent / "data"
 _TABLE = [[0.76, 0.77, 0.80], [0.60, 0.59, 0.57], [0.95, 0.97, 0.96], [0.63, 0.66, 0.65]]
 
 #: Arguments of one valid call of every public function, all by keyword.
@@ -99,7 +100,8 @@ VALID: dict[str, dict] = {
     "sampled_mean": dict(scores=[[1, 1, 0], [0, 1, 0], [1, 1, 1]], confidence_level=0.9),
     "sampled_paired_difference": dict(scores_a=[[1, 1, 0], [0, 1, 0], [1, 1, 1]],
                                       scores_b=[[1, 0, 0], [0, 0, 0], [1, 0, 1]], confidence_level=0.9),
-    "questions_needed": dict(variance_between=0.15, variance_within=0.1, target_standard_error=0.01, n_samples=4),
+    "questions_needed": dict(variance_between=0.15, variance_within=0.1, target_standard_error=0.01, n_samples=4,
+                             variance_groups=0.05, group_size=5),
     "paired_bootstrap_ci_counts": dict(table=sigeval.PairedCounts(801, 44, 28, 127), n_resamples=50,
                                        confidence_level=0.9, rng=0),
     "paired_permutation_test_counts": dict(table=sigeval.PairedCounts(801, 44, 28, 127)),
@@ -108,7 +110,7 @@ VALID: dict[str, dict] = {
     "bootstrap_ci_counts": dict(k=[9, 7, 10, 4], n=[10, 10, 10, 10], n_resamples=50, confidence_level=0.9, rng=0),
     "compare_predictions": dict(
         table=pd.DataFrame({"label": [0, 1, 1, 0, 1, 1], "A": [0, 1, 1, 0, 1, 0], "B": [1, 1, 0, 0, 1, 0]}),
-        n_resamples=50, confidence_level=0.9, rng=0,
+        n_resamples=50, confidence_level=0.9, rng=0, max_resamples=10_000,
     ),
     "compare_items": dict(
         table=pd.DataFrame({"task": "t", "model": ["A"] * 6 + ["B"] * 6, "item": list(range(6)) * 2, "sample": 0,
@@ -118,6 +120,8 @@ VALID: dict[str, dict] = {
     "read_lm_eval": dict(paths=_Lazy(_lm_eval_output), metric="acc"),
     "read_inspect": dict(paths=_Lazy(_inspect_log), metric="match"),
     "read_mlflow": dict(experiment="sweep", metric="val_acc", tracking_uri=_Lazy(_mlflow_uri)),
+    "read_csv_table": dict(path=_EXAMPLES / "example_predictions.csv"),
+    "read_runs_csv": dict(path=_EXAMPLES / "example_runs.csv", sep=","),
     "difference_se": dict(scores_a=_CORRECT_A, scores_b=_CORRECT_B),
     "wilcoxon_signed_rank": dict(scores_a=_A, scores_b=_B),
     "delong_test": dict(
@@ -157,6 +161,7 @@ VALID: dict[str, dict] = {
     "cd_groups": dict(mean_ranks=[3.1, 2.0, 2.9, 1.9], critical_difference=1.25),
     "holm_vs_control": dict(scores=_TABLE, control=0, alpha=0.05),
     "pairwise_wilcoxon": dict(scores=_TABLE, correction="holm"),
+    "sign_test": dict(scores_a=_A, scores_b=_B, alternative="two-sided", zero_method="zsplit"),
     "rank_stability": dict(scores=_TABLE, n_resamples=50, alpha=0.05, rng=0),
     "bootstrap_ranks": dict(scores=np.array(_TABLE).T, n_resamples=50, alpha=0.1, rng=0),
     "rank_confidence_sets": dict(scores=np.array(_TABLE).T, n_resamples=50, confidence_level=0.9, rng=0),
@@ -170,7 +175,7 @@ VALID: dict[str, dict] = {
     "aggregate_median": dict(scores=_TABLE),
     "aggregate_ci": dict(scores=_TABLE, n_resamples=50, confidence_level=0.9, gamma=0.9, rng=0),
     "performance_profile": dict(scores=_TABLE, taus=[0.5, 0.7, 0.9], n_resamples=50, confidence_level=0.9, rng=0),
-    "effect_size": dict(scores_a=_A, scores_b=_B, confidence_level=0.9, n_resamples=50, rng=0),
+    "effect_size": dict(scores_a=_A, scores_b=_B, confidence_level=0.9),
     "group_sequential_bounds": dict(n_looks=3, alpha=0.05, information_rates=[0.3, 0.6, 1.0]),
     "spending_alpha": dict(t=[0.5, 1.0], alpha=0.025),
     "max_information_inflation": dict(bounds=sigeval.group_sequential_bounds(2), target_power=0.8),
@@ -311,9 +316,9 @@ def test_bad_rng_is_refused_naming_it(name, bad):
 # --------------------------------------------------------------------------- Report's outputs and the command's JSON
 
 _REPORT_OUTPUTS = {
-    "to_markdown": dict(margin=0.01, alpha=0.05, target_power=0.8, precision=4),
+    "to_markdown": dict(margin=0.01, alpha=0.05, target_power=0.8, precision=4, rope=0.005, n_resamples=200),
     "to_latex": dict(precision=3),
-    "to_html": dict(margin=0.01, alpha=0.05, target_power=0.8, precision=4),
+    "to_html": dict(margin=0.01, alpha=0.05, target_power=0.8, precision=4, rope=0.005, n_resamples=200),
 }
 
 
@@ -321,7 +326,7 @@ def _report_output_cases():
     for method, base in _REPORT_OUTPUTS.items():
         for arg, value in base.items():
             bad_values = _bad_values(value)
-            if arg != "margin":  # a margin of 1e308 is valid (its rows are noted as overflowing), None its default
+            if arg not in ("margin", "rope"):  # a margin or ROPE of 1e308 is valid, None its default
                 bad_values["huge"] = 10**9 if arg == "precision" else 1e308
             else:
                 del bad_values["none"]

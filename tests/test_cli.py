@@ -1,10 +1,14 @@
-"""The sigeval command, driven as a user would: in a subprocess, on CSV files."""
+"""The sigeval command, driven as a user would, on CSV files: in-process through ``main(argv)``, and in a few
+subprocesses for what only a real process shows (the installed script, exit statuses, a closed pipe)."""
 
+import contextlib
 import io
 import json
+import os
 import re
 import subprocess
 import sys
+from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
@@ -12,13 +16,38 @@ import pandas as pd
 import pytest
 
 from sigeval import Report, adjust_pvalues, mcnemar, proportion_ci
+from sigeval.cli import main
 
 SCRIPT = Path(sys.executable).with_name("sigeval")
 COMMAND = [str(SCRIPT)] if SCRIPT.exists() else [sys.executable, "-m", "sigeval.cli"]
 
 
-def sigeval(*args, cwd=None):
-    return subprocess.run([*COMMAND, *map(str, args)], capture_output=True, text=True, cwd=cwd, timeout=120)
+@dataclass(frozen=True)
+class Done:
+    """What a run of the command gave: its exit status and what it printed."""
+
+    returncode: int
+    stdout: str
+    stderr: str
+
+
+def _run(args) -> Done:
+    """``main(args)`` in this process, as the shell would run ``sigeval ARGS`` (argparse exits with its status)."""
+    out, err = io.StringIO(), io.StringIO()
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+        try:
+            status = main([str(a) for a in args])
+        except SystemExit as stop:
+            status = stop.code
+    return Done(status, out.getvalue(), err.getvalue())
+
+
+def sigeval(*args) -> Done:
+    return _run(args)
+
+
+def in_subprocess(*args, **kwargs) -> subprocess.CompletedProcess:
+    return subprocess.run([*COMMAND, *map(str, args)], capture_output=True, text=True, timeout=120, **kwargs)
 
 
 @pytest.fixture(scope="module")
@@ -31,9 +60,48 @@ def examples(tmp_path_factory):
     return folder
 
 
-def test_version_and_help():
-    done = sigeval("--version")
+# --------------------------------------------------------------------------- in subprocesses: the installed command
+
+
+def test_version_and_help_in_a_subprocess():
+    done = in_subprocess("--version")
     assert done.returncode == 0 and done.stdout.startswith("sigeval ")
+    assert done.stdout == sigeval("--version").stdout
+    shown = in_subprocess("runs", "--help")
+    assert shown.returncode == 0 and "example:" in shown.stdout and "sigeval example runs" in shown.stdout
+
+
+def test_compare_and_runs_in_a_subprocess_print_what_main_prints(examples):
+    compared = in_subprocess("compare", examples / "predictions.csv", "--n-resamples", 300)
+    assert compared.returncode == 0 and not compared.stderr
+    assert compared.stdout == sigeval("compare", examples / "predictions.csv", "--n-resamples", 300).stdout
+    ran = in_subprocess("runs", "runs.csv", "--view", "all", "--margin", 0.01, cwd=examples)
+    assert ran.returncode == 0 and not ran.stderr
+    assert ran.stdout == sigeval("runs", examples / "runs.csv", "--view", "all", "--margin", 0.01).stdout
+
+
+def test_exit_statuses_and_a_closed_pipe_in_a_subprocess(tmp_path):
+    missing = in_subprocess("runs", tmp_path / "missing.csv")
+    assert (missing.returncode, missing.stdout) == (1, "")
+    assert missing.stderr == f"sigeval runs: error: {tmp_path / 'missing.csv'}: no such file\n"
+    usage = in_subprocess("runs", tmp_path / "missing.csv", "--alpha", "2")
+    assert usage.returncode == 2 and "argument --alpha: must be strictly between 0 and 1" in usage.stderr
+    # A reader that stops early (sigeval runs ... | head -1): no traceback, and status 0.
+    rng = np.random.default_rng(0)
+    rows = [(f"t{t}", m, s, rng.random()) for t in range(150) for m in "ABCD" for s in range(3)]
+    pd.DataFrame(rows, columns=["task", "model", "seed", "score"]).to_csv(tmp_path / "big.csv", index=False)
+    with subprocess.Popen([*COMMAND, "runs", str(tmp_path / "big.csv")], stdout=subprocess.PIPE,
+                          stderr=subprocess.PIPE, text=True) as process:
+        assert process.stdout.readline().startswith("Report(150 task(s)")
+        process.stdout.close()
+        assert process.wait(timeout=120) == 0
+        assert process.stderr.read() == ""
+
+
+# --------------------------------------------------------------------------- in-process
+
+
+def test_help_of_each_command_ends_with_an_example():
     for command in ("compare", "runs", "example"):
         shown = sigeval(command, "--help")
         assert shown.returncode == 0 and "example:" in shown.stdout and "sigeval example" in shown.stdout
@@ -133,7 +201,8 @@ def test_compare_refuses_work_above_its_limit_and_says_how_to_raise_it(tmp_path)
     done = sigeval("compare", tmp_path / "p.csv", "--n-resamples", 1000, "--max-resamples", 10_000)
     assert done.returncode == 1 and not done.stdout
     assert ("6 models make 15 pairs; this comparison would draw 15,000 bootstrap resamples (15 bootstraps x "
-            "1,000 resamples), above the limit of 10,000. Pass --max-resamples 15000 to run it anyway") in done.stderr
+            "1,000 resamples), above the limit of 10,000 (`max_resamples`). Pass max_resamples=15000 "
+            "(--max-resamples 15000 on the command line) to run it anyway") in done.stderr
     assert sigeval("compare", tmp_path / "p.csv", "--n-resamples", 1000, "--max-resamples", 15_000).returncode == 0
     # DeLong's intervals draw nothing: no limit applies.
     scores = table.assign(**{f"m{i}": rng.normal(size=50) for i in range(6)})
@@ -251,12 +320,13 @@ def _comma(text, line):
          r"in\.csv, line 7: model column 'm1' holds an infinite score"),
         ("compare", _auc_file(2), ["--metric", "auc", "--auc-method", "bootstrap"],
          r"in\.csv: the label column 'label' holds 2 positive\(s\) and 28 negative\(s\).*about 1,262 of the "
-         r"10,000 resamples.*No interval was computed; use DeLong's interval \(--auc-method delong"),
+         r"10,000 resamples.*No interval was computed; use DeLong's interval \(auc_method='delong', the default; "
+         r"--auc-method delong on the command line\)"),
         ("compare", _auc_file(15), ["--n-resamples", "1"], r"argument --n-resamples: must be a whole number >= 2"),
         ("compare", "label,A,B\n1,1,0\n0,0,0\n", ["--n-resamples", "10" + "0" * 12],
          r"in\.csv: .*would draw 10,000,000,000,000 bootstrap resamples.*above the limit of 100,000,000"),
         ("compare", "label,A,B\n1,1,0\n0,0,0\n", ["--n-resamples", "10" + "0" * 12, "--max-resamples", "10" + "0" * 15],
-         r"in\.csv: --n-resamples = 10000000000000 would need .* TiB of memory.*the limit is 4\.0 GiB"),
+         r"in\.csv: `n_resamples` = 10000000000000 would need .* TiB of memory.*the limit is 4\.0 GiB"),
         ("runs", _comma(RUNS_OK, 4), [],
          r"in\.csv, line 4: 5 fields where the header \(line 1\) has 4: a decimal comma \('0,8\d+'\)\? "
          r"Write decimals with a point \(0\.8"),
@@ -283,28 +353,20 @@ def test_hostile_files_give_one_line_naming_the_file_and_where(tmp_path, command
     assert lines[-1].startswith(f"sigeval {command}: error: ") and re.search(message, lines[-1]), done.stderr
 
 
-def test_an_unreadable_file_is_one_line(tmp_path):
-    import os
-
+def test_an_unreadable_file_is_one_line(tmp_path, monkeypatch):
     path = _write(tmp_path, "locked.csv", RUNS_OK)
     if os.geteuid() != 0:
         path.chmod(0)
-        done = sigeval("runs", path)
     else:  # root reads any file: refuse the read as the kernel would for another user
-        script = (
-            "import builtins, io, sys\n"
-            "real = io.open\n"
-            "def guarded(file, *args, **kwargs):\n"
-            "    if str(file).endswith('locked.csv'):\n"
-            "        raise PermissionError(13, 'Permission denied', str(file))\n"
-            "    return real(file, *args, **kwargs)\n"
-            "builtins.open = io.open = guarded\n"
-            "from sigeval.cli import main\n"
-            "sys.exit(main(sys.argv[1:]))\n"
-        )
-        done = subprocess.run([sys.executable, "-c", script, "runs", str(path)], capture_output=True, text=True,
-                              timeout=120)
-    assert "Traceback" not in done.stderr
+        real = io.open
+
+        def guarded(file, *args, **kwargs):
+            if str(file).endswith("locked.csv"):
+                raise PermissionError(13, "Permission denied", str(file))
+            return real(file, *args, **kwargs)
+
+        monkeypatch.setattr(io, "open", guarded)
+    done = sigeval("runs", path)
     assert done.returncode == 1
     assert done.stderr.strip() == f"sigeval runs: error: {path}: cannot read the file (Permission denied)"
 
@@ -375,14 +437,66 @@ def test_runs_view_all_shows_describe_summary_and_a_footnote_in_100_columns(exam
     assert max(len(line) for line in out.splitlines()) <= 100
 
 
-def test_messages_use_the_commands_spelling_and_name_label(tmp_path):
+def test_messages_are_the_librarys_and_name_the_label(tmp_path):
     lines = RUNS_OK.splitlines()
     path = _write(tmp_path, "r.csv", "\n".join(lines[:-1] + ["t,B,3,nan"]) + "\n")
     refused = sigeval("runs", path)
-    assert "--failed drop-pairs" in refused.stderr and "failed='drop-pairs'" not in refused.stderr
+    with pytest.raises(ValueError) as library:
+        Report(pd.read_csv(path))
+    assert refused.stderr == f"sigeval runs: error: {path}: {library.value}\n"
     counts = _write(tmp_path, "c.csv", "A,B\n1,0\n2,1\n")
     done = sigeval("compare", counts)
     assert done.returncode == 1 and "no column 'label'" in done.stderr and "--label COLUMN" in done.stderr
+
+
+def test_views_are_computed_once_whatever_the_outputs(examples, tmp_path, monkeypatch):
+    from sigeval import _report_output as ro
+
+    calls, depth = [], []
+    for name in ("describe", "pairwise", "power", "equivalence", "bayesian", "friedman", "aggregate", "summary"):
+        real = getattr(Report, name)
+
+        def counted(self, *args, _real=real, _name=name, **kwargs):
+            if not depth:  # a view the renderer asked for, not one the summary's sentences use inside Report
+                calls.append(_name)
+            depth.append(_name)
+            try:
+                return _real(self, *args, **kwargs)
+            finally:
+                depth.pop()
+
+        monkeypatch.setattr(Report, name, counted)
+    computed = []
+    real_views = ro.views
+    monkeypatch.setattr(ro, "views", lambda *a, **k: computed.append(1) or real_views(*a, **k))
+    done = sigeval("runs", examples / "runs.csv", "--view", "all", "--margin", 0.01, "--format", "markdown",
+                   "--html", tmp_path / "r.html", "--plot", tmp_path / "cd.png")
+    assert done.returncode == 0, done.stderr
+    assert computed == [1] and sorted(calls) == ["aggregate", "bayesian", "describe", "equivalence", "friedman",
+                                                 "pairwise", "power", "summary"]
+    assert done.stdout.startswith("# Report\n") and (tmp_path / "r.html").exists() and (tmp_path / "cd.png").exists()
+
+
+def test_the_methods_sentence_says_what_was_done(examples):
+    note = " ".join(sigeval("runs", examples / "runs.csv", "--view", "power").stdout.split("\n\n")[-1].split())
+    assert note == ("Differences are model A minus model B over the seeds both ran (paired by task and seed); paired t "
+                    "test and 95% intervals, p-values Holm-adjusted within each task, a difference rejects at p <= "
+                    "alpha = 0.05.")
+    shown = sigeval("runs", examples / "runs.csv", "--view", "all", "--margin", 0.02, "--alpha", 0.1,
+                    "--lower-is-better", "--json")
+    assert json.loads(shown.stdout)["note"] == (
+        "Differences are model A minus model B over the seeds both ran (paired by task and seed); paired t test and "
+        "90% intervals, p-values Holm-adjusted within each task, a difference rejects at p <= alpha = 0.1; "
+        "equivalence by TOST at margin 0.02; ranks over the tasks' mean scores, lower is better.")
+
+
+def test_separators_and_encodings_that_spreadsheets_write(examples, tmp_path):
+    text = (examples / "runs.csv").read_text()
+    expected = sigeval("runs", examples / "runs.csv").stdout
+    for name, data in (("semicolons.csv", text.replace(",", ";").encode()), ("tabs.csv", text.replace(",", "\t").encode()),
+                       ("bom.csv", b"\xef\xbb\xbf" + text.encode()), ("utf16.csv", text.encode("utf-16"))):
+        (tmp_path / name).write_bytes(data)
+        assert sigeval("runs", tmp_path / name).stdout == expected, name
 
 
 # --------------------------------------------------------------------------- strict JSON (issue 35), in-process
@@ -396,8 +510,6 @@ def _strict_json(text):
 
 
 def _main(capsys, *args):
-    from sigeval.cli import main
-
     status = main([str(a) for a in args])
     out, err = capsys.readouterr()
     assert status == 0, err

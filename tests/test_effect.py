@@ -1,11 +1,12 @@
-"""sigeval.effect: Cohen's d_z, Hedges' g, Cliff's delta, the common-language effect size.
+"""sigeval.effect: Cohen's d_z, Hedges' g, Cliff's delta, the common-language effect size, the paired mean sign.
 
 Checked against their formulas, the noncentral t by scipy, a brute-force
-dominance matrix, the published output of R's effsize, and by simulated
-coverage.
+dominance matrix, the published output of R's effsize, scipy's exact binomial
+interval, and by simulated or enumerated coverage.
 """
 
 import math
+import warnings
 
 import numpy as np
 import pytest
@@ -187,22 +188,71 @@ def test_the_common_language_effect_size_is_p_of_a_beating_b():
     assert (cl.kind, cl.interval_method) == ("common_language", "Cliff (1993)")
 
 
-def test_paired_dominance_is_the_mean_sign_with_a_bootstrap_interval():
+def _clopper_pearson(k, n, level):
+    """scipy's exact binomial interval, the independent oracle of the paired interval."""
+    ci = stats.binomtest(k, n).proportion_ci(confidence_level=level, method="exact")
+    return ci.low, ci.high
+
+
+@pytest.mark.parametrize("level", [0.8, 0.95])
+def test_the_paired_mean_sign_has_the_exact_binomial_interval(level):
     a = np.array([0.71, 0.69, 0.74, 0.70, 0.72, 0.68, 0.70])
     b = np.array([0.70, 0.69, 0.71, 0.71, 0.69, 0.66, 0.69])
-    res = effect_size(a, b, kind="cliff_delta", n_resamples=500, confidence_level=0.8, rng=2)
-    signs = np.sign(a - b)
-    assert res.estimate == pytest.approx(signs.mean())  # (5 - 1) / 7
-    counts = np.random.default_rng(2).multinomial(7, np.full(7, 1 / 7), size=500)
-    boot = [np.repeat(signs, c).mean() for c in counts]
-    np.testing.assert_allclose(tuple(res.confidence_interval), np.quantile(boot, [0.1, 0.9]), atol=1e-12)
-    assert (res.kind, res.paired, res.interval_method) == ("cliff_delta", True, "bootstrap percentile")
-    cl = effect_size(a, b, kind="common_language", n_resamples=500, confidence_level=0.8, rng=2)
+    wins, ties, n = 5, 1, 7   # one loss
+    res = effect_size(a, b, kind="cliff_delta", confidence_level=level)
+    assert res.estimate == pytest.approx(np.sign(a - b).mean()) and res.estimate == pytest.approx(4 / 7)
+    # The lower bound counts the tie as a loss, the upper as a win.
+    low, high = _clopper_pearson(wins, n, level)[0], _clopper_pearson(wins + ties, n, level)[1]
+    assert tuple(res.confidence_interval) == pytest.approx((2 * low - 1, 2 * high - 1), rel=1e-12)
+    assert (res.kind, res.paired, res.interval_method) == ("paired_mean_sign", True, "exact binomial")
+    assert res.magnitude == "unlabelled" and "two independent groups" in res.convention
+    cl = effect_size(a, b, kind="common_language", confidence_level=level)
     assert cl.estimate == pytest.approx(prob_improvement(a, b, rng=0).estimate)
-    np.testing.assert_allclose(tuple(cl.confidence_interval), (np.quantile(boot, [0.1, 0.9]) + 1) / 2, atol=1e-12)
+    assert tuple(cl.confidence_interval) == pytest.approx((low, high), rel=1e-12)
+    assert (cl.kind, cl.interval_method, cl.magnitude) == ("paired_superiority", "exact binomial", "unlabelled")
+    # Without ties it is the interval of the sign test, Clopper-Pearson on the wins.
+    untied = effect_size(a[[0, 2, 3, 4, 5, 6]], b[[0, 2, 3, 4, 5, 6]], kind="cliff_delta", confidence_level=level)
+    assert tuple(untied.confidence_interval) == pytest.approx(tuple(2 * np.array(_clopper_pearson(5, 6, level)) - 1))
     # Paired huge scores: signs come from comparisons, not from a difference that overflows.
-    huge = effect_size([1.7e308, -1.7e308], [-1.7e308, 1.7e308], kind="cliff_delta", rng=0)
+    huge = effect_size([1.7e308, -1.7e308], [-1.7e308, 1.7e308], kind="cliff_delta")
     assert huge.estimate == 0.0
+
+
+def test_complete_separation_of_pairs_does_not_collapse_the_interval():
+    # Ten wins in ten pairs: the percentile bootstrap gave [1, 1]; the exact lower bound is 2 * 0.025**(1/10) - 1.
+    res = effect_size(np.arange(10.0) + 0.5, np.arange(10.0), kind="cliff_delta")
+    assert res.estimate == 1.0 and res.confidence_interval.high == 1.0
+    assert res.confidence_interval.low == pytest.approx(2 * 0.025 ** 0.1 - 1, rel=1e-12)
+    assert 0.38 < res.confidence_interval.low < 0.39
+    every_tie = effect_size(np.zeros(4), np.zeros(4), kind="cliff_delta")
+    assert every_tie.estimate == 0.0
+    assert tuple(every_tie.confidence_interval) == pytest.approx((-1.0, 1.0))
+
+
+@pytest.mark.parametrize(("n", "level"), [(6, 0.9), (9, 0.95)])
+def test_the_paired_interval_covers_at_least_its_level_whatever_the_ties(n, level):
+    """Exact coverage by enumerating every (wins, ties, losses) of n pairs, on a grid of trinomial laws."""
+    outcomes = [(w, t, n - w - t) for w in range(n + 1) for t in range(n + 1 - w)]
+    intervals = {}
+    for w, t, loss in outcomes:
+        a = np.r_[np.ones(w), np.zeros(t), np.zeros(loss)]
+        b = np.r_[np.zeros(w), np.zeros(t), np.ones(loss)]
+        intervals[w, t] = tuple(effect_size(a, b, kind="cliff_delta", confidence_level=level).confidence_interval)
+    grid = np.linspace(0, 1, 21)
+    for p_win in grid:
+        for p_tie in grid[grid <= 1 - p_win + 1e-12]:
+            p_loss = max(0.0, 1 - p_win - p_tie)
+            truth = p_win - p_loss
+            coverage = sum(
+                stats.multinomial.pmf([w, t, loss], n, [p_win, p_tie, p_loss])
+                for w, t, loss in outcomes if intervals[w, t][0] <= truth + 1e-12 and truth - 1e-12 <= intervals[w, t][1]
+            )
+            assert coverage >= level - 1e-9, (p_win, p_tie, coverage)
+            if p_tie == 0 and 0 < p_win < 1:
+                # No ties: exactly the coverage of Clopper-Pearson on the wins.
+                cp = sum(stats.binom.pmf(w, n, p_win) for w in range(n + 1)
+                         if _clopper_pearson(w, n, level)[0] <= p_win + 1e-12 <= _clopper_pearson(w, n, level)[1] + 2e-12)
+                assert coverage == pytest.approx(cp, abs=1e-9)
 
 
 @pytest.mark.parametrize("kind", EFFECT_SIZES)
@@ -210,8 +260,8 @@ def test_paired_dominance_is_the_mean_sign_with_a_bootstrap_interval():
 def test_swapping_the_models_mirrors_the_effect(kind, paired):
     a = np.array([0.71, 0.69, 0.74, 0.70, 0.72, 0.68])
     b = np.array([0.70, 0.69, 0.71, 0.71, 0.69, 0.66])
-    forward = effect_size(a, b, kind=kind, paired=paired, rng=0)
-    backward = effect_size(b, a, kind=kind, paired=paired, rng=0)
+    forward = effect_size(a, b, kind=kind, paired=paired)
+    backward = effect_size(b, a, kind=kind, paired=paired)
     centre = 0.5 if kind == "common_language" else 0.0
     assert backward.estimate - centre == pytest.approx(-(forward.estimate - centre), abs=1e-12)
     np.testing.assert_allclose(np.asarray(tuple(backward.confidence_interval)) - centre,
@@ -269,8 +319,6 @@ def test_conventions_name_their_sources():
         (lambda: effect_size([0.7, 0.8], [0.6, 0.7], confidence_level=0), ValueError, "`confidence_level` must be strictly"),
         (lambda: effect_size([0.7, 0.8], [0.6, 0.7], n_resamples=0), ValueError, "`n_resamples` must be an integer >= 1"),
         (lambda: effect_size([0.7, 0.8], [0.6, 0.7], rng="x"), TypeError, "`rng`"),
-        (lambda: effect_size(np.arange(1000.0), np.arange(1000.0), kind="cliff_delta", n_resamples=10**7), ValueError,
-         "`n_resamples` = 10000000 would need"),
     ],
 )
 def test_bad_input_is_refused(call, error, match):
@@ -282,12 +330,22 @@ def test_bad_input_is_refused(call, error, match):
 
 
 def test_defaults():
-    res = effect_size(A, B, rng=0)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")   # the defaults of the deprecated arguments do not warn
+        res = effect_size(A, B)
+        paired_sign = effect_size(A, B, kind="cliff_delta")
     assert (res.kind, res.paired, res.confidence_level) == ("cohen_dz", True, 0.95)
-    # The paired bootstrap draws 10,000 resamples by default: the same interval as asking for them.
-    default = effect_size(A, B, kind="cliff_delta", rng=3)
-    explicit = effect_size(A, B, kind="cliff_delta", n_resamples=10_000, rng=3)
-    assert tuple(default.confidence_interval) == tuple(explicit.confidence_interval)
+    assert paired_sign.confidence_level == 0.95
+    assert paired_sign.confidence_interval.low == pytest.approx(2 * 0.025 ** (1 / 5) - 1)
+
+
+@pytest.mark.parametrize("given", [dict(n_resamples=500), dict(rng=3), dict(n_resamples=10, rng=0)])
+@pytest.mark.parametrize("kind", EFFECT_SIZES)
+def test_the_bootstrap_arguments_warn_and_change_nothing(given, kind):
+    with pytest.warns(FutureWarning, match=r"^`n_resamples` and `rng` of effect_size are no longer used") as record:
+        res = effect_size(A, B, kind=kind, **given)
+    assert record[0].filename == __file__   # the warning points at the caller
+    assert res == effect_size(A, B, kind=kind)
 
 
 def test_zero_spread_message_in_full():
@@ -334,18 +392,10 @@ def test_unpaired_inputs_are_checked_by_name():
         effect_size([0.7, 0.8], [0.6], paired=False)
 
 
-def test_the_default_number_of_resamples_is_10000():
-    with pytest.raises(ValueError, match=r"^`n_resamples` = 10000 would need 4.5 GiB"):
-        effect_size(np.zeros(60_000), np.ones(60_000), kind="common_language")
-
-
-def test_bootstrap_memory_message_in_full():
-    with pytest.raises(ValueError, match=r"^`n_resamples` = 10000000 would need 74.5 GiB of memory for the bootstrap "
-                                         r"counts"):
-        effect_size(np.arange(1000.0), np.arange(1000.0), kind="cliff_delta", n_resamples=10**7)
-
-
 def test_the_common_language_label_measures_the_distance_from_one_half():
-    # Three wins, two losses: A = 0.6, a distance of 0.1 from 1/2: "small" by Vargha and Delaney.
-    res = effect_size([1.0, 1.0, 1.0, 0.0, 0.0], [0.0, 0.0, 0.0, 1.0, 1.0], kind="common_language", rng=0)
+    # Of the 25 pairs of runs, 9 won, 12 tied, 4 lost: A = 0.6, a distance of 0.1 from 1/2: "small" by Vargha
+    # and Delaney. Paired, the same scores are three wins and two losses, and get no label.
+    res = effect_size([1.0, 1.0, 1.0, 0.0, 0.0], [0.0, 0.0, 0.0, 1.0, 1.0], kind="common_language", paired=False)
     assert res.estimate == pytest.approx(0.6) and res.magnitude == "small"
+    paired = effect_size([1.0, 1.0, 1.0, 0.0, 0.0], [0.0, 0.0, 0.0, 1.0, 1.0], kind="common_language")
+    assert paired.estimate == pytest.approx(0.6) and paired.magnitude == "unlabelled"

@@ -3,6 +3,7 @@
 import itertools
 import math
 import warnings
+from decimal import ROUND_CEILING, Decimal, getcontext
 from fractions import Fraction
 
 import numpy as np
@@ -237,6 +238,153 @@ def test_questions_needed_reaches_its_target_by_simulation():
     mu = rng.normal(0, math.sqrt(sb2), (3000, n))
     means = (mu[..., None] + rng.normal(0, math.sqrt(sw2), (3000, n, k))).mean(axis=(1, 2))
     assert means.std(ddof=1) == pytest.approx(0.02, rel=0.05)
+
+
+def test_the_ceiling_of_questions_needed_is_exact():
+    # The (1 - 1e-12) that used to keep 2500.0000000000005 at 2500 took two units off at 2e12 (issue 35, item 5).
+    assert questions_needed(2000000000000.4, 0.0, target_standard_error=1.0) == 2000000000001
+    assert questions_needed(2.0**51 + 0.5, 0.0, target_standard_error=1.0) == 2**51 + 1
+    # Whole in decimals, whatever the binary floats: 0.25 / 0.01**2, 0.01 / 0.1**2, 2e-300 / 1e-150**2.
+    assert questions_needed(0.15, 0.10, target_standard_error=0.01) == 2500
+    assert questions_needed(0.0, 0.10, target_standard_error=0.1, n_samples=10) == 1
+    assert questions_needed(0.0, 0.10, target_standard_error=0.01, n_samples=10) == 100
+    assert questions_needed(1e-300, 1e-300, target_standard_error=1e-150) == 2
+    # Against decimal arithmetic at 50 digits, on decimals of a few digits and on ratios near whole numbers.
+    rng = np.random.default_rng(35)
+    getcontext().prec = 50
+    for _ in range(2000):
+        between, within = (float(f"{x:.3g}") for x in rng.uniform(0, 1, 2))
+        se = float(f"{rng.uniform(0.001, 0.1):.2g}")
+        k = int(rng.integers(1, 50))
+        exact = (Decimal(repr(between)) + Decimal(repr(within)) / k) / Decimal(repr(se)) ** 2
+        assert questions_needed(between, within, target_standard_error=se, n_samples=k) == max(
+            1, int(exact.to_integral_value(rounding=ROUND_CEILING)))
+    for whole in (7, 1234, 987654321, 2**40 + 3):
+        for step in (-1, 0, 1):
+            value = float(np.nextafter(float(whole), np.inf * step)) if step else float(whole)
+            exact = Decimal(repr(value)).to_integral_value(rounding=ROUND_CEILING)
+            assert questions_needed(value, 0.0, target_standard_error=1.0) == int(exact)
+
+
+def _variance_of_the_mean(between, within, shared, m, k, n_groups):
+    """Var of the benchmark mean from the covariance matrix of the question means, summed cell by cell."""
+    n = m * n_groups
+    cov = np.kron(np.eye(n_groups), np.full((m, m), shared)) + np.eye(n) * (between - shared + within / k)
+    return cov.sum() / n**2
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_questions_needed_in_groups_is_the_fewest_groups_by_brute_force(seed):
+    rng = np.random.default_rng(seed)
+    between, within = rng.uniform(0.01, 0.06), rng.uniform(0.05, 0.25)
+    shared = between * rng.uniform(0, 1)
+    m, k, se = int(rng.integers(1, 8)), int(rng.integers(1, 10)), 0.02
+    got = questions_needed(between, within, target_standard_error=se, n_samples=k, variance_groups=shared,
+                           group_size=m)
+    groups = next(g for g in itertools.count(1) if _variance_of_the_mean(between, within, shared, m, k, g) <= se**2)
+    assert got == m * groups
+    # The design effect form: independent questions' variance times 1 + (m - 1) rho.
+    rho = shared / (between + within / k)
+    assert _variance_of_the_mean(between, within, shared, m, k, groups) == pytest.approx(
+        (between + within / k) * (1 + (m - 1) * rho) / (m * groups), rel=1e-12)
+
+
+def test_questions_needed_in_groups_reaches_its_target_by_simulation():
+    # Three levels: a passage effect, a question effect, and 0/1 answers; every variance from the simulated world.
+    rng = np.random.default_rng(17)
+    sd_passage, sd_question, m, k = 0.12, 0.08, 5, 3
+    p_draws = np.clip(0.6 + rng.normal(0, sd_passage, (4000, 1)) + rng.normal(0, sd_question, (4000, m)), 0, 1)
+    shared = p_draws.mean(axis=1).var() - p_draws.var(axis=1, ddof=1).mean() / m
+    between, within = p_draws.var(), float(np.mean(p_draws * (1 - p_draws)))
+    n = questions_needed(between, within, target_standard_error=0.03, n_samples=k, variance_groups=shared,
+                         group_size=m)
+    independent = questions_needed(between, within, target_standard_error=0.03, n_samples=k)
+    assert n % m == 0 and n > 1.5 * independent   # the design effect, 1 + (m - 1) rho, is about 1.6 here
+    groups = n // m
+    p = np.clip(0.6 + rng.normal(0, sd_passage, (2000, groups, 1)) + rng.normal(0, sd_question, (2000, groups, m)), 0, 1)
+    scores = rng.binomial(k, p).mean(axis=(1, 2)) / k
+    assert scores.std(ddof=1) == pytest.approx(0.03, rel=0.06)
+    # The same number of questions, planned as if independent, misses the target by the design effect.
+    p = np.clip(0.6 + rng.normal(0, sd_passage, (2000, independent // m, 1))
+                + rng.normal(0, sd_question, (2000, independent // m, m)), 0, 1)
+    assert (rng.binomial(k, p).mean(axis=(1, 2)) / k).std(ddof=1) > 1.15 * 0.03
+
+
+def test_the_floors_of_questions_needed():
+    # Independent questions: sigma_b^2 / SE^2 however many samples; in groups of m it grows by (m - 1) sigma_g^2.
+    assert questions_needed(0.15, 0.10, target_standard_error=0.01, n_samples=10**12) == 1501
+    assert questions_needed(0.15, 0.10, target_standard_error=0.01, n_samples=10**12, variance_groups=0.09,
+                            group_size=5) == 5 * math.ceil((0.15 + 4 * 0.09) / (5 * 1e-4) + 1e-9)
+    # However many questions per group, at least sigma_g^2 / SE^2 groups.
+    huge = questions_needed(0.15, 0.10, target_standard_error=0.01, variance_groups=0.09, group_size=10**6)
+    assert 900 < huge // 10**6 <= 901
+    # Without a shared part, or with groups of one, the groups change nothing.
+    assert questions_needed(0.15, 0.1, target_standard_error=0.01, variance_groups=0.0, group_size=5) == 2500
+    assert questions_needed(0.15, 0.1, target_standard_error=0.01, variance_groups=0.15, group_size=1) == 2500
+
+
+def test_questions_needed_refuses_bad_groups():
+    base = dict(variance_between=0.15, variance_within=0.1, target_standard_error=0.01)
+    with pytest.raises(ValueError, match=r"^`variance_groups` is the part of `variance_between` shared within a "
+                                         r"group, so at most `variance_between` = 0\.15; got 0\.2\.$"):
+        questions_needed(**base, variance_groups=0.2, group_size=5)
+    with pytest.raises(ValueError, match=r"^`variance_groups` must be at least 0"):
+        questions_needed(**base, variance_groups=-0.01, group_size=5)
+    with pytest.raises(ValueError, match=r"^`group_size` must be an integer >= 1; got 0\.$"):
+        questions_needed(**base, group_size=0)
+    with pytest.raises(TypeError, match=r"^`group_size` must be an integer >= 1; got 2\.5\.$"):
+        questions_needed(**base, group_size=2.5)
+    with pytest.raises(ValueError, match=r"^\(`variance_between` \+ `variance_within` / `n_samples` \+ "
+                                         r"\(`group_size` - 1\) `variance_groups`\) / `target_standard_error`\*\*2 "
+                                         r"asks for more than 2\*\*53 questions"):
+        questions_needed(**base, variance_groups=0.1, group_size=2**45)
+
+
+def test_the_group_variance_is_the_anova_estimate():
+    rng = np.random.default_rng(21)
+    x, _ = _benchmark(rng, 60, 4, groups_of=5)
+    groups = np.repeat(np.arange(12), 5)
+    res = sampled_mean(x, groups=groups)
+    means = x.mean(axis=1).reshape(12, 5)
+    within = means.var(axis=1, ddof=1).mean()
+    assert res.variance_groups == pytest.approx(means.mean(axis=1).var(ddof=1) - within / 5, rel=1e-12)
+    assert sampled_mean(x).variance_groups is None
+    assert sampled_mean(x, groups=np.arange(60)).variance_groups is None   # one question per group
+    # Unbalanced groups: (MS_between - MS_within) / n0 by hand.
+    labels = np.repeat(np.arange(6), [4, 7, 10, 12, 12, 15])
+    m = x.mean(axis=1)
+    sizes = np.bincount(labels).astype(float)
+    g_means = np.array([m[labels == g].mean() for g in range(6)])
+    msw = sum(((m[labels == g] - g_means[g]) ** 2).sum() for g in range(6)) / (60 - 6)
+    msb = (sizes * (g_means - m.mean()) ** 2).sum() / 5
+    n0 = (60 - (sizes**2).sum() / 60) / 5
+    assert sampled_mean(x, groups=labels).variance_groups == pytest.approx((msb - msw) / n0, rel=1e-12)
+
+
+def test_the_group_variance_equals_statsmodels_reml_on_balanced_groups():
+    sm = pytest.importorskip("statsmodels.api")
+    rng = np.random.default_rng(22)
+    x, _ = _benchmark(rng, 80, 3, groups_of=8, sd_between=0.15)
+    groups = np.repeat(np.arange(10), 8)
+    fit = sm.MixedLM(x.mean(axis=1), np.ones((80, 1)), groups=groups).fit(reml=True)
+    res = sampled_mean(x, groups=groups)
+    assert res.variance_groups > 0
+    assert res.variance_groups == pytest.approx(float(np.asarray(fit.cov_re).ravel()[0]), rel=1e-4)
+
+
+def test_the_group_variance_is_unbiased_and_paired_too():
+    rng = np.random.default_rng(23)
+    shared, paired_shared = [], []
+    for _ in range(300):
+        passage = np.repeat(rng.normal(0, 0.2, 20), 4)        # sigma_g^2 = 0.04
+        mu = passage + rng.normal(0, 0.3, 80)
+        x = mu[:, None] + rng.normal(0, 0.5, (80, 3))
+        y = x - (0.1 + np.repeat(rng.normal(0, 0.1, 20), 4))[:, None] + rng.normal(0, 0.5, (80, 3))  # gap var 0.01
+        groups = np.repeat(np.arange(20), 4)
+        shared.append(sampled_mean(x, groups=groups).variance_groups)
+        paired_shared.append(sampled_paired_difference(x, y, groups=groups).variance_groups)
+    for values, truth in ((np.array(shared), 0.04), (np.array(paired_shared), 0.01)):
+        assert abs(values.mean() - truth) < 3 * values.std(ddof=1) / math.sqrt(values.size)
 
 
 @pytest.mark.parametrize(
@@ -523,7 +671,8 @@ def test_questions_needed_messages_defaults_and_bounds():
     got = questions_needed(0.15, 0.10, target_standard_error=0.01, n_samples=[1, 4])
     assert got.dtype == np.int64
     # Exactly 2**53 questions is the largest design; 1e16 is beyond it.
-    assert questions_needed(2.0**53 / (1 - 1e-12), 0.0, target_standard_error=1.0) == 2**53
+    assert questions_needed(2.0**53, 0.0, target_standard_error=1.0) == 2**53
+    assert questions_needed(2.0**53 - 2, 0.0, target_standard_error=1.0) == 2**53 - 2
     with pytest.raises(ValueError, match=r"more than 2\*\*53 questions"):
         questions_needed(1e16, 0.0, target_standard_error=1.0)
 

@@ -1,8 +1,6 @@
 """sigeval.predictions: the library function behind ``sigeval compare``, checked against the command and the parts."""
 
 import json
-import subprocess
-import sys
 import warnings
 
 import numpy as np
@@ -34,17 +32,49 @@ def _table(n=300, seed=0):
     })
 
 
-def test_the_command_prints_what_the_library_returns(tmp_path):
+def test_the_command_prints_what_the_library_returns(tmp_path, capsys):
+    from sigeval.cli import main
+
     table = _table()
     table.to_csv(tmp_path / "p.csv", index=False)
-    done = subprocess.run([sys.executable, "-m", "sigeval.cli", "compare", str(tmp_path / "p.csv"), "--json",
-                           "--n-resamples", "300", "--rng", "7"], capture_output=True, text=True, check=True)
-    out = json.loads(done.stdout)
+    assert main(["compare", str(tmp_path / "p.csv"), "--json", "--n-resamples", "300", "--rng", "7"]) == 0
+    out = json.loads(capsys.readouterr().out)
     res = compare_predictions(table, n_resamples=300, rng=7)
-    # At full precision (strict JSON: NaN as null): the library's numbers themselves.
-    assert out["models"] == res.models.astype(object).where(res.models.notna(), None).to_dict(orient="records")
-    assert out["pairs"] == res.pairs.astype(object).where(res.pairs.notna(), None).to_dict(orient="records")
+    # The JSON holds every digit: the tables are the library's, exactly.
+    pd.testing.assert_frame_equal(pd.DataFrame(out["models"]), res.models, check_exact=True)
+    pd.testing.assert_frame_equal(pd.DataFrame(out["pairs"]), res.pairs, check_exact=True)
     assert out["note"] == res.note and "rng seed 7" in res.note
+
+
+def test_max_resamples_refuses_before_any_work_counting_every_bootstrap():
+    table = _table()
+    groups = np.repeat(np.arange(30), 10)
+    # Three models: 3 pairs, and 3 cluster bootstraps of the accuracies with groups; 2 AUC bootstraps, DeLong's none.
+    cases = [(dict(), 3), (dict(groups="g"), 6), (dict(models=["A", "B"]), 1)]
+    for options, bootstraps in cases:
+        frame = table.assign(g=groups) if "groups" in options else table
+        total = bootstraps * 50
+        assert compare_predictions(frame, n_resamples=50, rng=0, max_resamples=total, progress=False, **options)
+        with pytest.raises(ValueError) as refused:
+            compare_predictions(frame, n_resamples=50, rng=0, max_resamples=total - 1, **options)
+        n_models = len(options.get("models", "ABC"))
+        assert str(refused.value) == (
+            f"{n_models} models make {n_models * (n_models - 1) // 2} pairs; this comparison would draw {total} "
+            f"bootstrap resamples ({bootstraps} bootstraps x 50 resamples), above the limit of {total - 1} "
+            f"(`max_resamples`). Pass max_resamples={total} (--max-resamples {total} on the command line) to run it "
+            "anyway, or compare fewer models (`models`, --models) or draw fewer resamples (`n_resamples`, "
+            "--n-resamples)")
+    rng = np.random.default_rng(0)
+    scores = pd.DataFrame({"label": rng.integers(0, 2, 60), "m1": rng.random(60), "m2": rng.random(60)})
+    assert compare_predictions(scores, metric="auc", max_resamples=1)  # DeLong's intervals draw nothing
+    with pytest.raises(ValueError, match=r"\(2 bootstraps x 10,000 resamples\), above the limit of 1 "):
+        compare_predictions(scores, metric="auc", auc_method="bootstrap", max_resamples=1)
+    # Refused before a resample is drawn: a limit below the work stops even a request too large for memory.
+    with pytest.raises(ValueError, match="above the limit of 1,000,000"):
+        compare_predictions(table, n_resamples=10**13, max_resamples=10**6)
+    for bad, error in ((0, ValueError), (1.5, TypeError), ("10", TypeError)):
+        with pytest.raises(error, match="`max_resamples`"):
+            compare_predictions(table, max_resamples=bad)
 
 
 def test_accuracy_comparison_is_built_from_the_library_parts():
@@ -467,8 +497,8 @@ def test_auc_pairs_table_has_the_documented_columns():
 def test_the_bootstrap_auc_error_ends_with_what_to_do():
     table = pd.DataFrame({"label": [0, 1, 1, 0, 1, 0], "A": np.linspace(0, 1, 6), "B": np.linspace(1, 0, 6)})
     with pytest.raises(TableError, match=r"an AUC needs both classes\. No interval was computed; use DeLong's "
-                                         r"interval \(auc_method='delong', the default\) or add items of the rarer "
-                                         r"class$"):
+                                         r"interval \(auc_method='delong', the default; --auc-method delong on the "
+                                         r"command line\) or add items of the rarer class$"):
         compare_predictions(table, metric="auc", n_resamples=100, rng=0, auc_method="bootstrap")
 
 

@@ -19,6 +19,7 @@ from sigeval import (
     nemenyi_q,
     pairwise_wilcoxon,
     rank_stability,
+    sign_test,
     tasks_for_gap,
     wilcoxon_signed_rank,
 )
@@ -231,6 +232,30 @@ def test_nemenyi_cd_demsar_example():
     assert cd == pytest.approx(nemenyi_q(4) * math.sqrt(20 / 84), rel=1e-14)
     assert round(cd, 2) == 1.25
     assert nemenyi_cd(4, 14, alpha=0.10) < cd
+
+
+def test_nemenyi_controls_the_family_wise_error_only_weakly():
+    # Four models: A and B interchangeable specialists (first on the tasks that suit them, half at
+    # random, last on the others), C and D always in between. A and B perform alike, but their rank
+    # difference per task is +-3 (variance 9, where the CD assumes k(k+1)/6 = 10/3), so the CD
+    # separates them with probability P(3 |2X - N| / N >= CD), X ~ Binomial(N, 1/2).
+    def exact(n):
+        wins = np.arange(n + 1)
+        return stats.binom.pmf(wins, n, 0.5)[3 * np.abs(2 * wins - n) / n >= nemenyi_cd(4, n)].sum()
+
+    assert exact(14) == pytest.approx(2 * (1001 + 364 + 91 + 14 + 1) / 2**14)   # X <= 4 or X >= 10
+    assert round(exact(14), 2) == 0.18
+    limit = 2 * stats.norm.sf(nemenyi_q(4) * math.sqrt(10 / 3) / 3)
+    assert round(limit, 2) == 0.12 and all(exact(n) > 0.1 for n in (50, 200, 1000, 5000))
+    # The same through friedman's mean ranks of simulated score tables (seeded).
+    rng = np.random.default_rng(6)
+    n_tables, separated = 1000, 0
+    for _ in range(n_tables):
+        suits_a = np.where(rng.random(14) < 0.5, 1.0, -1.0)
+        table = np.column_stack([suits_a, -suits_a, 0.1 * rng.standard_normal(14), 0.1 * rng.standard_normal(14)])
+        ranks = friedman(table, ties="ignore").mean_ranks
+        separated += abs(ranks[0] - ranks[1]) >= nemenyi_cd(4, 14)
+    assert abs(separated / n_tables - exact(14)) < 3 * math.sqrt(exact(14) * (1 - exact(14)) / n_tables)
 
 
 def test_tasks_for_gap_by_brute_force():
@@ -489,6 +514,113 @@ def test_wilcoxon_over_datasets_demsar_example():
     auc = np.round(DEMSAR_AUC * 1000)
     res = wilcoxon_signed_rank(auc[:, 1], auc[:, 0])
     assert (res.r_plus, res.r_minus, res.statistic) == (93.0, 12.0, 12.0)
+
+
+# --------------------------------------------------------------------------- sign test
+
+
+def _enumerated_sign_pvalue(k, n, alternative):
+    """The sign test's p-value by counting all 2**n equally likely win/loss patterns (no scipy)."""
+    wins = np.array([bin(pattern).count("1") for pattern in range(2**n)])
+    if alternative == "greater":
+        return np.mean(wins >= k)
+    if alternative == "less":
+        return np.mean(wins <= k)
+    return min(1.0, np.mean(np.abs(wins - n / 2) >= abs(k - n / 2) - 1e-12))
+
+
+def test_sign_test_demsar_example():
+    # Demšar, section 3.1.4: C4.5+m better on 10 datasets, worse on 2, tied on 2 ->
+    # "11 out of 14 (counting also one of the two data sets on which [they] were tied)".
+    auc = np.round(DEMSAR_AUC * 1000)
+    res = sign_test(auc[:, 1], auc[:, 0])
+    assert (res.n_positive, res.n_negative, res.n_zero, res.statistic, res.n) == (10, 2, 2, 11.0, 14)
+    assert res.pvalue == stats.binomtest(11, 14, 0.5).pvalue
+    # 2 * (C(14,11) + C(14,12) + C(14,13) + C(14,14)) / 2**14 = 940 / 16384: above 0.05, although
+    # Demšar's Table 3 lists 11 wins as enough at N = 14 (the exact two-sided test needs 12).
+    assert res.pvalue == 940 / 16384 and res.pvalue > 0.05
+    assert stats.binomtest(12, 14, 0.5).pvalue <= 0.05
+    assert isinstance(res.statistic, float) and isinstance(res.n, int)
+    assert (res.zero_method, res.alternative) == ("zsplit", "two-sided")
+
+
+@pytest.mark.parametrize("alternative", ["two-sided", "greater", "less"])
+@pytest.mark.parametrize("zero_method", ["zsplit", "wilcox"])
+def test_sign_test_matches_binomtest_and_an_enumeration(alternative, zero_method):
+    rng = np.random.default_rng(37)
+    for _ in range(40):
+        n_tasks = int(rng.integers(1, 13))
+        a = rng.integers(0, 4, n_tasks).astype(float)   # few values: many ties
+        b = rng.integers(0, 4, n_tasks).astype(float)
+        signs = [(x > y) - (x < y) for x, y in zip(a.tolist(), b.tolist())]   # counted one by one
+        plus, minus, zero = signs.count(1), signs.count(-1), signs.count(0)
+        if plus + minus == 0:
+            continue
+        kept = zero - zero % 2 if zero_method == "zsplit" else 0
+        k, n = plus + kept // 2, plus + minus + kept
+        res = sign_test(a, b, alternative=alternative, zero_method=zero_method)
+        assert (res.n_positive, res.n_negative, res.n_zero, res.statistic, res.n) == (plus, minus, zero, k, n)
+        assert res.pvalue == stats.binomtest(k, n, 0.5, alternative=alternative).pvalue
+        assert res.pvalue == pytest.approx(_enumerated_sign_pvalue(k, n, alternative), abs=1e-12)
+
+
+def test_sign_test_odd_ties_ignore_one_and_wilcox_drops_them():
+    a = [3.0, 2.0, 2.0, 2.0, 5.0, 1.0]
+    b = [1.0, 2.0, 2.0, 2.0, 4.0, 0.0]   # A wins 3, three ties
+    split = sign_test(a, b)
+    assert (split.statistic, split.n, split.n_zero) == (4.0, 5, 3)   # one tie to each, one ignored
+    drop = sign_test(a, b, zero_method="wilcox")
+    assert (drop.statistic, drop.n) == (3.0, 3)
+    assert drop.pvalue == stats.binomtest(3, 3).pvalue == 0.25
+    # Splitting the ties pulls the count towards n/2: never a smaller two-sided p-value here.
+    assert split.pvalue >= drop.pvalue
+
+
+def test_sign_test_is_antisymmetric():
+    rng = np.random.default_rng(3)
+    a, b = rng.normal(size=15), rng.normal(size=15)
+    ab, ba = sign_test(a, b), sign_test(b, a)
+    assert ab.statistic + ba.statistic == ab.n == ba.n
+    assert ab.pvalue == ba.pvalue
+    assert sign_test(a, b, alternative="greater").pvalue == sign_test(b, a, alternative="less").pvalue
+
+
+def test_sign_test_holds_its_level_exactly():
+    # The size at alpha: the probability under the null of a count whose p-value is <= alpha.
+    for n in range(1, 40):
+        pmf = stats.binom.pmf(np.arange(n + 1), n, 0.5)
+        size = sum(pmf[k] for k in range(n + 1) if sign_test([1.0] * k + [0.0] * (n - k), [0.5] * n).pvalue <= 0.05)
+        assert size <= 0.05 + 1e-12
+
+
+def test_sign_test_without_information_warns_and_gives_one():
+    with pytest.warns(UserWarning, match="no information"):
+        res = sign_test([0.7, 0.8, 0.9], [0.7, 0.8, 0.9])
+    assert (res.pvalue, res.statistic, res.n) == (1.0, 1.0, 2)   # three ties: one to each, one ignored
+    with pytest.warns(UserWarning, match="no information"):
+        assert sign_test([0.5], [0.5]).n == 0
+    with pytest.warns(UserWarning, match="no information"):
+        assert sign_test([0.5, 0.5], [0.5, 0.5], zero_method="wilcox").pvalue == 1.0
+
+
+def test_sign_test_compares_extreme_scores_without_overflow():
+    res = sign_test([1.7e308, -1.7e308, 1.0], [-1.7e308, 1.7e308, 0.0])
+    assert (res.n_positive, res.n_negative) == (2, 1)
+
+
+@pytest.mark.parametrize(
+    "kwargs, match",
+    [
+        (dict(scores_a=[0.1, np.nan], scores_b=[0.2, 0.3]), "`scores_a`"),
+        (dict(scores_a=[0.1, 0.2], scores_b=[0.2]), "same length"),
+        (dict(scores_a=[], scores_b=[]), "`scores_a`"),
+        (dict(scores_a=[0.1], scores_b=[0.2], alternative="bigger"), "`alternative`"),
+        (dict(scores_a=[0.1], scores_b=[0.2], zero_method="pratt"), "`zero_method`"),
+    ],
+)
+def test_sign_test_refuses_bad_input(kwargs, match):
+    with pytest.raises(ValueError, match=match):
+        sign_test(**kwargs)
 
 
 # --------------------------------------------------------------------------- rank stability

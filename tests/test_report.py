@@ -174,16 +174,16 @@ def test_power_passes_alpha_and_target_power_to_seeds_needed(hand):
 
 def test_power_difference_exactly_at_the_mde_is_detectable(hand, monkeypatch):
     """``detectable`` is ``|mean_diff| >= mde``: a design whose MDE equals the observed difference detects it."""
-    import sigeval.report
+    import sigeval._report_within as within
 
     observed = hand.pairwise().mean_diff.abs().to_numpy()
-    core = sigeval.report.power_core
+    core = within.power_core
 
     def at_the_observed_difference(*args, **kwargs):
         values, reason = core(*args, **kwargs)
         return {**values, "mde": observed.copy()}, reason
 
-    monkeypatch.setattr(sigeval.report, "power_core", at_the_observed_difference)
+    monkeypatch.setattr(within, "power_core", at_the_observed_difference)
     pwr = hand.power()
     assert (pwr.mde == pwr.mean_diff.abs()).all() and pwr.detectable.all()
 
@@ -343,7 +343,7 @@ def test_power_of_a_delta_beyond_the_spread_overflows_to_two_seeds_without_warni
 @pytest.mark.parametrize("correction", ["none", "holm"])
 def test_power_keeps_seed_counts_beyond_2_53_exact(monkeypatch, correction):
     """The seeds needed are int64 counts: 2**53 + 1 (not a float64) reaches the view as it is."""
-    import sigeval.report as module
+    import sigeval._report_within as module
 
     def huge(effect_size, alpha, target_power):
         return np.full(effect_size.size, 2**53 + 1, dtype=np.int64), np.zeros(effect_size.size, dtype=bool)
@@ -358,7 +358,7 @@ def test_power_keeps_seed_counts_beyond_2_53_exact(monkeypatch, correction):
 def test_power_searches_holm_levels_at_once_and_tabulates_the_others(hand, monkeypatch, correction):
     """Holm gives almost every comparison a level of its own: one search over all of them per delta,
     no threshold table. Without a correction, or with Bonferroni's, one table per distinct level."""
-    import sigeval.report as module
+    import sigeval._report_within as module
 
     calls = []
     for name in ("seeds_needed_many", "seeds_needed_each"):
@@ -378,7 +378,7 @@ def test_power_searches_holm_levels_at_once_and_tabulates_the_others(hand, monke
 @pytest.mark.parametrize("correction", ["none", "bonferroni", "holm"])
 def test_power_asks_no_seeds_for_a_comparison_it_does_not_test(monkeypatch, correction):
     """The zero-spread comparison A-B is noted; only A-C and B-C are searched, without a warning."""
-    import sigeval.report as module
+    import sigeval._report_within as module
 
     asked = []
     for name in ("seeds_needed_many", "seeds_needed_each"):
@@ -1579,3 +1579,54 @@ def test_the_memory_check_of_the_views_counts_what_they_allocate(n_seeds):
         peaks.append(tracemalloc.get_traced_memory()[1])
         tracemalloc.stop()
     assert counted / 1.5 <= max(peaks) <= 1.5 * counted, peaks
+
+
+# --------------------------------------------------------------------------- the user's units and order (issue 42)
+
+
+def test_a_reference_goes_last_so_differences_read_candidate_minus_reference(hand):
+    plain = hand.pairwise()
+    based = Report(hand.runs, reference=hand.models[0])
+    assert based.models == (*hand.models[1:], hand.models[0]) and based.reference == hand.models[0]
+    assert "the reference, A, is B" in based.to_markdown()
+    against = based.pairwise()
+    against = against[against.model_b == hand.models[0]]
+    assert len(against) == len(plain[plain.model_a == hand.models[0]]) > 0
+    for row in against.itertuples(index=False):
+        original = plain[(plain.task == row.task) & (plain.model_a == row.model_b) & (plain.model_b == row.model_a)]
+        assert row.mean_diff == -original.mean_diff.iloc[0]
+        assert row.pvalue == original.pvalue.iloc[0]
+        assert (row.ci_low, row.ci_high) == pytest.approx((-original.ci_high.iloc[0], -original.ci_low.iloc[0]),
+                                                          rel=1e-12)
+
+
+def test_an_explicit_order_of_the_models_is_kept_and_checked(hand):
+    order = list(reversed(hand.models))
+    report = Report(hand.runs, models=order)
+    assert report.models == tuple(order)
+    assert report.describe().equals(hand.describe()) is False  # rows follow the new order
+    assert sorted(report.friedman().mean_ranks.items()) == sorted(hand.friedman().mean_ranks.items())
+    with pytest.raises(ValueError, match=r"^`models` must list every model of the table once"):
+        Report(hand.runs, models=order[:-1])
+    with pytest.raises(ValueError, match=r"^`models` must list every model of the table once"):
+        Report(hand.runs, models=[*order, order[0]])
+    with pytest.raises(TypeError, match=r"^`models` must be a sequence"):
+        Report(hand.runs, models="ABC")
+    with pytest.raises(ValueError, match=r"^`reference` must be one of the table's models"):
+        Report(hand.runs, reference="nobody")
+
+
+def test_points_scale_every_view_and_the_outputs_say_so(hand):
+    points = Report(hand.runs, units="points")
+    np.testing.assert_allclose(points.pairwise().mean_diff, 100 * hand.pairwise().mean_diff, rtol=1e-12)
+    np.testing.assert_allclose(points.pairwise().pvalue, hand.pairwise().pvalue, rtol=1e-9)
+    # The default deltas are one point and half a point: the same seeds as 0.01 and 0.005 unscaled.
+    view = points.power()
+    assert [c for c in view.columns if c.startswith("seeds_for_")] == ["seeds_for_1", "seeds_for_0.5"]
+    assert view["seeds_for_1"].tolist() == hand.power()["seeds_for_0.01"].tolist()
+    verdicts = points.equivalence(margin=1.0).verdict.tolist()
+    assert verdicts == hand.equivalence(margin=0.01).verdict.tolist()
+    text = points.to_markdown(margin=1.0)
+    assert "| metric | score, in points (x 100), higher is better |" in text and "| margin | 1, in points |" in text
+    with pytest.raises(ValueError, match=r"^`units` must be one of 'score', 'points'"):
+        Report(hand.runs, units="percent")

@@ -216,24 +216,28 @@ def test_latex_table_is_booktabs_text_left_numbers_right_specials_escaped():
     assert latex_table(frame[["estimate"]], 2).splitlines()[4] == r"0.12 \\"
 
 
-def test_tables_page_holds_each_table_the_note_and_the_environment(tmp_path):
-    from sigeval._report_output import html_table, tables_page
+def test_the_comparison_page_holds_each_table_the_note_and_the_environment(tmp_path):
+    from types import SimpleNamespace
+
+    from sigeval import _report_output as ro
 
     a = pd.DataFrame({"model": ["A<1>"], "accuracy": [0.875]})
     b = pd.DataFrame({"model_a": ["A"], "pvalue": [0.25]})
-    env = {"sigeval": "1.0", "call": "sigeval compare x.csv"}
-    out = tables_page(tmp_path / "page.html", "Comparison & <more>", {"models": a, "pairs": b}, "p < 0.05 & more",
-                      env)
+    result = SimpleNamespace(models=a, pairs=b)
+    out = ro.page(ro.ComparisonOutput(result, "p < 0.05 & more", "x & <y>.csv", "sigeval compare x.csv"),
+                  tmp_path / "page.html")
     assert out == tmp_path / "page.html"
     page = out.read_text(encoding="utf-8")
     assert page.startswith("<!DOCTYPE html>\n<html lang='en'><head><meta charset='utf-8'>")
-    assert "<title>Comparison &amp; &lt;more&gt;</title>" in page and page.endswith("\n</body></html>\n")
+    heading = "Comparison of 1 models: x &amp; &lt;y&gt;.csv"
+    assert f"<title>{heading}</title>" in page and page.endswith("\n</body></html>\n")
     body = page.split("</style></head><body>\n", 1)[1].removesuffix("\n</body></html>\n").split("\n")
-    environment = html_table(pd.DataFrame(list(env.items()), columns=["", "value"]), 4)
-    assert body == ["<h1>Comparison &amp; &lt;more&gt;</h1>", "<h2>models</h2>", html_table(a, 4), "<h2>pairs</h2>",
-                    html_table(b, 4), "<p class='note'>p &lt; 0.05 &amp; more</p>", "<h2>Environment</h2>",
+    env = ro.versions() | {"call": "sigeval compare x.csv"}
+    environment = ro.html_table(pd.DataFrame(list(env.items()), columns=["", "value"]), 4)
+    assert body == [f"<h1>{heading}</h1>", "<h2>models</h2>", ro.html_table(a, 4), "<h2>pairs</h2>",
+                    ro.html_table(b, 4), "<p class='note'>p &lt; 0.05 &amp; more</p>", "<h2>Environment</h2>",
                     environment]
-    assert "<td class='text'>A&lt;1&gt;</td><td class='num'>0.8750</td>" in html_table(a, 4)
+    assert "<td class='text'>A&lt;1&gt;</td><td class='num'>0.8750</td>" in ro.html_table(a, 4)
 
 
 def test_latex_of_a_small_report_line_by_line():
@@ -343,6 +347,23 @@ def fixed_date(monkeypatch):
     monkeypatch.setattr(ro, "environment", environment)
 
 
+def _markdown(report, margin, alpha, target_power, precision, call, **options):
+    """The renderer's whole Markdown of ``report``, its views computed with these choices."""
+    from sigeval import _report_output as ro
+
+    choices = ro.Choices(margin, alpha, target_power, **options)
+    return ro.markdown(ro.ReportOutput(report, choices, ro.views(report, choices), call=call, precision=precision))
+
+
+def _page(report, path, margin, alpha, target_power, precision, call, title, **options):
+    """The renderer's page of ``report``, its views computed with these choices."""
+    from sigeval import _report_output as ro
+
+    choices = ro.Choices(margin, alpha, target_power, **options)
+    return ro.page(ro.ReportOutput(report, choices, ro.views(report, choices), call=call, precision=precision),
+                   path, title)
+
+
 def _environment_rows(report, call):
     """The environment block's rows, in order, from the libraries themselves."""
     import hashlib
@@ -378,9 +399,9 @@ def test_markdown_table_cell_by_cell():
 
 
 def test_design_rows_state_every_choice():
-    from sigeval._report_output import design
+    from sigeval._report_output import Choices, design
 
-    assert design(_two_tasks(), 0.05, 0.1, 0.9, "acc", "all", "holm") == [
+    assert design(_two_tasks(), Choices(0.05, 0.1, 0.9, "all", "holm", metric="acc")) == [
         ("tasks", "2: t1, t2"),
         ("models", "2: A, B"),
         ("seeds per task", "3"),
@@ -392,7 +413,7 @@ def test_design_rows_state_every_choice():
         ("power", "minimum detectable effect at 90% power, at the level of the holm decision"),
         ("failed runs", "0 (raise)"),
     ]
-    assert design(_one_pair(), None, 0.05, 0.8, "err") == [
+    assert design(_one_pair(), Choices(None, 0.05, 0.8, metric="err")) == [
         ("tasks", "2: t, u"),
         ("models", "2: A, B"),
         ("seeds per task", "2 to 3"),
@@ -407,10 +428,10 @@ def test_design_rows_state_every_choice():
 
 
 def test_views_are_the_reports_own_views_with_the_options_passed_on():
-    from sigeval._report_output import friedman_line, views
+    from sigeval._report_output import Choices, friedman_line, views
 
     report = _two_tasks()
-    shown = views(report, 0.05, 0.1, 0.9, "all", "holm")
+    shown = views(report, Choices(0.05, 0.1, 0.9, "all", "holm"))
     assert list(shown) == ["describe", "pairwise", "power", "summary", "failed_runs", "equivalence", "bayesian",
                            "friedman", "aggregate"]
     same = pd.testing.assert_frame_equal
@@ -432,12 +453,12 @@ def test_views_are_the_reports_own_views_with_the_options_passed_on():
     scores = np.random.default_rng(5).uniform(0.5, 0.9, 32)
     many = Report(pd.DataFrame({"task": np.repeat(["t1", "t2"], 16), "model": np.tile(np.repeat(["A", "B"], 8), 2),
                                 "seed": np.tile(np.arange(8), 4), "score": scores}))
-    aggregate = views(many, None, 0.05, 0.8)["aggregate"]
+    aggregate = views(many, Choices())["aggregate"]
     same(aggregate, many.aggregate(rng=0))
     assert not aggregate.equals(many.aggregate(rng=1))
 
     refused = _one_pair()
-    shown = views(refused, 0.05, 0.05, 0.8)
+    shown = views(refused, Choices(0.05))
     assert list(shown) == ["describe", "pairwise", "power", "summary", "failed_runs", "equivalence", "bayesian",
                            "friedman", "aggregate_note"]
     with pytest.raises(ValueError) as aggregate:
@@ -445,11 +466,11 @@ def test_views_are_the_reports_own_views_with_the_options_passed_on():
     same(shown["bayesian"], refused.bayesian(0.05))  # a refused comparison is noted in its row, as elsewhere
     assert "at least 2" in shown["bayesian"].note[0]
     assert shown["aggregate_note"] == str(aggregate.value) and "needs every run" in shown["aggregate_note"]
-    assert list(views(refused, None, 0.05, 0.8)) == ["describe", "pairwise", "power", "summary", "failed_runs",
+    assert list(views(refused, Choices())) == ["describe", "pairwise", "power", "summary", "failed_runs",
                                                      "friedman", "aggregate_note"]
     single = Report(pd.DataFrame({"task": ["t"] * 4, "model": list("AABB"), "seed": [0, 1] * 2,
                                   "score": [1.0, 2.0, 0.5, 1.0]}))
-    assert "friedman" not in views(single, None, 0.05, 0.8) and "aggregate" in views(single, None, 0.05, 0.8)
+    assert "friedman" not in views(single, Choices()) and "aggregate" in views(single, Choices())
 
 
 def test_friedman_line_and_ranks_frame():
@@ -489,10 +510,10 @@ def _markdown_sections(report, margin, alpha, target_power, family, correction, 
 
 
 def test_markdown_of_a_small_report_whole(fixed_date):
-    from sigeval._report_output import markdown_table, to_markdown
+    from sigeval._report_output import markdown_table
 
     report = _two_tasks()
-    text = to_markdown(report, 0.05, 0.1, 0.9, 3, "CALL", metric="acc", family="all", correction="holm")
+    text = _markdown(report, 0.05, 0.1, 0.9, 3, "CALL", metric="acc", family="all", correction="holm")
     lines = ["# Report", "", report.summary(margin=0.05, alpha=0.1, target_power=0.9, family="all", correction="holm"),
              "", "## Design", "",
              "|  | value |",
@@ -531,12 +552,10 @@ def test_markdown_of_a_small_report_whole(fixed_date):
 
 
 def test_markdown_explains_the_views_the_runs_cannot_support(fixed_date):
-    from sigeval._report_output import to_markdown
-
     report = _one_pair()
     from sigeval._report_output import markdown_table
 
-    text = to_markdown(report, 0.05, 0.05, 0.8, 2, "CALL")
+    text = _markdown(report, 0.05, 0.05, 0.8, 2, "CALL")
     bayesian = report.bayesian(0.05)
     with pytest.raises(ValueError) as aggregate:
         report.aggregate(rng=0)
@@ -574,7 +593,7 @@ def test_markdown_explains_the_views_the_runs_cannot_support(fixed_date):
     assert text == "\n".join(lines) + "\n"
     assert "at least 2" in bayesian.note[0] and "needs every run" in str(aggregate.value)
     # Without a margin: no equivalence view and no Bayesian one (no ROPE); the sections keep their order.
-    assert re.findall(r"^## (.*)$", to_markdown(report, None, 0.05, 0.8, 2, "CALL"), flags=re.MULTILINE) == [
+    assert re.findall(r"^## (.*)$", _markdown(report, None, 0.05, 0.8, 2, "CALL"), flags=re.MULTILINE) == [
         "Design", "Scores per task (mean ± sd over the seeds)", "Is there a difference? (pairwise)",
         "Could this design see one? (power)", "Ranking across tasks (Friedman)",
         "Aggregate scores across tasks (IQM, mean, median, optimality gap)", "Failed runs", "Environment"]
@@ -603,8 +622,8 @@ def test_page_of_a_small_report_whole(fixed_date, monkeypatch, tmp_path):
 
     _figure_summary(monkeypatch)
     report = _two_tasks()
-    out = ro.to_html(report, tmp_path / "p.html", 0.05, 0.1, 0.9, 3, "CALL", None, metric="acc", family="all",
-                     correction="holm")
+    out = _page(report, tmp_path / "p.html", 0.05, 0.1, 0.9, 3, "CALL", None, metric="acc", family="all",
+                correction="holm")
     assert out == tmp_path / "p.html"
     head, body = _page_body(out.read_text(encoding="utf-8"))
     assert head == ("<!DOCTYPE html>\n<html lang='en'><head><meta charset='utf-8'><meta name='viewport' "
@@ -619,7 +638,7 @@ def test_page_of_a_small_report_whole(fixed_date, monkeypatch, tmp_path):
 
     scores = "Mean score of each model on each task, with ± one sd over the seeds (acc)"
     cd = "Critical-difference diagram: mean ranks over 2 tasks, Nemenyi at alpha = 0.1"
-    rows = [(what, value) for what, value in ro.design(report, 0.05, 0.1, 0.9, "acc", "all", "holm")]
+    rows = [(what, value) for what, value in ro.design(report, ro.Choices(0.05, 0.1, 0.9, "all", "holm", metric="acc"))]
     summary = report.summary(margin=0.05, alpha=0.1, target_power=0.9, family="all", correction="holm")
     assert body == [
         "<h1>Report: 2 models on 2 task(s)</h1>",
@@ -662,7 +681,7 @@ def test_page_with_a_title_refused_views_and_failed_runs(fixed_date, monkeypatch
 
     _figure_summary(monkeypatch)
     report = _one_pair()
-    out = ro.to_html(report, str(tmp_path / "q.html"), None, 0.05, 0.8, 2, "CALL", "A & <B>")
+    out = _page(report, str(tmp_path / "q.html"), None, 0.05, 0.8, 2, "CALL", "A & <B>")
     assert out == tmp_path / "q.html"
     head, body = _page_body(out.read_text(encoding="utf-8"))
     assert head.endswith(f"<title>A &amp; &lt;B&gt;</title><style>{ro._STYLE}")
@@ -671,7 +690,7 @@ def test_page_with_a_title_refused_views_and_failed_runs(fixed_date, monkeypatch
     scores = "Mean score of each model on each task, with ± one sd over the seeds (score)"
     cd = "Critical-difference diagram: mean ranks over 2 tasks, Nemenyi at alpha = 0.05"
     assert body[0] == "<h1>A &amp; &lt;B&gt;</h1>"
-    assert body[5] == ro.html_table(pd.DataFrame(ro.design(report, None, 0.05, 0.8, "score"), columns=["", "value"]), 2)
+    assert body[5] == ro.html_table(pd.DataFrame(ro.design(report, ro.Choices()), columns=["", "value"]), 2)
     assert "<td class='text'>paired t; Holm-adjusted within each task; reject when p &lt;= alpha = 0.05</td>" in body[5]
     assert body[7] == (f"<figure role='img' aria-label='{scores}'><svg scores>t|u;score|score</svg>"
                        f"<figcaption>{scores}</figcaption></figure>")
@@ -778,7 +797,7 @@ def test_scores_figure_one_panel_per_task_mean_and_sd_of_each_model():
 
     from sigeval._report_output import _scores_figure
 
-    fig = _scores_figure(_one_pair(), "err")(Figure)
+    fig = _scores_figure(_one_pair(), _one_pair().describe(), "err")(Figure)
     assert tuple(fig.get_size_inches()) == pytest.approx((7.2, 2.1))  # 3.6 per task, 1.3 + 0.4 per model
     assert isinstance(fig.get_layout_engine(), ConstrainedLayoutEngine)
     axes = fig.axes
@@ -814,14 +833,15 @@ def test_scores_figure_one_panel_per_task_mean_and_sd_of_each_model():
     runs = pd.DataFrame({"task": "only", "model": np.repeat(models, 2), "seed": [0, 1] * 11,
                          "score": np.arange(22.0)})
     with rc_context({"axes.prop_cycle": cycler(color=[f"#0000{i:02x}" for i in range(12)]), "font.size": 7}):
-        single = _scores_figure(Report(runs), "acc")(Figure)
+        single = _scores_figure(Report(runs), Report(runs).describe(), "acc")(Figure)
         colours = single.axes[0].collections[-1].get_facecolors()
     assert single.axes[0].title.get_fontsize() == 10  # whatever the default size
     assert tuple(single.get_size_inches()) == pytest.approx((3.6, 1.3 + 0.4 * 11))
     np.testing.assert_allclose(colours, [to_rgba(f"#0000{i % 10:02x}") for i in range(11)])
     wide = pd.DataFrame({"task": np.repeat(list("abcd"), 4), "model": list("AABB") * 4, "seed": [0, 1] * 8,
                          "score": np.arange(16.0)})
-    assert tuple(_scores_figure(Report(wide), "acc")(Figure).get_size_inches()) == pytest.approx((12, 2.1))
+    assert tuple(_scores_figure(Report(wide), Report(wide).describe(), "acc")(Figure).get_size_inches()) == pytest.approx(
+        (12, 2.1))
 
 
 def test_cd_figure_at_the_given_alpha():
@@ -858,7 +878,7 @@ def test_svg_is_cropped_to_its_drawing_and_keeps_links_that_lead_outside_it():
 
 
 def test_latex_leaves_out_an_undefined_sd_and_names_the_range_of_seeds():
-    from sigeval._report_output import design
+    from sigeval._report_output import Choices, design
 
     # Lower is better, so B (lower on both tasks) is in bold; A ran once on t: no sd to show.
     assert _one_pair().to_latex(precision=2, bold_best=True) == "\n".join([
@@ -879,7 +899,7 @@ def test_latex_leaves_out_an_undefined_sd_and_names_the_range_of_seeds():
                          "score": np.arange(18.0)})
     report = Report(runs)
     assert report.to_latex().splitlines()[0] == r"% Mean $\pm$ sd over 2–4 seeds per task, 3 decimals."
-    assert design(report, None, 0.05, 0.8, "acc")[2] == ("seeds per task", "2 to 4")
+    assert design(report, Choices(metric="acc"))[2] == ("seeds per task", "2 to 4")
 
 
 def test_the_design_reads_the_options_in_any_case_as_the_views_do():
@@ -895,14 +915,16 @@ def test_the_design_reads_the_options_in_any_case_as_the_views_do():
 
 def test_pages_are_written_in_utf8_whatever_the_locale(tmp_path):
     import locale
+    from types import SimpleNamespace
 
-    from sigeval._report_output import tables_page
+    from sigeval import _report_output as ro
 
+    result = SimpleNamespace(models=pd.DataFrame({"model": ["±"]}), pairs=pd.DataFrame())
     before = locale.setlocale(locale.LC_CTYPE)
     locale.setlocale(locale.LC_CTYPE, "C")  # an ASCII locale: a page written in its encoding would fail on "±"
     try:
-        out = tables_page(tmp_path / "page.html", "mean ± sd – α", {}, "", {})
+        out = ro.page(ro.ComparisonOutput(result, "", "mean ± sd – α", ""), tmp_path / "page.html")
     finally:
         locale.setlocale(locale.LC_CTYPE, before)
     assert "<meta charset='utf-8'>" in out.read_text(encoding="utf-8")
-    assert "<h1>mean ± sd – α</h1>".encode() in out.read_bytes()
+    assert "<h1>Comparison of 1 models: mean ± sd – α</h1>".encode() in out.read_bytes()

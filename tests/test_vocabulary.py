@@ -64,6 +64,7 @@ REPORT_CONTRACT = {
     ("Report.rank_stability", "n_boot"),
     ("ReportRankStability", "n_boot"),
     ("Report", "seed"),  # the name of the table's seed column, as task=, model=, score=
+    ("read_runs_csv", "seed"),  # the same column of the same table, read from a file for Report
     ("read_mlflow", "seed"),  # the run's parameter naming its seed, as Report's seed= names the column
     ("course.run_benchmark", "seeds"),
 }

@@ -35,10 +35,12 @@ ROOT = Path(__file__).resolve().parents[1]
 EQUIVALENT_DIR = ROOT / "tools" / "mutation_equivalent"
 
 sys.path.insert(0, str(ROOT / "src"))
-from sigeval._registry import ENGINES, STATISTICS  # noqa: E402
+from sigeval._registry import ENGINES, MUTATED_FRONT_ENDS, STATISTICS  # noqa: E402
 
-# Every statistics module and every engine, with the test files that test it (the one registry).
-MODULES: dict[str, list[str]] = {name: list(tests) for name, tests in {**STATISTICS, **ENGINES}.items()}
+# Every statistics module, every engine and the command, with the test files that test it (the one registry).
+MODULES: dict[str, list[str]] = {
+    name: list(tests) for name, tests in {**STATISTICS, **ENGINES, **MUTATED_FRONT_ENDS}.items()
+}
 
 
 def equivalent_survivors() -> dict[str, str]:

@@ -159,7 +159,7 @@ def _refuse(values: dict[str, np.ndarray], reason: np.ndarray) -> dict[str, np.n
     return values
 
 
-def per_df(quantile, df: np.ndarray) -> np.ndarray:
+def _per_df(quantile, df: np.ndarray) -> np.ndarray:
     """``quantile(df)`` computed once per distinct number of degrees of freedom."""
     distinct, inverse = np.unique(df, return_inverse=True)
     return np.asarray(quantile(distinct), dtype=float)[inverse]
@@ -168,7 +168,7 @@ def per_df(quantile, df: np.ndarray) -> np.ndarray:
 def _quantile(q, level: float | np.ndarray, df: np.ndarray) -> np.ndarray:
     """A t quantile at ``level`` (one, or one per row) for each row's degrees of freedom."""
     if np.ndim(level) == 0:
-        return per_df(lambda d: q(level, d), df)
+        return _per_df(lambda d: q(level, d), df)
     return q(level, df)
 
 

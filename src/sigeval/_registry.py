@@ -28,7 +28,7 @@ STATISTICS: dict[str, tuple[str, ...]] = {
     "rank_uncertainty": ("tests/test_rank_uncertainty.py", "tests/test_ranking.py"),
     "report": ("tests/test_report.py", "tests/test_report_bayesian.py", "tests/test_report_output.py"),
     "predictions": ("tests/test_predictions.py", "tests/test_cli.py", "tests/test_harness_readers.py"),
-    "readers": ("tests/test_harness_readers.py", "tests/test_cli.py"),
+    "readers": ("tests/test_readers.py", "tests/test_harness_readers.py", "tests/test_cli.py"),
     "generative": ("tests/test_generative.py",),
     "sequential": ("tests/test_sequential.py",),
     "bayes": ("tests/test_bayes.py",),
@@ -42,6 +42,9 @@ ENGINES: dict[str, tuple[str, ...]] = {
     "_signflip": ("tests/test_permutation.py", "tests/test_resampling.py", "tests/test_counts.py"),
     "_mcnemar": ("tests/test_paired.py", "tests/test_power_mcnemar.py"),
     "_ttest": ("tests/test_seeds.py", "tests/test_procedures.py", "tests/test_equivalence.py", "tests/test_crossval.py"),
+    "_report_base": ("tests/test_report.py",),
+    "_report_across": ("tests/test_report.py", "tests/test_report_bayesian.py"),
+    "_report_within": ("tests/test_report.py", "tests/test_report_bayesian.py", "tests/test_report_output.py"),
     "_paired_t": ("tests/test_paired_t.py", "tests/test_procedures.py", "tests/test_equivalence.py", "tests/test_power.py",
                   "tests/test_bayes.py", "tests/test_report.py", "tests/test_report_bayesian.py"),
     "_ranks": ("tests/test_ranking.py", "tests/test_rank_uncertainty.py"),
@@ -52,3 +55,6 @@ ENGINES: dict[str, tuple[str, ...]] = {
 
 #: Public modules that are not statistics: the figures and the command line.
 FRONT_ENDS: tuple[str, ...] = ("plots", "cli")
+
+#: The front ends ``tools/mutation.py`` mutates, with the test files that test them (the command's run in-process).
+MUTATED_FRONT_ENDS: dict[str, tuple[str, ...]] = {"cli": ("tests/test_cli.py",)}

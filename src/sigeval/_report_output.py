@@ -1,10 +1,17 @@
-"""The outputs of :class:`~sigeval.report.Report`: Markdown, LaTeX, one self-contained HTML page, and the environment.
+"""The one renderer of the library's front doors: text, Markdown, LaTeX, CSV, JSON and one HTML page.
 
-Rendering only: every number comes from the report's own views
-(``describe``, ``pairwise``, ``power``, ``equivalence``, ``bayesian``, ``friedman``, ``aggregate``,
-``summary``), formatted at a stated precision. The page needs nothing but
-the file: styles inline, figures as inline SVG (matplotlib, the ``plots``
-extra; without it the page says so), no script and no request to the network.
+Two things are rendered: a :class:`~sigeval.report.Report`'s views (what
+``Report.to_markdown``, ``to_latex``, ``to_html`` and ``sigeval runs`` show)
+and the tables of :func:`~sigeval.predictions.compare_predictions` (what
+``sigeval compare`` shows). Rendering only: the views are computed once, by
+:func:`views`, whatever the number of formats an output is written in, and
+every number comes from them, formatted at a stated precision. The
+statistical choices behind them (level, Holm family, power correction,
+margin, the Bayesian view's ROPE, the aggregate's resamples and generator)
+are a :class:`Choices`, which ``Report``'s outputs and the command pass
+through. The page needs nothing but the file: styles inline, figures as
+inline SVG (matplotlib, the ``plots`` extra; without it the page says so), no
+script and no request to the network.
 """
 
 from __future__ import annotations
@@ -13,14 +20,20 @@ import datetime
 import hashlib
 import html
 import io
+import json
+import math
 import platform
 import re
 import sys
+import textwrap
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 import pandas as pd
+
+from ._validation import check_positive_int, check_real, check_rng
 
 #: Columns shown as p-values (3 significant digits) rather than at the stated precision.
 _PVALUE = ("pvalue", "pvalue_holm", "pvalue_difference", "pvalue_equivalence", "pvalue_difference_holm",
@@ -82,59 +95,154 @@ def environment(report: Any, call: str | None = None) -> dict[str, str]:
     return out
 
 
-# --------------------------------------------------------------------------- the views, formatted
+# --------------------------------------------------------------------------- the views, computed once
+
+#: Every view of a report an output can show, in the order the outputs show them.
+VIEWS = ("describe", "pairwise", "power", "equivalence", "bayesian", "friedman", "aggregate")
+#: The views, the plain-words summary and the failed runs: the whole report.
+EVERY = ("summary", "failed_runs", *VIEWS)
 
 
-def views(report: Any, margin: float | None, alpha: float, target_power: float, family: str = "task",
-          correction: str = "none") -> dict[str, Any]:
-    """Every view the outputs show, computed once, with the Holm ``family`` and the power ``correction``."""
-    out: dict[str, Any] = {
-        "describe": report.describe(),
-        "pairwise": report.pairwise(alpha=alpha, family=family),
-        "power": report.power(alpha=alpha, target_power=target_power, correction=correction, family=family),
-        "summary": report.summary(margin=margin, alpha=alpha, target_power=target_power, family=family,
-                                  correction=correction),
-        "failed_runs": report.failed_runs,
-    }
-    if margin is not None:
-        out["equivalence"] = report.equivalence(margin, alpha=alpha, family=family)
+@dataclass(frozen=True)
+class Choices:
+    """The statistical choices behind a report's views; the defaults are ``Report.to_markdown``'s.
+
+    ``rope`` is the Bayesian view's region of practical equivalence (None: the
+    margin; no Bayesian view without either); ``n_resamples`` and ``rng`` are the
+    aggregate's stratified bootstrap; ``metric`` names the score in the design
+    and the figures.
+    """
+
+    margin: float | None = None
+    alpha: float = 0.05
+    target_power: float = 0.80
+    family: str = "task"
+    correction: str = "none"
+    rope: float | None = None
+    n_resamples: int = 10_000
+    rng: Any = 0
+    metric: str = "score"
+
+    @property
+    def rope_used(self) -> float | None:
+        return self.margin if self.rope is None else self.rope
+
+
+def options_given(rope: Any, n_resamples: Any, rng: Any) -> str:
+    """The Bayesian and aggregate options of an output's call that differ from the defaults, as ``, name=value``."""
+    given = {"rope": rope, "n_resamples": n_resamples, "rng": rng}
+    return "".join(f", {name}={value!r}" for name, value in given.items()
+                   if not (type(value) is type(getattr(Choices, name)) and value == getattr(Choices, name)))
+
+
+def views(report: Any, choices: Choices, which: tuple[str, ...] = EVERY) -> dict[str, Any]:
+    """The views named in ``which`` (and the failed runs), each computed once with ``choices``.
+
+    A view the runs cannot support is left out with the reason under ``<view>_note``: the
+    equivalence view without a margin and the Bayesian one without a ROPE (no note: nothing
+    was asked), the ranking with fewer than 2 tasks, a Bayesian comparison of fewer than 2
+    pairs, an aggregate over runs with holes.
+    """
+    c = choices
+    rope = c.rope_used
+    if rope is not None:  # checked here, where a refusal of the view below would otherwise hide it
+        rope = check_real(rope, "rope")
+        if rope < 0:
+            raise ValueError(f"`rope` must be a half-width >= 0 in the units of the scores; got {rope!r}.")
+    n_resamples = check_positive_int(c.n_resamples, "n_resamples")
+    check_rng(c.rng)
+    out: dict[str, Any] = {}
+    if "describe" in which:
+        out["describe"] = report.describe()
+    if "pairwise" in which:
+        out["pairwise"] = report.pairwise(alpha=c.alpha, family=c.family)
+    if "power" in which:
+        out["power"] = report.power(alpha=c.alpha, target_power=c.target_power, correction=c.correction,
+                                    family=c.family)
+    if "summary" in which:
+        out["summary"] = report.summary(margin=c.margin, alpha=c.alpha, target_power=c.target_power,
+                                        family=c.family, correction=c.correction)
+    out["failed_runs"] = report.failed_runs
+    if "equivalence" in which and c.margin is not None:
+        out["equivalence"] = report.equivalence(c.margin, alpha=c.alpha, family=c.family)
+    if "bayesian" in which and rope is not None:
         try:  # a view refused as a whole (its arguments) is left out and explained; refused rows are noted
-            out["bayesian"] = report.bayesian(margin)
+            out["bayesian"] = report.bayesian(rope)
         except ValueError as error:
             out["bayesian_note"] = str(error)
-    if len(report.tasks) >= 2:
-        out["friedman"] = report.friedman(alpha=alpha)
-    try:  # aggregates need every model's runs complete and equal in number on every task
-        out["aggregate"] = report.aggregate(rng=0)
-    except ValueError as error:
-        out["aggregate_note"] = str(error)
+    if "friedman" in which and len(report.tasks) >= 2:
+        out["friedman"] = report.friedman(alpha=c.alpha)
+    if "aggregate" in which:
+        try:  # aggregates need every model's runs complete and equal in number on every task
+            out["aggregate"] = report.aggregate(n_resamples=n_resamples, rng=c.rng)
+        except ValueError as error:
+            out["aggregate_note"] = str(error)
     return out
 
 
-def design(report: Any, margin: float | None, alpha: float, target_power: float, metric: str, family: str = "task",
-           correction: str = "none") -> list[tuple[str, str]]:
+@dataclass(frozen=True)
+class ReportOutput:
+    """A report's views, computed once, and what an output of them shows.
+
+    ``shown`` names the views the text, JSON, CSV and Markdown show (and
+    ``"failed_runs"``, their table when there are any); with the summary among
+    them the Markdown is the whole report, otherwise each view's table. The page shows every view in ``views``. ``written`` lists the files
+    written beside the output (``("plot", path)``, ``("html", path)``).
+    """
+
+    report: Any
+    choices: Choices
+    views: dict[str, Any]
+    shown: tuple[str, ...] = EVERY
+    call: str | None = None
+    precision: int = 4
+    bold_best: bool = True
+    written: tuple[tuple[str, str], ...] = ()
+
+
+@dataclass(frozen=True)
+class ComparisonOutput:
+    """:func:`~sigeval.predictions.compare_predictions`' result, the note of how it was computed, and its source."""
+
+    result: Any
+    note: str
+    source: str
+    call: str
+
+
+def design(report: Any, c: Choices) -> list[tuple[str, str]]:
     """The design of the comparison, as (what, value) rows."""
     # The views take the options in any case ("TASK" is "task"); the design names them as the views read them.
-    family, correction = family.lower(), correction.lower()
+    family, correction = c.family.lower(), c.correction.lower()
     seeds = sorted({len(s) for s in report.seeds.values()})
     return [
         ("tasks", f"{len(report.tasks)}: {', '.join(map(str, report.tasks))}"),
         ("models", f"{len(report.models)}: {', '.join(map(str, report.models))}"),
         ("seeds per task", f"{seeds[0]}" if len(seeds) == 1 else f"{seeds[0]} to {seeds[-1]}"),
-        ("metric", f"{metric}, {'higher' if report.higher_is_better else 'lower'} is better"),
-        ("differences", "model A minus model B, paired by (task, seed)"),
-        ("test", f"paired t; Holm-adjusted {'within each task' if family == 'task' else 'over every comparison'}; "
-                 f"reject when p <= alpha = {alpha:g}"),
-        ("intervals", f"paired t at {1 - alpha:.0%}; TOST at {1 - 2 * alpha:.0%}"),
-        ("margin", "none given (no equivalence view)" if margin is None else f"{margin:g}, in the units of the score"),
-        ("power", f"minimum detectable effect at {target_power:.0%} power"
+        ("metric", f"{c.metric}{_scaled(report)}, {'higher' if report.higher_is_better else 'lower'} is better"),
+        ("differences", "model A minus model B, paired by (task, seed)"
+                        + (f"; the reference, {report.models[-1]}, is B" if report.reference is not None else "")),
+        ("test", f"paired t; Holm-adjusted {_holm_family(family)}; reject when p <= alpha = {c.alpha:g}"),
+        ("intervals", f"paired t at {1 - c.alpha:.0%}; TOST at {1 - 2 * c.alpha:.0%}"),
+        ("margin", "none given (no equivalence view)" if c.margin is None
+                   else f"{c.margin:g}, in {'points' if report.units == 'points' else 'the units of the score'}"),
+        ("power", f"minimum detectable effect at {c.target_power:.0%} power"
                   + ("" if correction == "none" else f", at the level of the {correction} decision")),
         ("failed runs", f"{len(report.failed_runs)} ({report.failed})"),
     ]
 
 
-def _design_frame(*arguments: Any) -> pd.DataFrame:
-    return pd.DataFrame(design(*arguments), columns=["", "value"])
+def _scaled(report: Any) -> str:
+    """How the scores were scaled, for the design: ``", in points (x 100)"``, or nothing."""
+    return ", in points (x 100)" if report.units == "points" else ""
+
+
+def _holm_family(family: str) -> str:
+    return "within each task" if family.lower() == "task" else "over every comparison"
+
+
+def _design_frame(report: Any, c: Choices) -> pd.DataFrame:
+    return pd.DataFrame(design(report, c), columns=["", "value"])
 
 
 def _cell(value: Any, column: str, precision: int) -> str:
@@ -163,8 +271,12 @@ def friedman_line(f: Any) -> str:
             f"with {f.n_tasks} tasks; largest mean-rank gap {f.max_rank_gap:.4f}; {gap}.")
 
 
-def _sections(shown: dict[str, Any]) -> list[tuple[str, pd.DataFrame | None, str]]:
-    """(title, table, note) in the order every output shows them."""
+def _rng_text(rng: Any) -> str:
+    return f"rng={rng!r}" if rng is None or isinstance(rng, int | np.integer) else "rng: the generator given"
+
+
+def _sections(shown: dict[str, Any], c: Choices) -> list[tuple[str, pd.DataFrame | None, str]]:
+    """(title, table, note) in the order every whole report shows them."""
     out: list[tuple[str, pd.DataFrame | None, str]] = [
         ("Scores per task (mean ± sd over the seeds)", shown["describe"], ""),
         ("Is there a difference? (pairwise)", shown["pairwise"], "mean_diff is A minus B; reject uses pvalue_holm."),
@@ -174,20 +286,158 @@ def _sections(shown: dict[str, Any]) -> list[tuple[str, pd.DataFrame | None, str
         out.append(("Can we claim there is none? (equivalence)", shown["equivalence"],
                     "TOST crossed with the difference test, Holm-adjusted as the design says: four verdicts."))
     if "bayesian" in shown or "bayesian_note" in shown:
-        out.append(("How probable is a practical difference? (Bayesian paired t, ROPE = the margin)",
+        rope = "the margin" if c.rope is None or c.rope == c.margin else f"{c.rope:g}"
+        out.append((f"How probable is a practical difference? (Bayesian paired t, ROPE = {rope})",
                     shown.get("bayesian"),
                     shown.get("bayesian_note", "posterior probabilities under the noninformative prior, over the "
                               "seeds of each task; no correction for the number of comparisons.")))
     if "friedman" in shown:
         out.append(("Ranking across tasks (Friedman)", ranks_frame(shown["friedman"]), friedman_line(shown["friedman"])))
     if "aggregate" in shown or "aggregate_note" in shown:
+        resamples = "" if c.n_resamples == Choices.n_resamples else f", {c.n_resamples:,} resamples"
         out.append(("Aggregate scores across tasks (IQM, mean, median, optimality gap)", shown.get("aggregate"),
                     shown.get("aggregate_note", "95% stratified-bootstrap intervals (runs resampled within each "
-                              "task, rng=0).")))
+                              f"task{resamples}, {_rng_text(c.rng)}).")))
     failed = shown["failed_runs"]
     out.append(("Failed runs", failed if len(failed) else None,
                 "none" if not len(failed) else "their pairs are left out of every comparison"))
     return out
+
+
+#: What the files written beside an output hold, as the text output names them.
+WRITTEN = {"plot": "CD diagram", "html": "HTML report"}
+
+#: The titles of the views in the text output and the Markdown of some views.
+VIEW_TITLES = {"describe": "scores per task (mean and sd over the seeds)", "pairwise": "pairwise",
+               "power": "power", "equivalence": "equivalence"}
+
+
+def tables(output: ReportOutput | ComparisonOutput) -> dict[str, pd.DataFrame]:
+    """The tables an output shows, by name (the failed runs when there are any, the Friedman ranks)."""
+    if isinstance(output, ComparisonOutput):
+        return {"models": output.result.models, "pairs": output.result.pairs}
+    shown = output.views
+    out = {"failed_runs": shown["failed_runs"]} if "failed_runs" in output.shown and len(shown["failed_runs"]) else {}
+    out |= {view: shown[view] for view in VIEW_TITLES if view in output.shown and view in shown}
+    if "friedman" in output.shown and "friedman" in shown:
+        out["friedman"] = ranks_frame(shown["friedman"])
+    return out
+
+
+def method_note(output: ReportOutput) -> str:
+    """How the views shown were computed, in one sentence."""
+    c, shown = output.choices, [v for v in output.shown if v in output.views]
+    lower = "" if output.report.higher_is_better else ", lower is better"
+    return (f"Differences are model A minus model B over the seeds both ran (paired by task and seed); "
+            f"paired t test and {1 - c.alpha:.0%} intervals, p-values Holm-adjusted {_holm_family(c.family)}, "
+            f"a difference rejects at p <= alpha = {c.alpha:g}"
+            + (f"; equivalence by TOST at margin {c.margin:g}" if "equivalence" in shown else "")
+            + (f"; ranks over the tasks' mean scores{lower}" if "friedman" in shown else "") + ".")
+
+
+def _environment(output: ReportOutput | ComparisonOutput) -> dict[str, str]:
+    if isinstance(output, ComparisonOutput):
+        return versions() | {"call": output.call}
+    return environment(output.report, output.call)
+
+
+def render(output: ReportOutput | ComparisonOutput, fmt: str) -> str:
+    """The output in one of the formats ``text``, ``markdown``, ``latex``, ``csv``, ``json``."""
+    return {"text": text, "markdown": markdown, "latex": latex, "csv": csv_text, "json": json_text}[fmt](output)
+
+
+# --------------------------------------------------------------------------- text
+
+#: The width of a terminal the text fits: wider tables continue below, as pandas wraps them.
+WIDTH = 100
+
+
+def text_table(frame: pd.DataFrame) -> str:
+    formats = {c: (lambda v: f"{v:.4g}") for c in frame.columns if c.startswith("pvalue")}
+    return frame.to_string(index=False, float_format=lambda v: f"{v:.4f}", formatters=formats, line_width=WIDTH)
+
+
+def _wrapped(words: str) -> str:
+    return textwrap.fill(words, width=WIDTH)
+
+
+def text(output: ReportOutput | ComparisonOutput) -> str:
+    """The tables as a terminal shows them, with the note of how they were computed."""
+    if isinstance(output, ComparisonOutput):
+        res = output.result
+        lines = [f"models ({res.confidence_level:.0%} intervals)", text_table(res.models), "", "pairs",
+                 text_table(res.pairs), "", output.note]
+        return "\n".join(lines) + "\n"
+    shown = output.views
+    lines = [repr(output.report)]
+    if "summary" in output.shown:
+        lines += ["", "summary", _wrapped(shown["summary"])]
+    if "failed_runs" in output.shown and len(shown["failed_runs"]):
+        lines += ["", "failed runs (their pairs are left out)", text_table(shown["failed_runs"])]
+    for view, title in VIEW_TITLES.items():
+        if view in output.shown and view in shown:
+            lines += ["", title, text_table(shown[view])]
+    if "friedman" in output.shown and "friedman" in shown:
+        f = shown["friedman"]
+        lines += ["", "friedman (over the tasks' mean scores)", text_table(ranks_frame(f)),
+                  f"chi2_F = {f.statistic:.4f}, p = {f.pvalue:.4g}; Iman-Davenport F_F = {f.statistic_f:.4f}, "
+                  f"p = {f.pvalue_f:.4g}"]
+        gap = f"tasks for that gap: {f.n_for_observed_gap}" if f.n_for_observed_gap else "no gap"
+        lines.append(_wrapped(f"critical difference = {f.critical_difference:.4f} at alpha = {f.alpha:g} with "
+                              f"{f.n_tasks} tasks; largest mean-rank gap = {f.max_rank_gap:.4f}; {gap}"))
+    lines += ["", _wrapped(method_note(output))]
+    for key, path in output.written:
+        lines += ["", f"{WRITTEN[key]} written to {path}"]
+    return "\n".join(lines) + "\n"
+
+
+# --------------------------------------------------------------------------- CSV and JSON
+
+
+def csv_text(output: ReportOutput | ComparisonOutput) -> str:
+    """Every table in one CSV, its name in a first column ``table``."""
+    frames = [t.assign(table=name)[["table", *t.columns]] for name, t in tables(output).items()]
+    return pd.concat(frames, ignore_index=True).to_csv(index=False)
+
+
+def _jsonable(value: Any, where: str, infinite: dict[str, str]) -> Any:
+    """``value`` as strict JSON: floats at full precision, NaN as null, an infinity as null listed in ``infinite``."""
+    if isinstance(value, pd.DataFrame):
+        return [_jsonable(row, f"{where}[{i}]", infinite) for i, row in enumerate(value.to_dict(orient="records"))]
+    if isinstance(value, pd.Series):
+        return _jsonable(value.to_dict(), where, infinite)
+    if hasattr(value, "keys") and hasattr(value, "__getitem__"):
+        return {str(k): _jsonable(value[k], f"{where}.{k}" if where else str(k), infinite)
+                for k in value.keys() if k not in ("result", "mean_scores", "n_seeds")}
+    if isinstance(value, list | tuple):
+        return [_jsonable(v, f"{where}[{i}]", infinite) for i, v in enumerate(value)]
+    if isinstance(value, np.generic):
+        value = value.item()
+    if isinstance(value, float) and not math.isfinite(value):
+        if not math.isnan(value):
+            infinite[where] = "inf" if value > 0 else "-inf"
+        return None
+    return value
+
+
+def _json_fields(output: ReportOutput | ComparisonOutput) -> dict[str, Any]:
+    if isinstance(output, ComparisonOutput):
+        res = output.result
+        return {"models": res.models, "pairs": res.pairs, "note": output.note, "confidence_level": res.confidence_level}
+    shown = output.views
+    fields: dict[str, Any] = {"report": repr(output.report), "failed_runs": shown["failed_runs"]}
+    fields |= {view: shown[view] for view in ("summary", *VIEW_TITLES, "friedman")
+               if view in output.shown and view in shown}
+    return fields | {"note": method_note(output)} | dict(output.written)
+
+
+def json_text(output: ReportOutput | ComparisonOutput) -> str:
+    """The output as JSON that a strict parser reads; infinities are null, named under ``non_finite``."""
+    infinite: dict[str, str] = {}
+    shown = _jsonable(_json_fields(output), "", infinite)
+    if infinite:
+        shown["non_finite"] = infinite  # JSON has no infinity: which nulls were +inf or -inf
+    return json.dumps({**shown, "environment": _environment(output)}, indent=2, allow_nan=False) + "\n"
 
 
 # --------------------------------------------------------------------------- Markdown
@@ -207,19 +457,24 @@ def markdown_table(frame: pd.DataFrame, precision: int) -> str:
     return "\n".join([head, rule, *rows])
 
 
-def to_markdown(report: Any, margin: float | None, alpha: float, target_power: float, precision: int,
-                call: str | None, metric: str = "score", family: str = "task", correction: str = "none") -> str:
-    shown = views(report, margin, alpha, target_power, family, correction)
+def markdown(output: ReportOutput | ComparisonOutput) -> str:
+    """The whole report (the summary among the views shown), or each table shown, with the environment."""
+    precision = output.precision if isinstance(output, ReportOutput) else 4
+    env = markdown_table(pd.DataFrame(list(_environment(output).items()), columns=["", "value"]), precision)
+    if not isinstance(output, ReportOutput) or "summary" not in output.shown:
+        parts = [f"## {name}\n\n{markdown_table(t, precision)}" for name, t in tables(output).items()]
+        note = output.note if isinstance(output, ComparisonOutput) else method_note(output)
+        return "\n\n".join([*parts, md(note), "## environment\n\n" + env]) + "\n"
+    shown, c = output.views, output.choices
     parts = ["# Report", "", md(shown["summary"]), "", "## Design", "",
-             markdown_table(_design_frame(report, margin, alpha, target_power, metric, family, correction), precision)]
-    for title, frame, note in _sections(shown):
+             markdown_table(_design_frame(output.report, c), precision)]
+    for title, frame, note in _sections(shown, c):
         parts += ["", f"## {title}", ""]
         if frame is not None:
             parts += [markdown_table(frame, precision), ""]
         if note:
             parts.append(md(note))
-    env = environment(report, call)
-    parts += ["", "## Environment", "", markdown_table(pd.DataFrame(list(env.items()), columns=["", "value"]), precision)]
+    parts += ["", "## Environment", "", env]
     return "\n".join(parts) + "\n"
 
 
@@ -240,9 +495,17 @@ def latex_table(frame: pd.DataFrame, precision: int) -> str:
     return "\n".join([*lines, r"\bottomrule", r"\end{tabular}"]) + "\n"
 
 
-def to_latex(report: Any, precision: int, bold_best: bool) -> str:
+def latex(output: ReportOutput | ComparisonOutput) -> str:
+    """Each table in booktabs; a report's first is the mean ± sd of every model on every task."""
+    if isinstance(output, ComparisonOutput):
+        return "\n".join(latex_table(t, 4) for t in tables(output).values())
+    described = output.views["describe"]
+    others = [latex_table(t, output.precision) for name, t in tables(output).items() if name != "describe"]
+    return "\n".join([_mean_sd(output.report, described, output.precision, output.bold_best), *others])
+
+
+def _mean_sd(report: Any, described: pd.DataFrame, precision: int, bold_best: bool) -> str:
     """Mean ± sd of every model on every task (booktabs), the best mean per task in bold if asked."""
-    described = report.describe()
     means = described.pivot(index="model", columns="task", values="mean").reindex(index=list(report.models),
                                                                                  columns=list(report.tasks))
     sds = described.pivot(index="model", columns="task", values="sd").reindex_like(means)
@@ -262,6 +525,8 @@ def to_latex(report: Any, precision: int, bold_best: bool) -> str:
     caption = (f"% Mean $\\pm$ sd over {n_seeds} seeds per task, {precision} decimals"
                + ("; the best mean per task in bold." if bold_best else "."))
     return caption + "\n" + "\n".join(lines) + "\n"
+
+
 
 
 # --------------------------------------------------------------------------- HTML
@@ -321,9 +586,7 @@ def _svg(draw: Any, name: str) -> str | None:
                   lambda m: f"{m.group(1)}{name}-{m.group(2)}" if m.group(2) in ids else m.group(0), svg)
 
 
-def _scores_figure(report: Any, metric: str) -> Any:
-    described = report.describe()
-
+def _scores_figure(report: Any, described: pd.DataFrame, metric: str) -> Any:
     def draw(figure_class):
         n_tasks, n_models = len(report.tasks), len(report.models)
         fig = figure_class(figsize=(min(3.6 * n_tasks, 12), 1.3 + 0.4 * n_models), layout="constrained")
@@ -362,26 +625,32 @@ def _figure(svg: str | None, caption: str) -> str:
     return f"<figure role='img' aria-label='{html.escape(caption)}'>{svg}<figcaption>{html.escape(caption)}</figcaption></figure>"
 
 
-def to_html(report: Any, path: str | Path, margin: float | None, alpha: float, target_power: float, precision: int,
-            call: str | None, title: str | None, metric: str = "score", family: str = "task",
-            correction: str = "none") -> Path:
-    shown = views(report, margin, alpha, target_power, family, correction)
+def page(output: ReportOutput | ComparisonOutput, path: str | Path, title: str | None = None) -> Path:
+    """Write the output as one self-contained HTML page: the whole report, or the comparison's tables."""
+    env = _environment(output)
+    if isinstance(output, ComparisonOutput):
+        heading = f"Comparison of {len(output.result.models)} models: {output.source}"
+        body = [f"<h1>{html.escape(heading)}</h1>"]
+        for name, frame in tables(output).items():
+            body += [f"<h2>{html.escape(name)}</h2>", html_table(frame, 4)]
+        body += [f"<p class='note'>{html.escape(output.note)}</p>", "<h2>Environment</h2>",
+                 html_table(pd.DataFrame(list(env.items()), columns=["", "value"]), 4)]
+        return _write_page(path, heading, body)
+    report, shown, c, precision = output.report, output.views, output.choices, output.precision
     heading = title or f"Report: {len(report.models)} models on {len(report.tasks)} task(s)"
-    env = environment(report, call)
     body = [f"<h1>{html.escape(heading)}</h1>",
             f"<p class='note'>sigeval {html.escape(env['sigeval'])}, {html.escape(env['date'])}</p>",
             "<h2>In plain words</h2>", f"<p class='summary'>{html.escape(shown['summary'])}</p>",
-            "<h2>Design</h2>", html_table(_design_frame(report, margin, alpha, target_power, metric, family, correction),
-                                          precision)]
-    for section, frame, note in _sections(shown):
+            "<h2>Design</h2>", html_table(_design_frame(report, c), precision)]
+    for section, frame, note in _sections(shown, c):
         body.append(f"<h2>{html.escape(section)}</h2>")
         if section.startswith("Scores per task"):
-            body.append(_figure(_svg(_scores_figure(report, metric), "scores"),
-                                f"Mean score of each model on each task, with ± one sd over the seeds ({metric})"))
+            body.append(_figure(_svg(_scores_figure(report, shown["describe"], c.metric), "scores"),
+                                f"Mean score of each model on each task, with ± one sd over the seeds ({c.metric})"))
         if section.startswith("Ranking") and "friedman" in shown:
-            body.append(_figure(_svg(_cd_figure(shown["friedman"], alpha), "cd"),
+            body.append(_figure(_svg(_cd_figure(shown["friedman"], c.alpha), "cd"),
                                 f"Critical-difference diagram: mean ranks over {shown['friedman'].n_tasks} tasks, "
-                                f"Nemenyi at alpha = {alpha:g}"))
+                                f"Nemenyi at alpha = {c.alpha:g}"))
         if frame is not None:
             body.append(html_table(frame, precision, "reject"))  # html_table marks nothing without a reject column
         if note:
@@ -390,15 +659,12 @@ def to_html(report: Any, path: str | Path, margin: float | None, alpha: float, t
     return _write_page(path, heading, body)
 
 
-def tables_page(path: str | Path, heading: str, tables: dict[str, pd.DataFrame], note: str,
-                env: dict[str, str]) -> Path:
-    """A page of tables only (what ``sigeval compare`` writes), self-contained like :func:`to_html`."""
-    body = [f"<h1>{html.escape(heading)}</h1>"]
-    for name, frame in tables.items():
-        body += [f"<h2>{html.escape(name)}</h2>", html_table(frame, 4)]
-    body += [f"<p class='note'>{html.escape(note)}</p>", "<h2>Environment</h2>",
-             html_table(pd.DataFrame(list(env.items()), columns=["", "value"]), 4)]
-    return _write_page(path, heading, body)
+def cd_diagram_file(friedman: Any, alpha: float, path: str | Path) -> None:
+    """The critical-difference diagram, saved to ``path`` (its suffix names the format); needs matplotlib."""
+    from matplotlib.figure import Figure
+
+    fig = _cd_figure(friedman, alpha)(Figure)
+    fig.savefig(path)
 
 
 def _write_page(path: str | Path, heading: str, body: list[str]) -> Path:

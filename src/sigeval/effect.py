@@ -2,13 +2,14 @@
 
 An effect size says how large a difference is on a scale free of the units:
 in standard deviations (Cohen's :math:`d_z` for paired runs, Hedges' :math:`g`
-for independent ones) or as a probability of winning (Cliff's :math:`\\delta`,
-the common-language effect size). Each comes here with a confidence
-interval, because an effect size from five seeds is as uncertain as the mean
-difference it rescales, and with the magnitude label of a published
-*convention* (Cohen, 1988; Romano et al., 2006; Vargha & Delaney, 2000):
-the labels are rules of thumb chosen for other fields, not facts about a
-benchmark, and no label is a decision.
+for independent ones) or as a probability of winning (Cliff's :math:`\\delta`
+and the common-language effect size for two groups; the mean sign of the
+paired differences and its probability of superiority for pairs). Each comes
+here with a confidence interval, because an effect size from five seeds is as
+uncertain as the mean difference it rescales, and with the magnitude label of
+a published *convention* (Cohen, 1988; Romano et al., 2006; Vargha & Delaney,
+2000) where one exists: the labels are rules of thumb chosen for other fields,
+not facts about a benchmark, and no label is a decision.
 
 This module is separate from :mod:`sigeval.procedures` by the one-idea rule:
 procedures decide (a threshold, a verdict), effect sizes describe a size on a
@@ -21,6 +22,7 @@ Explained beside P(A > B) in :ref:`ch-procedures`.
 from __future__ import annotations
 
 import math
+import warnings
 from dataclasses import dataclass
 from typing import Literal
 
@@ -34,7 +36,6 @@ from ._validation import (
     RngLike,
     check_choice,
     check_flag,
-    check_memory,
     check_paired,
     check_positive_int,
     check_rng,
@@ -62,6 +63,14 @@ MAGNITUDE_CONVENTIONS: dict[str, tuple[tuple[float, float, float], str]] = {
 
 _LABELS = ("negligible", "small", "medium", "large")
 
+#: The magnitude and convention of the paired kinds of winning: Romano et al.'s and
+#: Vargha & Delaney's thresholds were set for two independent groups.
+_UNLABELLED = (
+    "unlabelled",
+    "none: the thresholds of Romano et al. (2006) and Vargha & Delaney (2000) are for two independent "
+    "groups, not for the signs of paired differences",
+)
+
 # Beyond this |t| scipy's noncentral t loses accuracy; the interval then comes
 # from the limit in which the mean is known far better than the sd (error of
 # relative order 1/t**2).
@@ -81,17 +90,20 @@ class EffectSize:
     confidence_level : float
         Its nominal coverage.
     kind : str
-        What was computed: ``"cohen_dz"``, ``"hedges_g"``, ``"cliff_delta"``
-        or ``"common_language"``.
+        What was computed: ``"cohen_dz"``, ``"hedges_g"``, ``"cliff_delta"``,
+        ``"common_language"`` (two groups), ``"paired_mean_sign"`` or
+        ``"paired_superiority"`` (pairs).
     paired : bool
         Whether the scores were compared pair by pair.
     interval_method : str
-        ``"noncentral t"``, ``"Cliff (1993)"`` or ``"bootstrap percentile"``.
+        ``"noncentral t"``, ``"Cliff (1993)"`` or ``"exact binomial"``.
     magnitude : str
         ``"negligible"``, ``"small"``, ``"medium"`` or ``"large"`` by
-        ``convention``: a rule of thumb, not a finding.
+        ``convention``: a rule of thumb, not a finding; ``"unlabelled"`` for
+        the paired kinds of winning, which no convention covers.
     convention : str
-        The convention behind ``magnitude`` and its thresholds.
+        The convention behind ``magnitude`` and its thresholds (or why there
+        is none).
     n_a, n_b : int
         Number of scores of A and of B.
     """
@@ -179,11 +191,6 @@ def _hedges_g(a: np.ndarray, b: np.ndarray, confidence_level: float) -> tuple[fl
     return correction * d, low * root, high * root
 
 
-def _wins(a: np.ndarray, b: np.ndarray) -> np.ndarray:
-    """+1 where a beats b, -1 where b beats a, 0 on a tie (exact comparisons, no subtraction)."""
-    return (a > b).astype(float) - (a < b)
-
-
 def _cliff_interval(delta: float, variance: float, z: float) -> tuple[float, float]:
     """Cliff's (1993) asymmetric interval for delta, from a variance estimate and a quantile ``z``."""
     if variance == 0:
@@ -213,6 +220,40 @@ def _cliff_unpaired(a: np.ndarray, b: np.ndarray) -> tuple[float, float]:
     return delta, max(float(unbiased), (1 - delta**2) / (float(n_a) * n_b - 1))
 
 
+def _paired_mean_sign(a: np.ndarray, b: np.ndarray, confidence_level: float) -> tuple[float, float, float]:
+    """The mean sign of ``a - b`` and its exact interval, ties counted against each bound.
+
+    With :math:`W` wins, :math:`T` ties and :math:`L` losses in :math:`n`
+    pairs, :math:`W \\sim \\mathrm{Bin}(n, p_+)` and
+    :math:`W + T \\sim \\mathrm{Bin}(n, p_+ + p_0)`, and the mean sign
+    :math:`p_+ - p_-` lies between :math:`2p_+ - 1` and :math:`2(p_+ + p_0) - 1`.
+    The Clopper-Pearson lower bound of :math:`p_+` from :math:`W` and upper
+    bound of :math:`p_+ + p_0` from :math:`W + T`, each at one tail, bound it
+    with coverage at least the level, whatever the tie probability.
+    """
+    n = a.size
+    wins, losses = int(np.count_nonzero(a > b)), int(np.count_nonzero(a < b))
+    tail = (1 - confidence_level) / 2
+    low = float(stats.beta.ppf(tail, wins, n - wins + 1)) if wins > 0 else 0.0
+    high = float(stats.beta.isf(tail, n - losses + 1, losses)) if losses > 0 else 1.0
+    return (wins - losses) / n, 2 * low - 1, 2 * high - 1
+
+
+def _warn_unused(n_resamples: int | None, rng: RngLike) -> None:
+    """Check the deprecated bootstrap arguments as before, and warn that they no longer do anything."""
+    if n_resamples is None and rng is None:
+        return
+    if n_resamples is not None:
+        check_positive_int(n_resamples, "n_resamples")
+    check_rng(rng)
+    warnings.warn(
+        "`n_resamples` and `rng` of effect_size are no longer used: the paired kinds of winning now have an "
+        "exact binomial interval, and no kind resamples. Drop them; they will be removed.",
+        FutureWarning,
+        stacklevel=3,
+    )
+
+
 def _label(kind: str, distance: float) -> tuple[str, str]:
     thresholds, convention = MAGNITUDE_CONVENTIONS[kind]
     return _LABELS[int(np.searchsorted(thresholds, abs(distance), side="right"))], convention
@@ -225,7 +266,7 @@ def effect_size(
     kind: Literal["cohen_d", "cliff_delta", "common_language"] = "cohen_d",
     paired: bool = True,
     confidence_level: float = 0.95,
-    n_resamples: int = 10_000,
+    n_resamples: int | None = None,
     rng: RngLike = None,
 ) -> EffectSize:
     r"""An effect size of A over B with its confidence interval and a conventional label.
@@ -245,22 +286,38 @@ def effect_size(
         :math:`\delta = (\mu_a - \mu_b)/\sigma`, inverts the noncentral t of
         the two-sample t statistic (normal scores of equal variance); it
         always holds :math:`g`.
-    ``kind="cliff_delta"``: Cliff's :math:`\delta`
-        Unpaired: :math:`P(a > b) - P(a < b)` over all pairs of a run of A
-        and a run of B, with Cliff's (1993) asymmetric interval built on his
-        unbiased variance estimate (floored at
-        :math:`(1 - \delta^2)/(n_a n_b - 1)`, since the unbiased estimate can
-        be negative) and Student's t quantile with :math:`n_a + n_b - 2`
-        degrees of freedom (Feng & Cliff, 2004), as the R package effsize
-        computes it by default (effsize does not floor the variance). Paired: the mean sign of the
-        differences, :math:`\frac1n \sum_i \operatorname{sign}(a_i - b_i)`,
-        with a percentile bootstrap interval over the pairs.
-    ``kind="common_language"``: the common-language effect size
-        The probability that A beats B, ties counting half: :math:`(\delta + 1)/2`
-        of Cliff's :math:`\delta`, paired or over all pairs (Vargha and
-        Delaney's :math:`A`; P(A > B) of
-        :func:`sigeval.procedures.prob_improvement`), with Cliff's interval
-        (unpaired) or the bootstrap (paired), transformed likewise.
+    ``kind="cliff_delta"``, ``paired=False``: Cliff's :math:`\delta`
+        :math:`P(a > b) - P(a < b)` over all pairs of a run of A and a run
+        of B, with Cliff's (1993) asymmetric interval built on his unbiased
+        variance estimate (floored at :math:`(1 - \delta^2)/(n_a n_b - 1)`,
+        since the unbiased estimate can be negative) and Student's t quantile
+        with :math:`n_a + n_b - 2` degrees of freedom (Feng & Cliff, 2004), as
+        the R package effsize computes it by default (effsize does not floor
+        the variance).
+    ``kind="cliff_delta"``, ``paired=True``: the paired mean sign
+        Not Cliff's two-group :math:`\delta` (which compares every run of A
+        with every run of B) but the mean sign of the paired differences,
+        :math:`\frac1n \sum_i \operatorname{sign}(a_i - b_i)`, an estimate of
+        :math:`P(D > 0) - P(D < 0)` for the difference :math:`D` of one pair;
+        ``kind`` is ``"paired_mean_sign"``. Its interval is exact: with
+        :math:`W` wins, :math:`T` ties and :math:`L` losses, the
+        Clopper-Pearson lower bound of :math:`P(D > 0)` from :math:`W` and
+        upper bound of :math:`P(D \ge 0)` from :math:`W + T` (each at
+        :math:`(1 - \text{level})/2`), mapped by :math:`p \mapsto 2p - 1`. A
+        tie is counted as a loss for the lower bound and as a win for the
+        upper, so the coverage is at least the level whatever the chance of
+        a tie; without ties it is the interval of the sign test.
+    ``kind="common_language"``, ``paired=False``: the common-language effect size
+        The probability that a run of A beats a run of B, ties counting half:
+        :math:`(\delta + 1)/2` of Cliff's :math:`\delta` (Vargha and Delaney's
+        :math:`A`; P(A > B) of :func:`sigeval.procedures.prob_improvement`
+        with ``paired=False``), with Cliff's interval transformed likewise.
+    ``kind="common_language"``, ``paired=True``: the paired probability of superiority
+        :math:`P(D > 0) + P(D = 0)/2`, the probability that A beats B in a
+        pair, ties counting half (P(A > B) of
+        :func:`sigeval.procedures.prob_improvement`), with the exact interval
+        of the mean sign mapped by :math:`(\cdot + 1)/2`; ``kind`` is
+        ``"paired_superiority"``.
 
     ``magnitude`` labels the size by a published convention
     (:data:`MAGNITUDE_CONVENTIONS`): Cohen's (1988) 0.2, 0.5 and 0.8 for
@@ -269,14 +326,19 @@ def effect_size(
     :math:`A`. These thresholds were proposed for the behavioural sciences;
     whether a difference matters on a benchmark is decided by a threshold
     fixed in advance in the units of the score (:ref:`ch-procedures`), not
-    by a label.
+    by a label. Romano's and Vargha and Delaney's thresholds are for two
+    independent groups: the paired kinds of winning are ``"unlabelled"``
+    (pairing removes the noise the two groups share, so the same models
+    win more pairs than they win comparisons of two groups).
 
     Scores whose spread is zero up to rounding error leave :math:`d` and
-    :math:`g` undefined: refused. When every pair is won by the same side
-    (:math:`|\delta| = 1`, complete separation) Cliff's variance estimate is
-    0 and his interval collapses to :math:`[\delta, \delta]` (so does the
-    bootstrap's); that zero width is the estimator's limit, not certainty:
-    with few runs, complete separation happens easily by chance.
+    :math:`g` undefined: refused. When every pair of runs is won by the same
+    side (:math:`|\delta| = 1`, complete separation) Cliff's variance
+    estimate is 0 and his interval collapses to :math:`[\delta, \delta]`;
+    that zero width is the estimator's limit, not certainty: with few runs,
+    complete separation happens easily by chance. The paired interval does
+    not collapse: ten wins in ten pairs give a mean sign of at least 0.38
+    at 95%.
 
     Parameters
     ----------
@@ -289,10 +351,10 @@ def effect_size(
         Pair by pair (True) or all against all (False).
     confidence_level : float
         Level of the two-sided interval.
-    n_resamples : int
-        Bootstrap resamples (paired ``"cliff_delta"`` and ``"common_language"``).
-    rng : numpy.random.Generator, int or None
-        Source of the bootstrap draws (the other kinds draw nothing).
+    n_resamples, rng : None
+        Deprecated and unused: they set the bootstrap of the paired kinds of
+        winning, whose interval is now exact. Passing either (checked as
+        before) warns with a ``FutureWarning``; they will be removed.
 
     Returns
     -------
@@ -306,6 +368,11 @@ def effect_size(
         ``"cohen_d"`` and the spread is zero.
     TypeError
         If ``paired`` is not a bool.
+
+    Warns
+    -----
+    FutureWarning
+        If ``n_resamples`` or ``rng`` is given.
 
     Notes
     -----
@@ -322,6 +389,9 @@ def effect_size(
     >>> res = effect_size(scores_a, scores_b, kind="cliff_delta", paired=False)
     >>> round(res.estimate, 2), [round(x, 2) for x in res.confidence_interval], res.magnitude
     (0.6, [-0.18, 0.92], 'large')
+    >>> res = effect_size(scores_a, scores_b, kind="cliff_delta")   # paired: A wins all five pairs
+    >>> res.kind, res.estimate, round(res.confidence_interval.low, 3), res.magnitude
+    ('paired_mean_sign', 1.0, -0.044, 'unlabelled')
     """
     paired = check_flag(paired, "paired")
     measure = check_choice(kind, "kind", EFFECT_SIZES)
@@ -331,21 +401,15 @@ def effect_size(
         a = check_scores(scores_a, "scores_a", min_size=2)
         b = check_scores(scores_b, "scores_b", min_size=2)
     confidence_level = check_unit_interval(confidence_level, "confidence_level")
-    n_resamples = check_positive_int(n_resamples, "n_resamples")
-    rng = check_rng(rng)
+    _warn_unused(n_resamples, rng)
     if measure == "cohen_d":
         name, method = ("cohen_dz" if paired else "hedges_g"), "noncentral t"
         estimate, low, high = (_cohen_dz if paired else _hedges_g)(a, b, confidence_level)
         distance = estimate
     else:
         if paired:
-            signs = _wins(a, b)
-            check_memory(float(n_resamples) * a.size, "n_resamples", n_resamples, "the bootstrap counts")
-            counts = rng.multinomial(a.size, np.full(a.size, 1 / a.size), size=n_resamples)
-            tail = (1 - confidence_level) / 2
-            delta = float(signs.mean())
-            low, high = (float(q) for q in np.quantile(counts @ signs / a.size, [tail, 1 - tail]))
-            method = "bootstrap percentile"
+            delta, low, high = _paired_mean_sign(a, b, confidence_level)
+            method = "exact binomial"
         else:
             delta, variance = _cliff_unpaired(a, b)
             z = float(stats.t.isf((1 - confidence_level) / 2, a.size + b.size - 2))
@@ -354,7 +418,9 @@ def effect_size(
         name, estimate, distance = measure, delta, delta
         if measure == "common_language":
             estimate, low, high, distance = (delta + 1) / 2, (low + 1) / 2, (high + 1) / 2, delta / 2
-    magnitude, convention = _label(measure, distance)
+        if paired:
+            name = "paired_mean_sign" if measure == "cliff_delta" else "paired_superiority"
+    magnitude, convention = _UNLABELLED if paired and measure != "cohen_d" else _label(measure, distance)
     return EffectSize(
         estimate=float(estimate),
         confidence_interval=ConfidenceInterval(float(low), float(high)),

@@ -17,6 +17,10 @@ rejections at level ``alpha``:
 ``"by"``          Benjamini and Yekutieli (2001)             FDR, any dependence
 ================  =========================================  ===============================
 
+FWER is the probability of at least one false rejection; FDR the expected
+share of false rejections among the rejections (over repeated families: in
+one family the share can be larger).
+
 Reporting the best of several runs is the same problem in another form: a
 search over noise. :func:`expected_best_of_k` gives, exactly, what the best of
 ``k`` runs drawn from a sweep scores on average, and what the selected run
@@ -163,9 +167,15 @@ def adjust_pvalues(
     procedure at level :math:`\alpha`. Adjusted values are never below the raw
     ones, never above 1, and keep the order of the raw ones; tied p-values get
     equal adjusted values. Bonferroni and Holm control the family-wise error
-    rate (FWER) under any dependence; Hochberg controls it, and BH the false
-    discovery rate (FDR), for independent (or positively dependent) tests; BY
-    controls the FDR under any dependence.
+    rate (FWER, the probability of any false rejection) under any dependence;
+    Hochberg controls it, and BH the false discovery rate (FDR, the *expected*
+    share of false rejections among the rejections, not the share in any one
+    family), for independent (or positively dependent) tests; BY controls the
+    FDR under any dependence. A Bonferroni-adjusted p-value depends only on
+    its own p-value and :math:`m`; the step-wise ones depend on the other
+    p-values of the family too (Holm's keeps the order of the raw values by
+    taking a maximum, so it can equal :math:`(m - j + 1)\,p_{(j)}` of another
+    test :math:`j`).
 
     Parameters
     ----------

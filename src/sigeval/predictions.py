@@ -183,6 +183,19 @@ def _correctness(table: pd.DataFrame, label: Any, models: list) -> dict[Any, np.
     return {m: (predicted[m] == truth_text).to_numpy(dtype=float) for m in models}
 
 
+def _check_budget(n_models: int, n_pairs: int, bootstraps: int, n_resamples: int, max_resamples: int) -> None:
+    """Refuse, before any work, a comparison that would draw more resamples in all than ``max_resamples``."""
+    total = bootstraps * n_resamples
+    if total > max_resamples:
+        raise ValueError(
+            f"{n_models} models make {n_pairs:,} pairs; this comparison would draw {total:,} bootstrap resamples "
+            f"({bootstraps:,} bootstraps x {n_resamples:,} resamples), above the limit of {max_resamples:,} "
+            f"(`max_resamples`). Pass max_resamples={total} (--max-resamples {total} on the command line) to run "
+            "it anyway, or compare fewer models (`models`, --models) or draw fewer resamples (`n_resamples`, "
+            "--n-resamples)"
+        )
+
+
 def _group_codes(table: pd.DataFrame, column: Any) -> np.ndarray | None:
     if column is None:
         return None
@@ -267,7 +280,8 @@ def _compare_auc(table, label, models, groups, level: float, n_resamples: int, g
                     f"too few for a bootstrap of the AUC: a resample of the {y.size} items draws one class only with "
                     f"probability {one_class:.3g}, about {one_class * n_resamples:,.0f} of the {n_resamples:,} "
                     "resamples, and an AUC needs both classes. No interval was computed; use DeLong's interval "
-                    "(auc_method='delong', the default) or add items of the rarer class",
+                    "(auc_method='delong', the default; --auc-method delong on the command line) or add items of "
+                    "the rarer class",
                 ) from None
         else:
             interval = delong_ci(y, s, confidence_level=level)
@@ -303,6 +317,7 @@ def compare_predictions(
     n_resamples: int = 10_000,
     rng: RngLike = None,
     auc_method: AUCMethod = "delong",
+    max_resamples: int | None = None,
     progress: bool = True,
 ) -> PredictionsComparison:
     """Every model's score with its interval, and every pair compared, from a table of predictions.
@@ -347,6 +362,13 @@ def compare_predictions(
         How each model's AUC interval is computed (``metric="auc"``): DeLong's
         standard error (the default; one sort per model), or ``n_resamples``
         bootstrap resamples.
+    max_resamples : int, optional
+        The most bootstrap resamples the comparison may draw in all, counted
+        before any work as bootstraps x ``n_resamples`` (a bootstrap per pair,
+        and per model with ``groups`` or ``auc_method="bootstrap"``); None (the
+        default) sets no limit beyond the memory check of each bootstrap.
+        ``sigeval compare`` passes 100,000,000 (``--max-resamples``), so that a
+        table of many models does not run for hours unasked.
     progress : bool
         A progress bar over the models and pairs, on a terminal, when the
         work takes more than a couple of seconds (the ``progress`` extra).
@@ -363,7 +385,8 @@ def compare_predictions(
         that no model predicts, fewer than 2 models, or too few items of a
         class for a bootstrap of the AUC; the message names the column and the
         rows (0-based positions of ``table``). Also ``models`` naming a column
-        twice or the label or groups column, and ``groups`` equal to ``label``.
+        twice or the label or groups column, ``groups`` equal to ``label``, and
+        more resamples in all than ``max_resamples``.
     TypeError
         ``label`` or ``groups`` not a column name, ``models`` not a list of them.
 
@@ -410,6 +433,10 @@ def compare_predictions(
     codes = _group_codes(table, groups)
     auc_method = check_choice(auc_method, "auc_method", ("delong", "bootstrap"))
     n_pairs = len(models) * (len(models) - 1) // 2
+    if max_resamples is not None:
+        bootstraps = (len(models) if auc_method == "bootstrap" else 0) if metric == "auc" else (
+            n_pairs + (len(models) if codes is not None else 0))
+        _check_budget(len(models), n_pairs, bootstraps, n_resamples, check_positive_int(max_resamples, "max_resamples"))
     steps = n_pairs + (len(models) if metric == "auc" or codes is not None else 0)
     with progress_bar(steps, "compare", enabled=progress, unit="comparison") as bar:
         if metric == "auc":

@@ -1,7 +1,21 @@
-"""Your harness's logs in: per-item results of lm-evaluation-harness and Inspect, runs of an MLflow experiment.
+"""Files in, the library's tables out: CSV files of runs or predictions, and the logs of evaluation harnesses.
 
-Each reader turns what a tool wrote into one of the library's tidy tables,
-so that the comparison is a library call rather than a script:
+:func:`read_csv_table` reads any CSV file the library takes (a table of
+predictions for :func:`~sigeval.predictions.compare_predictions`, a table of
+runs for :class:`~sigeval.report.Report`) and refuses what pandas would read
+wrongly without a word: a column name used twice (pandas renames the second
+``a.1``), a row with more fields than the header (pandas would make the first
+column the index), a decimal comma that splits a number in two. It finds the
+delimiter (comma, semicolon, tab or bar) and the encoding (UTF-8, with or
+without a byte-order mark as Excel writes it, or UTF-16 with its mark), and
+indexes the rows by their line in the file, so that a row named in an error
+can be found in an editor. :func:`read_runs_csv` adds the checks of a table
+of runs: its four columns are there, and every score is a number or empty
+(a failed run), never text or an infinity. ``sigeval compare`` and
+``sigeval runs`` read their files with these functions.
+
+Your harness's logs, likewise, each into one of the library's tables, so that
+the comparison is a library call rather than a script:
 
 - :func:`read_lm_eval` reads the ``--log_samples`` output of
   lm-evaluation-harness 0.4.x and :func:`read_inspect` the evaluation logs of
@@ -17,18 +31,27 @@ refused with the two places it was found; a file that is not what the reader
 expects is refused with its name and the line (or the sample) at fault. Items
 are matched by their id, never by their order in a file, and the ids one
 model has and another lacks are reported by the comparison.
-
 ``read_lm_eval`` needs nothing beyond the statistics core; ``read_inspect``
 needs the ``inspect`` extra (``pip install 'sigeval[inspect]'``),
-``read_mlflow`` the ``mlflow`` extra. Explained in :ref:`ch-generative`.
+``read_mlflow`` the ``mlflow`` extra.
+
+Every error names the file, and the line where there is one
+(``runs.csv, line 4: ...``). Explained in :ref:`ch-own-results` (CSV files)
+and :ref:`ch-generative` (harness logs).
 """
 
 from __future__ import annotations
 
+import codecs
+import collections
+import csv
+import io
+import itertools
 import json
 import math
 import os
-from collections.abc import Iterable, Mapping
+import re
+from collections.abc import Iterable, Iterator, Mapping
 from pathlib import Path
 from typing import Any
 from urllib.parse import unquote, urlparse
@@ -36,15 +59,286 @@ from urllib.parse import unquote, urlparse
 import numpy as np
 import pandas as pd
 
-__all__ = ["read_lm_eval", "read_inspect", "read_mlflow"]
+from ._validation import TableError, check_numeric_column, row_list
+
+__all__ = ["read_csv_table", "read_runs_csv", "read_lm_eval", "read_inspect", "read_mlflow"]
+
+#: The delimiters a file may use, in the order that breaks a tie (a header with one field reads as commas).
+DELIMITERS = (",", ";", "\t", "|")
+#: The lines read to find the delimiter: the header and the first rows.
+_SNIFFED_LINES = 21
+
+
+def read_csv_table(path: str | os.PathLike, *, sep: str | None = None) -> pd.DataFrame:
+    r"""A CSV file as a DataFrame, each row indexed by its line in the file, or an error naming the line.
+
+    The header (line 1) names the columns, one name per column. The
+    delimiter is ``sep``, or the one of ``,`` ``;`` tab ``|`` that splits the
+    header into the most fields and the first 20 rows into as many (a comma on
+    a tie); the encoding is UTF-8, or
+    what the file's byte-order mark says (UTF-8 with a mark, as Excel saves
+    "CSV UTF-8"; UTF-16). Blank lines are skipped, as pandas skips them.
+
+    Parameters
+    ----------
+    path : str or path-like
+        The file.
+    sep : str, optional
+        The delimiter, one character; by default found from the header.
+
+    Returns
+    -------
+    pandas.DataFrame
+        The columns as :func:`pandas.read_csv` types them, the index named
+        ``line``: the line of the file on which each row starts (the first row
+        is on line 2).
+
+    Raises
+    ------
+    FileNotFoundError, IsADirectoryError, OSError
+        No such file, a folder, or a file that cannot be read (the message
+        names the path).
+    ValueError
+        An empty file, a header without rows, a column name used twice, a
+        row with more or fewer fields than the header (with the decimal comma
+        that split a number, if there is one), bytes that are not text in the
+        encoding; the message names the file and the line.
+    TypeError
+        ``path`` not a file name, ``sep`` not one character.
+
+    Notes
+    -----
+    Explained in :ref:`ch-own-results`.
+
+    Examples
+    --------
+    >>> import tempfile, pathlib
+    >>> from sigeval import read_csv_table
+    >>> file = pathlib.Path(tempfile.mkdtemp()) / "predictions.csv"
+    >>> _ = file.write_text("label;A;B\n1;1;0\n\n0;0;0\n")
+    >>> table = read_csv_table(file)
+    >>> table.columns.tolist(), table.index.tolist()
+    (['label', 'A', 'B'], [2, 4])
+    """
+    if not isinstance(path, str | os.PathLike):
+        raise TypeError(f"`path` must be a file name (str or path-like); got {type(path).__name__}.")
+    if sep is not None and (not isinstance(sep, str) or len(sep) != 1):
+        raise TypeError(f"`sep` must be None (found from the header) or one character such as ';'; got {sep!r}.")
+    text = _text(Path(path), str(path))
+    sep = sep or _delimiter(text)
+    try:
+        _check_header(list(itertools.islice(csv.reader(io.StringIO(text), delimiter=sep), 2)), str(path))
+        table = pd.read_csv(io.StringIO(text), sep=sep)
+        if not table.index.equals(pd.RangeIndex(len(table))):
+            # More fields on each row than in the header: pandas would silently use the first column as the index
+            # (a RangeIndex too when that column counts 1, 4, 7, ...).
+            raise pd.errors.ParserError("the rows have more fields than the header (line 1)")
+        if table.empty:
+            raise ValueError(f"{path}: the file has a header but no rows")
+        table.index = pd.Index(_record_lines(text, sep, len(table), str(path)), name="line")
+    except pd.errors.EmptyDataError:
+        raise ValueError(f"{path}: the file is empty") from None
+    except (pd.errors.ParserError, csv.Error) as err:
+        raise _shifted(text, str(path), sep) or ValueError(
+            f"{path}: not a readable CSV file ({str(err).splitlines()[0]})"
+        ) from None
+    return table
+
+
+def read_runs_csv(
+    path: str | os.PathLike,
+    *,
+    task: Any = "task",
+    model: Any = "model",
+    seed: Any = "seed",
+    score: Any = "score",
+    sep: str | None = None,
+) -> pd.DataFrame:
+    r"""A CSV file of runs (task, model, seed, score), checked, for :class:`~sigeval.report.Report`.
+
+    :func:`read_csv_table`, then: the four columns are in the header, and
+    every score is a number or an empty cell (a failed run, which ``Report``
+    lists), never text (a decimal comma, ``"high"``) or an infinity. The other
+    checks of a table of runs (pairs, duplicates, failed runs) are
+    ``Report``'s.
+
+    Parameters
+    ----------
+    path : str or path-like
+        The file.
+    task, model, seed, score : str
+        The names of the four columns, as :class:`~sigeval.report.Report` takes them.
+    sep : str, optional
+        As in :func:`read_csv_table`.
+
+    Returns
+    -------
+    pandas.DataFrame
+        Every column of the file, rows indexed by line (:func:`read_csv_table`).
+
+    Raises
+    ------
+    ValueError
+        What :func:`read_csv_table` raises, a missing column, or a score that is
+        text or infinite; the message names the file and the line.
+
+    Notes
+    -----
+    Explained in :ref:`ch-own-results`.
+
+    Examples
+    --------
+    >>> import tempfile, pathlib
+    >>> from sigeval import Report, read_runs_csv
+    >>> file = pathlib.Path(tempfile.mkdtemp()) / "runs.csv"
+    >>> _ = file.write_text("task,model,seed,score\nt,A,0,0.81\nt,A,1,0.83\nt,B,0,0.79\nt,B,1,0.80\n")
+    >>> Report(read_runs_csv(file))
+    Report(1 task(s), 2 models, 2 seeds per task, 0 failed run(s))
+    >>> _ = file.write_text("task,model,seed,score\nt,A,0,0.81\nt,A,1,high\n")
+    >>> read_runs_csv(file)  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    ValueError: ...runs.csv, line 3: column 'score' holds 'high', not a number
+    """
+    table = read_csv_table(path, sep=sep)
+    for column, what in ((task, "tasks"), (model, "models"), (seed, "seeds"), (score, "scores")):
+        if column not in table.columns:
+            raise ValueError(f"{path}: no column {column!r} for the {what} (the columns are "
+                             f"{', '.join(map(repr, table.columns))})")
+    try:
+        values = check_numeric_column(table, score)
+        if np.isinf(values).any():
+            raise TableError(np.flatnonzero(np.isinf(values)), f"column {score!r} holds an infinite score")
+    except TableError as err:
+        raise ValueError(f"{path}, {row_list(table.index[err.rows].to_numpy(), word='line')}: {err.detail}") from None
+    return table
+
+
+# --------------------------------------------------------------------------- the file's text
+
+
+def _text(file: Path, path: str) -> str:
+    """The file's text, decoded as its byte-order mark says (UTF-8 without one)."""
+    if not file.exists():
+        raise FileNotFoundError(f"{path}: no such file")
+    if file.is_dir():
+        raise IsADirectoryError(f"{path}: is a directory, not a CSV file")
+    try:
+        data = file.read_bytes()
+    except OSError as err:  # permission denied, an I/O error, a special file
+        raise OSError(f"{path}: cannot read the file ({err.strerror or err})") from None
+    encoding = "utf-8"
+    if data.startswith(codecs.BOM_UTF8):
+        encoding = "utf-8-sig"
+    elif data.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)):
+        encoding = "utf-16"
+    try:
+        return data.decode(encoding)
+    except UnicodeDecodeError as err:
+        what = "UTF-16" if encoding == "utf-16" else "UTF-8"
+        raise ValueError(f"{path}: not a readable CSV file (byte {err.start} is not {what} text)") from None
+
+
+def _delimiter(text: str) -> str:
+    """The delimiter that splits the header into the most fields and the first rows into as many (quotes respected).
+
+    When no delimiter splits the first rows as it splits the header (a decimal comma, a row too long), the one
+    that splits the header most, so that the error names the line; a comma on a tie.
+    """
+    sample = "".join(itertools.islice(io.StringIO(text), _SNIFFED_LINES))
+    scores = {}
+    for sep in DELIMITERS:
+        try:
+            rows = [row for _, row in _records(sample, sep)]
+        except csv.Error:
+            rows = []
+        if len(sample) < len(text) and len(rows) > 1:
+            rows = rows[:-1]  # the sample may end inside the last record
+        width = len(rows[0]) if rows else 0
+        scores[sep] = (width > 1 and all(len(row) == width for row in rows[1:]), width)
+    return max(DELIMITERS, key=lambda sep: (*scores[sep], -DELIMITERS.index(sep)))
+
+
+def _records(text: str, sep: str) -> Iterator[tuple[int, list[str]]]:
+    """Each record of the file with the line it starts on; blank lines (empty or spaces) skipped, as pandas skips them."""
+    reader = csv.reader(io.StringIO(text), delimiter=sep)
+    end = 0
+    for row in reader:
+        start, end = end + 1, reader.line_num
+        if row and not (len(row) == 1 and not row[0].strip()):
+            yield start, row
+
+
+def _record_lines(text: str, sep: str, n_rows: int, path: str) -> np.ndarray:
+    """The line on which each of the ``n_rows`` rows starts (the header is line 1)."""
+    if '"' not in text and "\r" not in text and text.count("\n") + (not text.endswith("\n")) == n_rows + 1:
+        return np.arange(2, n_rows + 2)  # one record per line: no quotes, no blank line
+    lines = np.fromiter((start for start, _ in _records(text, sep)), dtype=np.int64)[1:]
+    if lines.size != n_rows:  # pandas and the csv module part the records differently (exotic quoting)
+        raise ValueError(f"{path}: the quotes of the file are ambiguous: Python's csv module reads {lines.size} "
+                         f"rows where pandas reads {n_rows}; quote every field that holds a quote or a line break")
+    return lines
+
+
+def _check_header(rows: list[list[str]], path: str) -> None:
+    """Refuse repeated column names (pandas renames the second ``a.1``), saying if line 2 is a second header."""
+    if not rows:
+        return
+    header = [name.strip() for name in rows[0]]
+    counts = collections.Counter(header)
+    repeated = [name for name in counts if counts[name] > 1]
+    if not repeated:
+        return
+    name = repeated[0]
+    where = ", ".join(str(i + 1) for i, h in enumerate(header) if h == name)
+    message = (f"{path}, line 1: column {name!r} appears {counts[name]} times (columns {where}); "
+               "each column needs its own name (pandas would rename the repeats silently)")
+    second = [field.strip() for field in rows[1]] if len(rows) > 1 else []
+    if second and len(set(second)) == len(second) and not any(_is_number(field) for field in second):
+        message += (f". Line 2 ({', '.join(second)}) looks like a second header row, as pandas writes a "
+                    "two-level (MultiIndex) header: keep one header row")
+    raise ValueError(message)
+
+
+def _is_number(text: str) -> bool:
+    try:
+        float(text)
+    except ValueError:
+        return False
+    return True
+
+
+def _decimal_comma(row: list[str]) -> str | None:
+    """The rightmost pair of adjacent fields of digits only, joined by a comma: ``0,8620`` (scores come last)."""
+    digits = [bool(re.fullmatch(r"[-+]?\d+", field.strip())) and bool(re.fullmatch(r"\d+", nxt.strip()))
+              for field, nxt in zip(row, row[1:])]
+    for i in range(len(digits) - 1, -1, -1):
+        if digits[i]:
+            return f"{row[i].strip()},{row[i + 1].strip()}"
+    return None
+
+
+def _shifted(text: str, path: str, sep: str) -> ValueError | None:
+    """The first line with more or fewer fields than the header, and a decimal comma on it if there is one."""
+    try:
+        records = _records(text, sep)
+        width = len(next(records, (0, []))[1])
+        for number, row in records:
+            if len(row) != width:
+                comma = _decimal_comma(row) if len(row) > width and sep == "," else None
+                hint = f": a decimal comma ({comma!r})? Write decimals with a point ({comma.replace(',', '.')})" if comma else ""
+                return ValueError(f"{path}, line {number}: {len(row)} fields where the header (line 1) has {width}{hint}")
+    except csv.Error:
+        return None
+    return None
+
+
+# --------------------------------------------------------------------------- harness logs: shared
 
 #: The columns of the table of items the readers of per-item logs return, in this order.
 ITEM_COLUMNS = ("model", "task", "item", "sample", "metric", "score")
 
 PathsLike = str | os.PathLike | Iterable[str | os.PathLike]
-
-
-# --------------------------------------------------------------------------- shared
 
 
 def _paths(paths: PathsLike, name: str = "paths") -> list[Path]:

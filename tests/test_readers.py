@@ -1,0 +1,213 @@
+"""sigeval.readers: CSV files of runs and predictions, read as pandas reads them, checked, rows indexed by line."""
+
+import codecs
+import csv
+import io
+import os
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from sigeval import Report, compare_predictions, read_csv_table, read_runs_csv
+
+RUNS = "task,model,seed,score\n" + "".join(
+    f"t{t},{m},{s},{0.8 + 0.01 * s + 0.02 * t + (0.015 if m == 'A' else 0.0):.4f}\n"
+    for t in range(2) for m in "AB" for s in range(3)
+)
+
+
+def _write(tmp_path, name, content):
+    path = tmp_path / name
+    if isinstance(content, bytes):
+        path.write_bytes(content)
+    else:
+        path.write_text(content, encoding="utf-8")
+    return path
+
+
+def _lines_by_hand(text):
+    """The line each data row starts on, counted character by character (quotes may hold line breaks)."""
+    starts, line, quoted, at_start, blank = [], 1, False, True, True
+    for ch in text:
+        if at_start:
+            starts.append(line)
+            at_start, blank = False, True
+        if ch == '"':
+            quoted = not quoted
+        if ch == "\n" and not quoted:
+            if blank:
+                starts.pop()  # an empty or blank line is no row
+            at_start = True
+        elif not ch.isspace():
+            blank = False
+        if ch == "\n":
+            line += 1
+    if not at_start and blank:
+        starts.pop()
+    return starts[1:]  # the first row is the header
+
+
+# --------------------------------------------------------------------------- read_csv_table
+
+
+@pytest.mark.parametrize("sep", [",", ";", "\t", "|"])
+@pytest.mark.parametrize("encoding", ["utf-8", "utf-8-sig", "utf-16"])
+def test_a_table_reads_as_pandas_reads_it_given_the_delimiter_and_the_encoding(tmp_path, sep, encoding):
+    frame = pd.DataFrame({"label": [0, 1, 2, 1], "model é": ["a", "b", "c", "d"], "score": [0.5, 0.25, 1e-3, -2.0]})
+    text = frame.to_csv(index=False, sep=sep)
+    path = _write(tmp_path, "t.csv", text.encode(encoding))  # utf-8-sig and utf-16 write their byte-order mark
+    table = read_csv_table(path)
+    expected = pd.read_csv(path, sep=sep, encoding=encoding)
+    pd.testing.assert_frame_equal(table.reset_index(drop=True), expected)
+    assert table.index.name == "line" and table.index.tolist() == [2, 3, 4, 5]
+    pd.testing.assert_frame_equal(read_csv_table(path, sep=sep), table)
+
+
+def test_the_delimiter_is_the_one_that_splits_the_header_most_a_comma_on_a_tie(tmp_path):
+    assert read_csv_table(_write(tmp_path, "a.csv", "a;b,c;d\n1;2,3;4\n")).columns.tolist() == ["a", "b,c", "d"]
+    assert read_csv_table(_write(tmp_path, "b.csv", "a;b,c\n1;2,3\n")).columns.tolist() == ["a;b", "c"]
+    assert read_csv_table(_write(tmp_path, "c.csv", "score\n1\n2\n")).columns.tolist() == ["score"]
+    # A quoted name holding the other delimiter does not count for it.
+    quoted = read_csv_table(_write(tmp_path, "d.csv", 'x,"a;b;c"\n1,2\n'))
+    assert quoted.columns.tolist() == ["x", "a;b;c"]
+    # The first rows must agree with the header: a name with a semicolon in a comma file.
+    assert read_csv_table(_write(tmp_path, "f.csv", "x,y;z\n1,2\n3,4\n")).columns.tolist() == ["x", "y;z"]
+    # Given, the delimiter is used as it is.
+    assert read_csv_table(_write(tmp_path, "e.csv", "a;b,c\n1;2,3\n"), sep=";").columns.tolist() == ["a", "b,c"]
+
+
+def test_rows_are_indexed_by_the_line_they_start_on(tmp_path):
+    text = 'id,note,score\n1,plain,0.5\n\n2,"two\nlines",0.25\n   \n3,"a ""quote""",0.75\n4,last,1.0'
+    table = read_csv_table(_write(tmp_path, "n.csv", text))
+    assert table.index.tolist() == _lines_by_hand(text) == [2, 4, 7, 8]
+    assert table.note.tolist() == ["plain", "two\nlines", 'a "quote"', "last"]
+    pd.testing.assert_frame_equal(table.reset_index(drop=True), pd.read_csv(io.StringIO(text)))
+    # Windows line ends and a blank last line count the same.
+    crlf = read_csv_table(_write(tmp_path, "w.csv", "a,b\r\n1,2\r\n\r\n3,4\r\n\r\n"))
+    assert crlf.index.tolist() == [2, 4] and crlf.b.tolist() == [2, 4]
+
+
+@pytest.mark.parametrize("content, message", [
+    ("", r"e\.csv: the file is empty$"),
+    ("label,A,B\n", r"e\.csv: the file has a header but no rows$"),
+    ("task,model,score,score\nt,A,0,1\n", r"e\.csv, line 1: column 'score' appears 2 times \(columns 3, 4\); each "
+     r"column needs its own name \(pandas would rename the repeats silently\)$"),
+    ("run,run,result\ntask,model,score\nt,A,1\n", r"line 1: column 'run' appears 2 times.*\. Line 2 \(task, model, "
+     r"score\) looks like a second header row, as pandas writes a two-level \(MultiIndex\) header: keep one header row$"),
+    ("a,b,c\n1,2,3\n1,2,0,83\n", r"e\.csv, line 3: 4 fields where the header \(line 1\) has 3: a decimal comma "
+     r"\('0,83'\)\? Write decimals with a point \(0\.83\)$"),
+    ("a,b,c\n1,2,3\n\nx,y,z,w,v\n", r"e\.csv, line 4: 5 fields where the header \(line 1\) has 3$"),
+    ("a,b\n1,x,3\n4,y,6\n", r"e\.csv, line 2: 3 fields where the header \(line 1\) has 2$"),
+    (b"a,b\n1,\xff\n", r"e\.csv: not a readable CSV file \(byte 6 is not UTF-8 text\)$"),
+    (codecs.BOM_UTF16_LE + b"a\x00,\x00b\x00\n\x00\x00\xd8", r"e\.csv: not a readable CSV file \(byte \d+ is not "
+     r"UTF-16 text\)$"),
+])
+def test_what_pandas_would_read_wrongly_is_refused_naming_the_file_and_line(tmp_path, content, message):
+    path = _write(tmp_path, "e.csv", content)
+    with pytest.raises(ValueError, match=message):
+        read_csv_table(path)
+
+
+def test_a_decimal_comma_is_a_hint_only_where_a_comma_splits_fields(tmp_path):
+    with pytest.raises(ValueError, match=r"line 2: 4 fields where the header \(line 1\) has 3$"):
+        read_csv_table(_write(tmp_path, "s.csv", "a;b;c\n1;2;3;4\n"))
+
+
+def test_missing_files_folders_and_unreadable_files_are_os_errors_naming_the_path(tmp_path, monkeypatch):
+    with pytest.raises(FileNotFoundError, match=r"^.*nothing\.csv: no such file$"):
+        read_csv_table(tmp_path / "nothing.csv")
+    with pytest.raises(IsADirectoryError, match=r": is a directory, not a CSV file$"):
+        read_csv_table(tmp_path)
+    path = _write(tmp_path, "locked.csv", RUNS)
+    real = io.open
+
+    def refused(file, *args, **kwargs):
+        if str(file) == str(path):
+            raise PermissionError(13, "Permission denied", str(file))
+        return real(file, *args, **kwargs)
+
+    monkeypatch.setattr(io, "open", refused)
+    with pytest.raises(OSError) as error:
+        read_csv_table(path)
+    assert str(error.value) == f"{path}: cannot read the file (Permission denied)"
+
+
+@pytest.mark.parametrize("bad, match", [(dict(path=3), "`path`"), (dict(path=None), "`path`"),
+                                        (dict(sep=";;"), "`sep`"), (dict(sep=1), "`sep`")])
+def test_bad_arguments_are_type_errors_naming_them(tmp_path, bad, match):
+    with pytest.raises(TypeError, match=match):
+        read_csv_table(**{"path": _write(tmp_path, "r.csv", RUNS), **bad})
+
+
+def test_ambiguous_quotes_are_refused_rather_than_misnumbered(tmp_path, monkeypatch):
+    import sigeval.readers as readers
+
+    path = _write(tmp_path, "q.csv", 'a,b\n"x\n1",2\n')
+    monkeypatch.setattr(readers, "_records", lambda text, sep: iter([(1, ["a", "b"])]))
+    with pytest.raises(ValueError, match=r"q\.csv: the quotes of the file are ambiguous: Python's csv module reads 0 "
+                                         r"rows where pandas reads 1"):
+        read_csv_table(path)
+
+
+def test_the_records_are_those_of_the_csv_module(tmp_path):
+    text = 'a,b\n1,"x\n\ny"\n\n2,z\n'
+    rows = list(csv.reader(io.StringIO(text)))
+    assert rows == [["a", "b"], ["1", "x\n\ny"], [], ["2", "z"]]
+    assert read_csv_table(_write(tmp_path, "r.csv", text)).index.tolist() == [2, 6]
+
+
+# --------------------------------------------------------------------------- read_runs_csv
+
+
+def test_runs_are_read_for_report(tmp_path):
+    path = _write(tmp_path, "runs.csv", RUNS)
+    table = read_runs_csv(path)
+    pd.testing.assert_frame_equal(table.reset_index(drop=True), pd.read_csv(path))
+    pd.testing.assert_frame_equal(Report(table).pairwise(), Report(pd.read_csv(path)).pairwise())
+    renamed = _write(tmp_path, "other.csv", RUNS.replace("task,model,seed,score", "dataset;method;run;acc")
+                     .replace(",", ";"))
+    table = read_runs_csv(renamed, task="dataset", model="method", seed="run", score="acc")
+    assert table.columns.tolist() == ["dataset", "method", "run", "acc"]
+    report = Report(table, task="dataset", model="method", seed="run", score="acc")
+    pd.testing.assert_frame_equal(report.pairwise(), Report(pd.read_csv(path)).pairwise())
+
+
+def test_an_empty_score_is_a_failed_run_left_to_report(tmp_path):
+    path = _write(tmp_path, "f.csv", RUNS.replace("0.8150\n", "\n", 1))
+    table = read_runs_csv(path)
+    assert table.score.isna().sum() == 1
+    assert len(Report(table, failed="drop-pairs").failed_runs) == 1
+
+
+@pytest.mark.parametrize("edit, message", [
+    (lambda text: text.replace("0.8250", "high", 1), r"r\.csv, line 3: column 'score' holds 'high', not a number$"),
+    (lambda text: text.replace("0.8250", '"0,8250"', 1),
+     r"r\.csv, line 3: column 'score' holds '0,8250', not a number \(a decimal comma\? write 0\.8250\)$"),
+    (lambda text: text.replace("0.8250", "inf", 1).replace("0.8350", "-inf", 1),
+     r"r\.csv, lines 3, 4: column 'score' holds an infinite score$"),
+    # A blank line above the bad score: the line is the file's, not the row's position plus 2.
+    (lambda text: text.replace("\n", "\n\n", 1).replace("0.8250", "high", 1), r"r\.csv, line 4: column 'score'"),
+    (lambda text: text.replace("seed", "run", 1), r"r\.csv: no column 'seed' for the seeds \(the columns are 'task', "
+     r"'model', 'run', 'score'\)$"),
+])
+def test_a_bad_score_or_a_missing_column_names_the_file_and_line(tmp_path, edit, message):
+    path = _write(tmp_path, "r.csv", edit(RUNS))
+    with pytest.raises(ValueError, match=message):
+        read_runs_csv(path)
+
+
+def test_predictions_read_here_compare_as_the_frame_they_came_from(tmp_path):
+    rng = np.random.default_rng(0)
+    frame = pd.DataFrame({"label": rng.integers(0, 3, 40), "A": rng.integers(0, 3, 40), "B": rng.integers(0, 3, 40)})
+    path = _write(tmp_path, "p.csv", frame.to_csv(index=False, sep=";"))
+    read = compare_predictions(read_csv_table(path), n_resamples=200, rng=1)
+    direct = compare_predictions(frame, n_resamples=200, rng=1)
+    pd.testing.assert_frame_equal(read.pairs, direct.pairs)
+    pd.testing.assert_frame_equal(read.models, direct.models)
+
+
+def test_the_path_may_be_text_or_a_path(tmp_path):
+    path = _write(tmp_path, "r.csv", RUNS)
+    pd.testing.assert_frame_equal(read_runs_csv(str(path)), read_runs_csv(path))
+    pd.testing.assert_frame_equal(read_csv_table(os.fspath(path)), read_csv_table(path))
