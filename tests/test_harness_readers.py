@@ -501,3 +501,79 @@ def test_readers_name_their_extras_when_missing(monkeypatch):
         read_inspect(".")
     with pytest.raises(ImportError, match=r"pip install 'sigeval\[mlflow\]'"):
         read_mlflow("sweep", metric="acc")
+
+
+# --------------------------------------------------------------------------- the command
+
+
+def _run(capsys, *argv):
+    from sigeval.cli import main
+
+    code = main([str(a) for a in argv])
+    captured = capsys.readouterr()
+    return code, captured.out, captured.err
+
+
+def test_command_compares_lm_eval_output(lm_eval_out, capsys):
+    code, out, err = _run(capsys, "compare", "--from", "lm-eval", lm_eval_out, "--metric", "arc_easy=acc",
+                          "gsm8k=exact_match,strict-match", "--n-resamples", 2000, "--json")
+    assert code == 0, err
+    shown = json.loads(out)
+    table = read_lm_eval(lm_eval_out, metric={"arc_easy": "acc", "gsm8k": "exact_match,strict-match"})
+    res = compare_items(table, n_resamples=2000, rng=0)  # the command's default seed
+    assert shown["pairs"] == res.pairs.to_dict("records")  # full precision
+    assert shown["missing"] == [{"task": "arc_easy", "model": "model-b", "n_missing": 1, "items": "7"}]
+    assert [r["k"] for r in shown["pass_at_k"]] == [1, 2, 1, 2] and shown["note"] == res.note
+    code, out, err = _run(capsys, "compare", "--from", "lm-eval", lm_eval_out, "--metric", "exact_match")
+    assert code == 1 and "`metric` 'exact_match' matches no metric of task 'arc_easy'" in err
+    code, out, err = _run(capsys, "compare", "--from", "lm-eval", lm_eval_out)
+    assert code == 1 and "holds 2 metrics ('acc,none', 'acc_norm,none')" in err and "--metric on the command line" in err
+
+
+def test_command_names_the_line_of_a_bad_score(lm_eval_out, capsys):
+    file = lm_eval_out / "model-b" / f"samples_arc_easy_{DATES[0]}.jsonl"
+    file.write_text(file.read_text().replace('"acc": 1.0', '"acc": "1,0"', 1))
+    code, out, err = _run(capsys, "compare", "--from", "lm-eval", lm_eval_out, "--metric", "acc")
+    assert code == 1 and err.startswith("sigeval compare: error: ") and "line 1: metric 'acc' holds '1,0'" in err
+
+
+def test_command_refuses_options_of_the_other_source(lm_eval_out, tmp_path, capsys):
+    for extra, message in ((["--label", "y"], "--label: not an option of --from lm-eval"),
+                           (["--groups", "g"], "--groups: not an option of --from lm-eval")):
+        code, _, err = _run(capsys, "compare", "--from", "lm-eval", lm_eval_out, *extra)
+        assert code == 1 and message in err
+    csv = tmp_path / "p.csv"
+    csv.write_text("label,A,B\n1,1,0\n0,0,0\n1,1,1\n")
+    assert _run(capsys, "compare", csv, "--n-resamples", 100)[0] == 0
+    code, _, err = _run(capsys, "compare", csv, csv)
+    assert code == 1 and "one CSV file is compared at a time; got 2" in err
+    code, _, err = _run(capsys, "compare", csv, "--k", 2)
+    assert code == 1 and "--k: not an option of a CSV file" in err
+    code, _, err = _run(capsys, "compare", csv, "--metric", "acc,none")
+    assert code == 1 and "--metric of a CSV file is accuracy or auc; got acc,none" in err
+    code, _, err = _run(capsys, "compare", "--from", "lm-eval", lm_eval_out, "--metric", "acc", "gsm8k=x")
+    assert code == 1 and "--metric takes one NAME, or TASK=NAME for each task" in err
+
+
+def test_command_compares_inspect_logs(inspect_logs, capsys):
+    code, out, err = _run(capsys, "compare", "--from", "inspect", *inspect_logs, "--metric", "match", "--k", 1, 2,
+                          "--n-resamples", 1000)
+    assert code == 0, err
+    assert "pass at k" in out and "ranks" in out and "sign flips by item" in out
+    assert "mockllm/a       10     2.0000 0.8000" in out
+
+
+def test_command_reads_mlflow_runs(mlflow_uri, capsys):
+    code, out, err = _run(capsys, "runs", "--from", "mlflow", "--experiment", "sweep", "--metric", "val_acc",
+                          "--tracking-uri", mlflow_uri, "--failed", "drop-pairs", "--json")
+    assert code == 0, err
+    shown = json.loads(out)
+    assert {(r["task"], r["model"], r["seed"]) for r in shown["failed_runs"]} == set(BROKEN)
+    code, _, err = _run(capsys, "runs", "--from", "mlflow", "--experiment", "sweep", "--metric", "val_acc",
+                        "--tracking-uri", mlflow_uri)
+    assert code == 1 and "MLflow experiment 'sweep': 3 failed or broken run(s)" in err
+    code, _, err = _run(capsys, "runs", "--from", "mlflow", "--metric", "val_acc", "--tracking-uri", mlflow_uri)
+    assert code == 1 and "--from mlflow reads an experiment" in err
+    code, _, err = _run(capsys, "runs", "--from", "mlflow", "--experiment", "nope", "--metric", "val_acc",
+                        "--tracking-uri", mlflow_uri)
+    assert code == 1 and "no MLflow experiment named 'nope'" in err

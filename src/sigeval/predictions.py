@@ -551,7 +551,7 @@ def _one_metric(table: pd.DataFrame, roles: _Roles, tasks: np.ndarray) -> None:
         raise TableError(
             None,
             f"task {task!r} holds {len(held)} metrics ({', '.join(map(repr, held))}); one score per item is compared: "
-            "choose the metric when reading (metric=...) or keep one metric's rows",
+            "choose the metric when reading (metric=...; --metric on the command line) or keep one metric's rows",
         )
 
 
