@@ -178,6 +178,14 @@ def test_lm_eval_holm_over_the_pairs_of_a_task(tmp_path):
     assert res.pairs.pvalue_holm.tolist() == pytest.approx(multipletests(res.pairs.pvalue, method="holm")[1],
                                                            abs=1e-15)
     assert [(r.model_a, r.model_b) for r in res.pairs.itertuples()] == [("a", "b"), ("a", "c"), ("b", "c")]
+    # Holm over every pair of every task: one family of all the comparisons.
+    table = pd.concat([read_lm_eval(out), read_lm_eval(out).assign(task="boolq_copy")], ignore_index=True)
+    both = compare_items(table, family="all", n_resamples=200, rng=0)
+    assert both.pairs.pvalue_holm.tolist() == pytest.approx(multipletests(both.pairs.pvalue, method="holm")[1],
+                                                            abs=1e-15)
+    assert "Holm over all 6 pairs" in both.note
+    with pytest.raises(ValueError, match="`family` must be one of"):
+        compare_items(table, family="tasks")
     ranks = res.ranks.set_index("model")
     assert (ranks.rank_low <= ranks["rank"]).all() and (ranks["rank"] <= ranks.rank_high).all()
     order = res.per_model.set_index("model").score.rank(ascending=False, method="min").astype(int)
@@ -549,6 +557,8 @@ def test_command_refuses_options_of_the_other_source(lm_eval_out, tmp_path, caps
     assert code == 1 and "one CSV file is compared at a time; got 2" in err
     code, _, err = _run(capsys, "compare", csv, "--k", 2)
     assert code == 1 and "--k: not an option of a CSV file" in err
+    code, _, err = _run(capsys, "compare", csv, "--family", "all")
+    assert code == 1 and "--family: not an option of a CSV file" in err
     code, _, err = _run(capsys, "compare", csv, "--metric", "acc,none")
     assert code == 1 and "--metric of a CSV file is accuracy or auc; got acc,none" in err
     code, _, err = _run(capsys, "compare", "--from", "lm-eval", lm_eval_out, "--metric", "acc", "gsm8k=x")

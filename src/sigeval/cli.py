@@ -98,8 +98,8 @@ def _compare_logs(args: argparse.Namespace) -> ro.ComparisonOutput:
     table = _read(LOG_READERS[args.source], args.files, metric=_metric(args.metric))
     source = " ".join(args.files)
     try:
-        res = compare_items(table, k=args.k, confidence_level=args.confidence_level, n_resamples=args.n_resamples,
-                            rng=args.rng)
+        res = compare_items(table, k=args.k, family=args.family, confidence_level=args.confidence_level,
+                            n_resamples=args.n_resamples, rng=args.rng)
     except (ValueError, TypeError) as err:
         if isinstance(err, TableError) and err.rows is not None:  # the table's rows, as the file and line they came from
             row = table.iloc[int(err.rows[0])]
@@ -114,8 +114,9 @@ def _compare(args: argparse.Namespace) -> ro.ComparisonOutput:
         return _compare_logs(args)
     if len(args.files) != 1:
         raise InputError(f"one CSV file is compared at a time; got {len(args.files)} ({' '.join(args.files)})")
-    if args.k is not None:
-        raise InputError("--k: not an option of a CSV file of predictions (pass@k needs several samples per item)")
+    if args.k is not None or args.family != "task":
+        raise InputError(f"{'--k' if args.k is not None else '--family'}: not an option of a CSV file of predictions "
+                         "(--from logs only)")
     args.file = args.files[0]
     metric = (args.metric or ["accuracy"])
     if len(metric) != 1 or metric[0] not in ("accuracy", "auc"):
@@ -308,6 +309,8 @@ def _parser() -> argparse.ArgumentParser:
     compare.add_argument("--k", nargs="+", type=_number(int, lambda v: v >= 1, "a whole number >= 1"), metavar="K",
                          help="--from logs with several samples per item: the k of pass@k (default 1 and the fewest "
                          "samples of an item)")
+    compare.add_argument("--family", choices=("task", "all"), default="task",
+                         help="--from logs: Holm over the pairs of each task (default), or over every pair of every task")
     compare.add_argument("--confidence-level", type=LEVEL, default=0.95, metavar="LEVEL")
     compare.add_argument("--n-resamples", type=_number(int, lambda v: v >= 2, "a whole number >= 2"), default=10_000,
                          metavar="N",

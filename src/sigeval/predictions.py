@@ -22,6 +22,7 @@ from typing import Any, Literal
 import numpy as np
 import pandas as pd
 
+from ._options import FAMILIES, Family
 from ._progress import progress_bar
 from ._results import BootstrapResult
 from ._validation import (
@@ -469,7 +470,8 @@ class ItemsComparison:
     pairs : pandas.DataFrame
         One row per task and pair of models: ``model_a``, ``model_b``,
         ``n_items``, ``estimate`` (A minus B), ``ci_low``, ``ci_high``,
-        ``pvalue``, ``pvalue_holm`` (Holm over the pairs of the task), ``method``.
+        ``pvalue``, ``pvalue_holm`` (Holm over the pairs of the task, or of
+        every task with ``family="all"``), ``method``.
     pass_at_k : pandas.DataFrame
         With several 0/1 samples per item: one row per task, model and ``k``,
         with ``estimate``, ``ci_low``, ``ci_high``. Empty otherwise.
@@ -702,6 +704,7 @@ def compare_items(
     score: Any = "score",
     groups: Any = None,
     k: int | Sequence[int] | None = None,
+    family: Family = "task",
     confidence_level: float = 0.95,
     n_resamples: int = 10_000,
     rng: RngLike = None,
@@ -727,8 +730,9 @@ def compare_items(
       means (:func:`~sigeval.permutation.paired_permutation_test`); with 0/1
       samples, pass@k of each model (:func:`~sigeval.generative.pass_at_k`);
 
-    and in every case Holm's adjustment over the pairs of the task
-    (:func:`~sigeval.multiple.adjust_pvalues`) and the simultaneous rank
+    and in every case Holm's adjustment over the pairs of each task, or with
+    ``family="all"`` over every pair of every task
+    (:func:`~sigeval.multiple.adjust_pvalues`), and the simultaneous rank
     intervals of :func:`~sigeval.rank_uncertainty.rank_confidence_sets` on
     the items' mean scores (not with ``groups``, whose items are not
     independent). Every difference is A minus B, models in their order of
@@ -747,6 +751,9 @@ def compare_items(
     k : int or sequence of int, optional
         The k of pass@k with several 0/1 samples per item; by default 1 and
         the fewest samples an item has.
+    family : {"task", "all"}
+        Holm's family: the pairs of each task (the default), or every pair of
+        every task (two models on several tasks: one family of comparisons).
     confidence_level : float
         Level of every interval.
     n_resamples : int
@@ -796,6 +803,7 @@ def compare_items(
     roles = _roles(table, model=model, task=task, item=item, sample=sample, metric=metric, score=score, groups=groups)
     level = check_unit_interval(confidence_level, "confidence_level")
     n_resamples = check_positive_int(n_resamples, "n_resamples")
+    family = check_choice(family, "family", FAMILIES)
     gen = check_rng(rng)
     scores = _checked_scores(table, roles)
     for role in ("model", "item", "task", "groups"):
@@ -838,7 +846,6 @@ def compare_items(
             task_models, task_pairs = _sampled(matrices, t, models, codes, level, n_resamples, gen)
             if binary:
                 passes += _pass_at_k(matrices, t, models, k, codes, level, n_resamples, gen)
-        task_pairs["pvalue_holm"] = adjust_pvalues(task_pairs.pvalue.to_numpy(), method="holm")
         per_model.append(task_models)
         pairs.append(task_pairs)
         if codes is None:
@@ -848,11 +855,19 @@ def compare_items(
                     "method"]
     if groups is not None:
         notes.append("rank sets not computed: they resample items, and grouped items are not independent")
-    note = "; ".join([f"Holm over the pairs of each task; every difference is A minus B, on the items all models of "
-                      f"the task share; intervals at {level:g}", *notes])
+    all_pairs = pd.concat(pairs, ignore_index=True)
+    # Holm within each task, or over every pair of the table.
+    families = all_pairs.task.to_numpy(dtype=object) if family == "task" else np.zeros(len(all_pairs))
+    all_pairs["pvalue_holm"] = np.nan
+    for f in pd.unique(families):
+        members = (families == f) if f is not None else np.array([v is None for v in families])
+        all_pairs.loc[members, "pvalue_holm"] = adjust_pvalues(all_pairs.pvalue[members].to_numpy(), method="holm")
+    holm = "Holm over the pairs of each task" if family == "task" else f"Holm over all {len(all_pairs)} pairs"
+    note = "; ".join([f"{holm}; every difference is A minus B, on the items all models of the task share; "
+                      f"intervals at {level:g}", *notes])
     return ItemsComparison(
         per_model=pd.concat(per_model, ignore_index=True)[model_columns],
-        pairs=pd.concat(pairs, ignore_index=True)[pair_columns],
+        pairs=all_pairs[pair_columns],
         pass_at_k=pd.DataFrame(passes, columns=["task", "model", "k", "estimate", "ci_low", "ci_high"]),
         ranks=pd.DataFrame(ranks, columns=["task", "model", "rank", "rank_low", "rank_high", "best_set"]),
         missing=pd.DataFrame(missing, columns=["task", "model", "n_missing", "items"]),
