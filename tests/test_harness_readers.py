@@ -243,6 +243,17 @@ def test_lm_eval_files_and_folders_are_checked(lm_eval_out, tmp_path):
         read_lm_eval([])
 
 
+def test_lm_eval_output_path_given_as_a_json_file(lm_eval_out):
+    # --output_path OUT/run.json: the results file is run_<date>.json beside the sample files.
+    folder = lm_eval_out / "model-b"
+    for date in DATES:
+        (folder / f"results_{date}.json").rename(folder / f"run_{date}.json")
+    assert set(read_lm_eval(folder).model) == {"model-b"}
+    (folder / f"other_{DATES[0]}.json").write_text("{}")
+    with pytest.raises(ValueError, match=f"several results files of run {DATES[0]} beside it"):
+        read_lm_eval(folder)
+
+
 def test_lm_eval_the_same_file_twice_is_read_once(lm_eval_out):
     folder = lm_eval_out / "model-b"
     once = read_lm_eval(folder)
@@ -587,3 +598,18 @@ def test_command_reads_mlflow_runs(mlflow_uri, capsys):
     code, _, err = _run(capsys, "runs", "--from", "mlflow", "--experiment", "nope", "--metric", "val_acc",
                         "--tracking-uri", mlflow_uri)
     assert code == 1 and "no MLflow experiment named 'nope'" in err
+
+
+def test_inspect_invalidated_samples_are_kept_and_marked(inspect_logs, tmp_path):
+    from inspect_ai.log import ProvenanceData, invalidate_samples, read_eval_log, write_eval_log
+
+    log = read_eval_log(str(inspect_logs[0]))
+    target = next(s for s in log.samples if s.id == "q05" and s.epoch == 2)
+    edited = invalidate_samples(log, [target.uuid], ProvenanceData(author="tests", reason="leaked into training"))
+    path = tmp_path / "edited.eval"
+    write_eval_log(edited, str(path))
+    table = read_inspect(path, metric="match")
+    marked = table[table.error != ""]
+    assert len(table) == 20 and len(marked) == 1
+    assert (marked["item"].iloc[0], marked["sample"].iloc[0]) == ("q05", 2) and np.isnan(marked.score.iloc[0])
+    assert marked.error.iloc[0] == "the sample was invalidated (leaked into training)"

@@ -459,16 +459,32 @@ def _lm_eval_files(paths: list[Path]) -> list[Path]:
     return list(files.values())
 
 
-def _lm_eval_model(file: Path, run: str, cache: dict[Path, str]) -> str:
-    """The model that wrote ``file``: ``model_name`` of the results file of the same run, beside it."""
-    results = file.with_name(f"results_{run}.json")
-    if results in cache:
-        return cache[results]
-    if not results.is_file():
+def _lm_eval_results(file: Path, run: str) -> Path:
+    """The results file of the run beside a sample file: ``results_<date>.json``, or ``<name>_<date>.json``.
+
+    With ``--output_path OUT/`` the harness names it ``results_<date>.json``; with ``--output_path NAME.json``,
+    ``NAME_<date>.json`` in the same folder as the sample files.
+    """
+    default = file.with_name(f"results_{run}.json")
+    if default.is_file():
+        return default
+    found = sorted(f for f in file.parent.glob(f"*_{run}.json") if f.is_file())
+    if len(found) == 1:
+        return found[0]
+    if not found:
         raise FileNotFoundError(
-            f"{file}: no {results.name} beside it; lm-evaluation-harness writes the run's results file, which "
+            f"{file}: no {default.name} beside it; lm-evaluation-harness writes the run's results file, which "
             "names the model, next to its sample files: keep them together"
         )
+    raise ValueError(f"{file}: several results files of run {run} beside it ({', '.join(f.name for f in found)}); "
+                     "keep the one the harness wrote")
+
+
+def _lm_eval_model(file: Path, run: str, cache: dict[Path, str]) -> str:
+    """The model that wrote ``file``: ``model_name`` of the results file of the same run, beside it."""
+    results = _lm_eval_results(file, run)
+    if results in cache:
+        return cache[results]
     try:
         header = json.loads(results.read_text(encoding="utf-8"))
     except (json.JSONDecodeError, UnicodeDecodeError) as err:
@@ -525,7 +541,8 @@ def read_lm_eval(paths: PathsLike, *, metric: str | Mapping[str, str] | None = N
 
     ``lm_eval --output_path OUT --log_samples`` writes, per model, the folder
     ``OUT/<model>/`` holding for each run a ``results_<date>.json`` (whose
-    ``model_name`` names the model) and for each task a
+    ``model_name`` names the model; ``NAME_<date>.json`` when
+    ``--output_path`` is a file ``NAME.json``) and for each task a
     ``samples_<task>_<date>.jsonl``, one JSON object per document and filter
     with the fields ``doc_id``, ``filter``, ``metrics`` (the metrics' names)
     and one value per metric (with ``doc``, ``target``, ``resps`` and hashes,
