@@ -558,7 +558,8 @@ def test_command_names_the_line_of_a_bad_score(lm_eval_out, capsys):
 
 def test_command_refuses_options_of_the_other_source(lm_eval_out, tmp_path, capsys):
     for extra, message in ((["--label", "y"], "--label: not an option of --from lm-eval"),
-                           (["--groups", "g"], "--groups: not an option of --from lm-eval")):
+                           (["--groups", "g"], "--groups: not an option of --from lm-eval"),
+                           (["--max-resamples", 5], "--max-resamples: not an option of --from lm-eval")):
         code, _, err = _run(capsys, "compare", "--from", "lm-eval", lm_eval_out, *extra)
         assert code == 1 and message in err
     csv = tmp_path / "p.csv"

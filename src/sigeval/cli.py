@@ -92,7 +92,8 @@ def _metric(given: list[str] | None) -> str | dict[str, str] | None:
 def _compare_logs(args: argparse.Namespace) -> ro.ComparisonOutput:
     """``compare --from lm-eval|inspect``: the logs read and compared task by task, on the items shared."""
     unused = [flag for flag, value in (("--label", args.label), ("--models", args.models), ("--groups", args.groups),
-                                       ("--auc-method", args.auc_method != "delong" or None)) if value]
+                                       ("--auc-method", args.auc_method != "delong" or None),
+                                       ("--max-resamples", args.max_resamples != MAX_RESAMPLES or None)) if value]
     if unused:
         raise InputError(f"{', '.join(unused)}: not an option of --from {args.source} (for CSV files)")
     table = _read(LOG_READERS[args.source], args.files, metric=_metric(args.metric))
