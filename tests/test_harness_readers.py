@@ -186,7 +186,7 @@ def test_lm_eval_holm_over_the_pairs_of_a_task(tmp_path):
     assert "Holm over all 6 pairs" in both.note
     with pytest.raises(ValueError, match="`family` must be one of"):
         compare_items(table, family="tasks")
-    ranks = res.ranks.set_index("model")
+    ranks = res.rank_sets.set_index("model")
     assert (ranks.rank_low <= ranks["rank"]).all() and (ranks["rank"] <= ranks.rank_high).all()
     order = res.per_model.set_index("model").score.rank(ascending=False, method="min").astype(int)
     assert ranks["rank"].to_dict() == order.to_dict()
@@ -321,7 +321,7 @@ def test_compare_items_groups_cluster_every_interval():
     d = np.bincount(groups, weights=a.mean(axis=1) - b.mean(axis=1))
     flips = np.array(list(itertools.product((-1, 1), repeat=6)))
     assert res.pairs.pvalue.iloc[0] == pytest.approx(np.mean(np.abs(flips @ d) >= abs(d.sum()) - 1e-12), abs=1e-12)
-    assert res.ranks.empty and "rank sets not computed" in res.note
+    assert res.rank_sets.empty and "rank sets not computed" in res.note
     # One 0/1 answer per item, with groups: compare_predictions' cluster bootstrap and group sign flips.
     single = _long({"A": a[:, 0], "B": b[:, 0]}).assign(group=lambda t: groups[t["item"]])
     res1 = compare_items(single, groups="group", n_resamples=500, rng=0)
@@ -581,7 +581,7 @@ def test_command_compares_inspect_logs(inspect_logs, capsys):
     code, out, err = _run(capsys, "compare", "--from", "inspect", *inspect_logs, "--metric", "match", "--k", 1, 2,
                           "--n-resamples", 1000)
     assert code == 0, err
-    assert "pass at k" in out and "ranks" in out and "sign flips by item" in out
+    assert "pass at k" in out and "rank sets" in out and "sign flips by item" in out
     assert "mockllm/a       10     2.0000 0.8000" in out
 
 

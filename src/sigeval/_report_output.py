@@ -65,7 +65,7 @@ def versions() -> dict[str, str]:
     """sigeval, Python, numpy, scipy, pandas (and matplotlib if installed), the platform and the BLAS."""
     import scipy
 
-    from . import __version__
+    from ._version import __version__
 
     out = {"sigeval": __version__, "Python": platform.python_version(), "numpy": np.__version__,
            "scipy": scipy.__version__, "pandas": pd.__version__}
@@ -317,11 +317,11 @@ def tables(output: ReportOutput | ComparisonOutput) -> dict[str, pd.DataFrame]:
     """The tables an output shows, by name (the failed runs when there are any, the Friedman ranks)."""
     if isinstance(output, ComparisonOutput):
         res = output.result
-        if not hasattr(res, "per_model"):
-            return {"models": res.models, "pairs": res.pairs}
-        # compare_items: pass@k, the rank sets and the items left out where there are any.
-        optional = {"pass_at_k": res.pass_at_k, "ranks": res.ranks, "missing": res.missing}
-        return {"models": res.per_model, "pairs": res.pairs} | {k: v for k, v in optional.items() if len(v)}
+        shown = {"models": res.per_model, "pairs": res.pairs}
+        if hasattr(res, "missing"):  # compare_items: pass@k, the rank sets and the items left out where there are any
+            optional = {"pass_at_k": res.pass_at_k, "rank_sets": res.rank_sets, "missing": res.missing}
+            shown |= {k: v for k, v in optional.items() if len(v)}
+        return shown
     shown = output.views
     out = {"failed_runs": shown["failed_runs"]} if "failed_runs" in output.shown and len(shown["failed_runs"]) else {}
     out |= {view: shown[view] for view in VIEW_TITLES if view in output.shown and view in shown}

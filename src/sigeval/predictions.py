@@ -14,14 +14,17 @@ Explained in :ref:`ch-own-results`.
 from __future__ import annotations
 
 import warnings
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable
 from dataclasses import dataclass
 from itertools import combinations
 from typing import Any, Literal
 
 import numpy as np
 import pandas as pd
+from numpy.typing import ArrayLike
 
+from ._labels import cell_text
+from ._labels import correctness as _correctness
 from ._options import FAMILIES, Family
 from ._progress import progress_bar
 from ._results import BootstrapResult
@@ -57,7 +60,7 @@ class PredictionsComparison:
 
     Attributes
     ----------
-    models : pandas.DataFrame
+    per_model : pandas.DataFrame
         One row per model: ``model``, ``n_items``, ``accuracy`` (or ``auc``),
         ``ci_low``, ``ci_high``.
     pairs : pandas.DataFrame
@@ -71,7 +74,7 @@ class PredictionsComparison:
     n_resamples : int
     """
 
-    models: pd.DataFrame
+    per_model: pd.DataFrame
     pairs: pd.DataFrame
     note: str
     metric: str
@@ -121,67 +124,6 @@ def _check_unique_columns(table: pd.DataFrame, columns: list) -> None:
 def _require(table: pd.DataFrame, column: Any, what: str) -> None:
     if column not in table.columns:
         raise TableError(None, f"no column {column!r} for the {what} (the columns are {', '.join(map(repr, table.columns))})")
-
-
-def _value(value: Any) -> str:
-    """A cell as the user wrote it: text quoted, numbers plain (no NumPy repr)."""
-    return repr(value) if isinstance(value, str) else str(value.item() if isinstance(value, np.generic) else value)
-
-
-def _correctness(table: pd.DataFrame, label: Any, models: list) -> dict[Any, np.ndarray]:
-    """Per model, 0/1 correctness per item: predictions against the label, or given as 0/1."""
-    for m in models:
-        missing = table[m].isna().to_numpy()
-        if missing.any():
-            raise TableError(
-                np.flatnonzero(missing),
-                f"model column {m!r} is empty; every model must be scored on every item "
-                "(the models would be compared on different numbers of items)",
-            )
-    if label is None:
-        out = {}
-        for m in models:
-            values = check_numeric_column(table, m)
-            bad = ~np.isin(values, (0, 1))
-            if bad.any():
-                raise TableError(
-                    np.flatnonzero(bad)[:1],
-                    f"without a label column, model column {m!r} must hold 0/1 correctness; "
-                    f"it holds {_value(table[m][bad].iloc[0])}",
-                )
-            out[m] = values
-        return out
-    truth = table[label]
-    missing = truth.isna().to_numpy()
-    if missing.any():
-        raise TableError(np.flatnonzero(missing), f"the label column {label!r} is empty")
-
-    # Compared as text, so that 1, 1.0 and "1" from different columns agree: a cell holding a whole
-    # number below 2**53 in magnitude is written as that integer, any other cell as its text (1e19 and
-    # 2e19 must not both wrap around to the same int64). The bound is strict: a larger integer cell may
-    # have been rounded on its way to float64 (2**53 + 1 becomes 2**53), while every float64 below
-    # 2**53 is the cell's exact value.
-    def as_text(column: pd.Series) -> pd.Series:
-        text = column.astype(str).to_numpy(dtype=object)
-        numeric = pd.to_numeric(column.astype(np.int64) if column.dtype == bool else column, errors="coerce")
-        if numeric.dtype.kind in "iuf":  # complex numbers stay text
-            values = numeric.to_numpy(dtype=float, na_value=np.nan)
-            with np.errstate(invalid="ignore"):
-                whole = np.isfinite(values) & (values == np.round(values)) & (np.abs(values) < 2**53)
-            text[whole] = values[whole].astype(np.int64).astype(str)
-        return pd.Series(text, index=column.index)
-
-    truth_text = as_text(truth)
-    predicted = {m: as_text(table[m]) for m in models}
-    seen = set().union(*(set(p) for p in predicted.values()))
-    if not seen & set(truth_text):
-        raise TableError(
-            None,
-            f"the label column {label!r} holds values ({', '.join(sorted(set(truth_text))[:5])}) that no "
-            f"model predicts (the models predict {', '.join(sorted(seen)[:5])}); are labels and predictions "
-            "encoded alike? For 0/1 correctness columns, pass label=None (--label none on the command line)",
-        )
-    return {m: (predicted[m] == truth_text).to_numpy(dtype=float) for m in models}
 
 
 def _check_budget(n_models: int, n_pairs: int, bootstraps: int, n_resamples: int, max_resamples: int) -> None:
@@ -402,7 +344,7 @@ def compare_predictions(
     >>> table = pd.DataFrame({"label": [0, 1, 1, 0, 1, 1, 0, 1],
     ...                       "A": [0, 1, 1, 0, 1, 1, 0, 0], "B": [0, 1, 0, 1, 1, 0, 0, 0]})
     >>> res = compare_predictions(table, n_resamples=1000, rng=0)
-    >>> res.models[["model", "accuracy"]].to_dict("records")
+    >>> res.per_model[["model", "accuracy"]].to_dict("records")
     [{'model': 'A', 'accuracy': 0.875}, {'model': 'B', 'accuracy': 0.5}]
     >>> res.pairs[["model_a", "model_b", "estimate", "pvalue"]].to_dict("records")
     [{'model_a': 'A', 'model_b': 'B', 'estimate': 0.375, 'pvalue': 0.25}]
@@ -449,7 +391,7 @@ def compare_predictions(
             per_model, pairs, note = _compare_accuracy(correct, codes, level, n_resamples, gen, seed, bar)
     pairs["pvalue_holm"] = adjust_pvalues(pairs.pvalue.to_numpy(), method="holm")
     return PredictionsComparison(
-        models=per_model, pairs=pairs, note=note, metric=metric, confidence_level=level, n_resamples=n_resamples
+        per_model=per_model, pairs=pairs, note=note, metric=metric, confidence_level=level, n_resamples=n_resamples
     )
 
 
@@ -475,7 +417,7 @@ class ItemsComparison:
     pass_at_k : pandas.DataFrame
         With several 0/1 samples per item: one row per task, model and ``k``,
         with ``estimate``, ``ci_low``, ``ci_high``. Empty otherwise.
-    ranks : pandas.DataFrame
+    rank_sets : pandas.DataFrame
         One row per task and model: the observed ``rank``, the simultaneous
         rank interval ``rank_low``, ``rank_high`` and ``best_set`` (the model
         may be the best), from :func:`~sigeval.rank_uncertainty.rank_confidence_sets`
@@ -493,7 +435,7 @@ class ItemsComparison:
     per_model: pd.DataFrame
     pairs: pd.DataFrame
     pass_at_k: pd.DataFrame
-    ranks: pd.DataFrame
+    rank_sets: pd.DataFrame
     missing: pd.DataFrame
     note: str
     confidence_level: float
@@ -601,7 +543,7 @@ def _item_groups(sub: pd.DataFrame, shared: pd.Index, task: Any) -> np.ndarray |
         return None
     per_item = sub.groupby("__item", sort=False)["__group"].nunique(dropna=False)
     if (per_item > 1).any():
-        item = _value(per_item.index[per_item.to_numpy() > 1][0])
+        item = cell_text(per_item.index[per_item.to_numpy() > 1][0])
         raise TableError(None, f"task {task!r}: item {item} is in more than one group; each item belongs to one group")
     first = sub.drop_duplicates("__item").set_index("__item")["__group"]
     return group_codes(first.reindex(shared).to_numpy(dtype=object), len(shared))
@@ -617,7 +559,7 @@ def _binary_single(matrices: dict, task: Any, models: list, codes, level, n_resa
                               confidence_level=level, n_resamples=n_resamples, rng=gen, progress=False)
     interval = "Wilson" if codes is None else "cluster bootstrap (groups)"
     test = "McNemar (exact)" if codes is None else "sign flips of whole groups"
-    per_model = res.models.rename(columns={"accuracy": "score"}).assign(task=task, n_samples=1.0, method=interval)
+    per_model = res.per_model.rename(columns={"accuracy": "score"}).assign(task=task, n_samples=1.0, method=interval)
     pairs = res.pairs.assign(task=task, n_items=len(wide), method=f"{test}; paired {'cluster ' if codes is not None else ''}"
                                                                   "bootstrap percentile interval")
     return per_model, pairs
@@ -666,8 +608,7 @@ def _sampled(matrices: dict, task: Any, models: list, codes, level, n_resamples,
 
 def _pass_at_k(matrices: dict, task: Any, models: list, k: Any, codes, level, n_resamples, gen) -> list[dict]:
     fewest = min(int(np.min(np.sum(~np.isnan(x), axis=1))) for x in matrices.values())
-    given: list[Any] = [k] if isinstance(k, int | np.integer) or k is None else list(k)
-    ks = sorted({1, fewest}) if k is None else [check_positive_int(v, "k") for v in given]
+    ks = sorted({1, fewest}) if k is None else [check_positive_int(v, "k") for v in np.atleast_1d(np.asarray(k, dtype=object))]
     too_many = [v for v in ks if v > fewest]
     if too_many:
         raise ValueError(f"`k` = {too_many[0]} exceeds the samples of some item of task {task!r} (the fewest are "
@@ -703,7 +644,7 @@ def compare_items(
     metric: Any = "metric",
     score: Any = "score",
     groups: Any = None,
-    k: int | Sequence[int] | None = None,
+    k: ArrayLike | None = None,
     family: Family = "task",
     confidence_level: float = 0.95,
     n_resamples: int = 10_000,
@@ -748,7 +689,7 @@ def compare_items(
         must hold one metric per task (the readers' ``metric=`` chooses it).
     groups : column name, optional
         A column of group labels for items that come in groups (one label per item).
-    k : int or sequence of int, optional
+    k : int or array_like of int, optional
         The k of pass@k with several 0/1 samples per item; by default 1 and
         the fewest samples an item has.
     family : {"task", "all"}
@@ -869,7 +810,7 @@ def compare_items(
         per_model=pd.concat(per_model, ignore_index=True)[model_columns],
         pairs=all_pairs[pair_columns],
         pass_at_k=pd.DataFrame(passes, columns=["task", "model", "k", "estimate", "ci_low", "ci_high"]),
-        ranks=pd.DataFrame(ranks, columns=["task", "model", "rank", "rank_low", "rank_high", "best_set"]),
+        rank_sets=pd.DataFrame(ranks, columns=["task", "model", "rank", "rank_low", "rank_high", "best_set"]),
         missing=pd.DataFrame(missing, columns=["task", "model", "n_missing", "items"]),
         note=note,
         confidence_level=level,
