@@ -349,8 +349,8 @@ def _parser() -> argparse.ArgumentParser:
         "  sigeval compare --from inspect logs/ --metric match\n",
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    compare.add_argument("files", nargs="+", metavar="PREDICTIONS.csv",
-                         help="the CSV file; with --from, the harness's output folders or log files")
+    compare.add_argument("files", nargs="+", metavar="FILE",
+                         help="the CSV file of predictions; with --from, the harness's output folders or log files")
     compare.add_argument("--from", dest="source", choices=("csv", *LOG_READERS), default="csv",
                          help="what the files are: a CSV file of predictions (default), the --log_samples output of "
                          "lm-evaluation-harness, or Inspect AI's logs; the logs are compared task by task on the "
