@@ -766,9 +766,26 @@ def read_inspect(paths: PathsLike, *, metric: str | Mapping[str, str] | None = N
 
     Examples
     --------
+    A log written by Inspect itself, its mock model answering "2" to three questions:
+
+    >>> import tempfile
+    >>> from inspect_ai import Task, eval as inspect_eval
+    >>> from inspect_ai.dataset import Sample
+    >>> from inspect_ai.model import ModelOutput, ModelUsage, get_model
+    >>> from inspect_ai.scorer import match
     >>> from sigeval import read_inspect
-    >>> table = read_inspect("logs/")  # doctest: +SKIP
-    >>> table.pivot_table(index=["task", "model"], values="score")  # doctest: +SKIP
+    >>> usage = ModelUsage(input_tokens=5, output_tokens=1, total_tokens=6)  # given, so that no tokens are counted
+    >>> def answer(*_):
+    ...     return ModelOutput.from_content(model="mockllm", content="2").model_copy(update={"usage": usage})
+    >>> task = Task(dataset=[Sample(id=i, input=f"{i} + {i} = ?", target=str(2 * i)) for i in range(3)],
+    ...             scorer=match(), name="sums")
+    >>> logs = inspect_eval(task, model=get_model("mockllm/model", custom_outputs=answer),
+    ...                     log_dir=tempfile.mkdtemp(), display="none")
+    >>> read_inspect(logs[0].location)[["model", "task", "item", "sample", "metric", "score"]]
+               model  task  item  sample metric  score
+    0  mockllm/model  sums     0       1  match    0.0
+    1  mockllm/model  sums     1       1  match    1.0
+    2  mockllm/model  sums     2       1  match    0.0
     """
     log, scorer = _inspect()
     rows = []
@@ -885,9 +902,27 @@ def read_mlflow(
 
     Examples
     --------
-    >>> from sigeval import Report, read_mlflow
-    >>> runs = read_mlflow("sweep", metric="val_acc", tracking_uri="sqlite:///mlflow.db")  # doctest: +SKIP
-    >>> Report(runs, failed="drop-pairs").pairwise()  # doctest: +SKIP
+    Four runs logged through MLflow's client in a local store, one of them failed:
+
+    >>> import pathlib, tempfile
+    >>> from mlflow.tracking import MlflowClient
+    >>> from sigeval import read_mlflow
+    >>> folder = pathlib.Path(tempfile.mkdtemp())
+    >>> uri = f"sqlite:///{folder / 'mlflow.db'}"
+    >>> client = MlflowClient(tracking_uri=uri)
+    >>> sweep = client.create_experiment("sweep", artifact_location=(folder / "artifacts").as_uri())
+    >>> for model, seed, accuracy, status in [("A", 0, 0.91, "FINISHED"), ("A", 1, 0.90, "FINISHED"),
+    ...                                       ("B", 0, 0.88, "FINISHED"), ("B", 1, 0.89, "FAILED")]:
+    ...     run = client.create_run(sweep, tags={"model": model})
+    ...     _ = client.log_param(run.info.run_id, "seed", seed)
+    ...     client.log_metric(run.info.run_id, "val_acc", accuracy)
+    ...     client.set_terminated(run.info.run_id, status=status)
+    >>> read_mlflow("sweep", metric="val_acc", tracking_uri=uri, task=None)[["model", "seed", "score", "status"]]
+      model  seed  score    status
+    0     A     0   0.91  FINISHED
+    1     A     1   0.90  FINISHED
+    2     B     0   0.88  FINISHED
+    3     B     1    NaN    FAILED
     """
     for value, name in ((experiment, "experiment"), (metric, "metric"), (model, "model"), (seed, "seed")):
         if not isinstance(value, str) or not value:
