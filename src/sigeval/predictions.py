@@ -698,8 +698,9 @@ def compare_items(
     confidence_level : float
         Level of every interval.
     n_resamples : int
-        Bootstrap resamples of every bootstrap interval and the rank sets;
-        random sign flips when a test is not exact.
+        Bootstrap resamples of every bootstrap interval and of the rank sets
+        (a sign-flip test that is not exact draws 10,000 random flips, as
+        :func:`compare_predictions`'s does).
     rng : numpy.random.Generator, int or None
         Source of every draw (one generator for the whole table).
 
