@@ -202,7 +202,8 @@ class ReportOutput:
 
 @dataclass(frozen=True)
 class ComparisonOutput:
-    """:func:`~sigeval.predictions.compare_predictions`' result, the note of how it was computed, and its source."""
+    """The result of :func:`~sigeval.predictions.compare_predictions` or :func:`~sigeval.predictions.compare_items`,
+    the note of how it was computed, and its source."""
 
     result: Any
     note: str
@@ -315,7 +316,12 @@ VIEW_TITLES = {"describe": "scores per task (mean and sd over the seeds)", "pair
 def tables(output: ReportOutput | ComparisonOutput) -> dict[str, pd.DataFrame]:
     """The tables an output shows, by name (the failed runs when there are any, the Friedman ranks)."""
     if isinstance(output, ComparisonOutput):
-        return {"models": output.result.per_model, "pairs": output.result.pairs}
+        res = output.result
+        shown = {"models": res.per_model, "pairs": res.pairs}
+        if hasattr(res, "missing"):  # compare_items: pass@k, the rank sets and the items left out where there are any
+            optional = {"pass_at_k": res.pass_at_k, "rank_sets": res.rank_sets, "missing": res.missing}
+            shown |= {k: v for k, v in optional.items() if len(v)}
+        return shown
     shown = output.views
     out = {"failed_runs": shown["failed_runs"]} if "failed_runs" in output.shown and len(shown["failed_runs"]) else {}
     out |= {view: shown[view] for view in VIEW_TITLES if view in output.shown and view in shown}
@@ -364,10 +370,12 @@ def _wrapped(words: str) -> str:
 def text(output: ReportOutput | ComparisonOutput) -> str:
     """The tables as a terminal shows them, with the note of how they were computed."""
     if isinstance(output, ComparisonOutput):
-        res = output.result
-        lines = [f"models ({res.confidence_level:.0%} intervals)", text_table(res.per_model), "", "pairs",
-                 text_table(res.pairs), "", output.note]
-        return "\n".join(lines) + "\n"
+        titles = {"models": f"models ({output.result.confidence_level:.0%} intervals)",
+                  "missing": "items left out (held by another model of the task, not by this one)"}
+        lines = []
+        for name, frame in tables(output).items():
+            lines += [titles.get(name, name.replace("_", " ")), text_table(frame), ""]
+        return "\n".join([*lines, output.note]) + "\n"
     shown = output.views
     lines = [repr(output.report)]
     if "summary" in output.shown:
@@ -422,8 +430,7 @@ def _jsonable(value: Any, where: str, infinite: dict[str, str]) -> Any:
 
 def _json_fields(output: ReportOutput | ComparisonOutput) -> dict[str, Any]:
     if isinstance(output, ComparisonOutput):
-        res = output.result
-        return {"models": res.per_model, "pairs": res.pairs, "note": output.note, "confidence_level": res.confidence_level}
+        return tables(output) | {"note": output.note, "confidence_level": output.result.confidence_level}
     shown = output.views
     fields: dict[str, Any] = {"report": repr(output.report), "failed_runs": shown["failed_runs"]}
     fields |= {view: shown[view] for view in ("summary", *VIEW_TITLES, "friedman")
@@ -629,7 +636,7 @@ def page(output: ReportOutput | ComparisonOutput, path: str | Path, title: str |
     """Write the output as one self-contained HTML page: the whole report, or the comparison's tables."""
     env = _environment(output)
     if isinstance(output, ComparisonOutput):
-        heading = f"Comparison of {len(output.result.per_model)} models: {output.source}"
+        heading = f"Comparison of {tables(output)['models'].model.nunique()} models: {output.source}"
         body = [f"<h1>{html.escape(heading)}</h1>"]
         for name, frame in tables(output).items():
             body += [f"<h2>{html.escape(name)}</h2>", html_table(frame, 4)]

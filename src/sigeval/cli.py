@@ -5,9 +5,14 @@
     and for every pair of models the difference, its paired bootstrap
     interval, a paired test and the Holm-adjusted p-value
     (:func:`~sigeval.predictions.compare_predictions`).
-``sigeval runs RUNS.csv``
-    a long table of runs (task, model, seed, score) through the views of
-    :class:`~sigeval.report.Report`.
+``sigeval compare --from lm-eval OUTPUT_DIR ...``, ``--from inspect LOG ...``
+    the same, task by task, from the per-item logs of lm-evaluation-harness
+    or Inspect AI (:func:`~sigeval.readers.read_lm_eval`,
+    :func:`~sigeval.readers.read_inspect`, :func:`~sigeval.predictions.compare_items`).
+``sigeval runs RUNS.csv``, ``sigeval runs --from mlflow --experiment NAME --metric METRIC``
+    a long table of runs (task, model, seed, score), from a CSV file or an
+    MLflow experiment (:func:`~sigeval.readers.read_mlflow`), through the
+    views of :class:`~sigeval.report.Report`.
 ``sigeval gate FILE --model-a NAME --model-b NAME --margin M``
     a regression gate for CI (:func:`~sigeval.gating.gate_table`): pass, fail or
     undetermined, with exit status 0, 1 or 2 (3 for an error), a one-line verdict
@@ -41,8 +46,8 @@ import pandas as pd
 from . import _report_output as ro
 from ._validation import TableError, row_list
 from .gating import EXIT_STATUS, GateMethod, GateResult, GateState, gate_table
-from .predictions import compare_predictions
-from .readers import read_csv_table, read_runs_csv
+from .predictions import compare_items, compare_predictions
+from .readers import read_csv_table, read_inspect, read_lm_eval, read_mlflow, read_runs_csv
 from .report import Report
 
 __all__ = ["main"]
@@ -70,15 +75,63 @@ class InputError(Exception):
 # --------------------------------------------------------------------------- the two commands
 
 
-def _read(reader, path: str, **columns) -> pd.DataFrame:
+#: The readers of per-item logs, by the name ``--from`` gives them.
+LOG_READERS = {"lm-eval": read_lm_eval, "inspect": read_inspect}
+
+
+def _read(reader, path, **options) -> pd.DataFrame:
     """The file read by one of the library's readers, whose errors name the file and the line."""
     try:
-        return reader(path, **columns)
-    except (OSError, ValueError) as err:
+        return reader(path, **options)
+    except (OSError, ValueError, TypeError, ImportError) as err:
         raise InputError(str(err)) from None
 
 
+def _metric(given: list[str] | None) -> str | dict[str, str] | None:
+    """``--metric NAME`` or ``--metric TASK=NAME ...``: the metric to read, for every task or per task."""
+    if not given:
+        return None
+    per_task = [m for m in given if "=" in m]
+    if not per_task and len(given) == 1:
+        return given[0]
+    if len(per_task) != len(given):
+        raise InputError(f"--metric takes one NAME, or TASK=NAME for each task; got {' '.join(given)}")
+    return dict(m.split("=", 1) for m in per_task)
+
+
+def _compare_logs(args: argparse.Namespace) -> ro.ComparisonOutput:
+    """``compare --from lm-eval|inspect``: the logs read and compared task by task, on the items shared."""
+    unused = [flag for flag, value in (("--label", args.label), ("--models", args.models), ("--groups", args.groups),
+                                       ("--auc-method", args.auc_method != "delong" or None),
+                                       ("--max-resamples", args.max_resamples != MAX_RESAMPLES or None)) if value]
+    if unused:
+        raise InputError(f"{', '.join(unused)}: not an option of --from {args.source} (for CSV files)")
+    table = _read(LOG_READERS[args.source], args.files, metric=_metric(args.metric))
+    source = " ".join(args.files)
+    try:
+        res = compare_items(table, k=args.k, family=args.family, confidence_level=args.confidence_level,
+                            n_resamples=args.n_resamples, rng=args.rng)
+    except (ValueError, TypeError) as err:
+        if isinstance(err, TableError) and err.rows is not None:  # the table's rows, as the file and line they came from
+            row = table.iloc[int(err.rows[0])]
+            where = f"{row.file}, line {row.line}" if "line" in table.columns else f"{row.file}, item {row['item']!r}"
+            raise InputError(f"{where}{' and more' if err.rows.size > 1 else ''}: {err.detail}") from None
+        raise InputError(f"{source}: {err.detail if isinstance(err, TableError) else err}") from None
+    return ro.ComparisonOutput(res, res.note, source, _call(args))
+
+
 def _compare(args: argparse.Namespace) -> ro.ComparisonOutput:
+    if args.source != "csv":
+        return _compare_logs(args)
+    if len(args.files) != 1:
+        raise InputError(f"one CSV file is compared at a time; got {len(args.files)} ({' '.join(args.files)})")
+    if args.k is not None or args.family != "task":
+        raise InputError(f"{'--k' if args.k is not None else '--family'}: not an option of a CSV file of predictions "
+                         "(--from logs only)")
+    args.file = args.files[0]
+    metric = (args.metric or ["accuracy"])
+    if len(metric) != 1 or metric[0] not in ("accuracy", "auc"):
+        raise InputError(f"--metric of a CSV file is accuracy or auc; got {' '.join(metric)}")
     table = _read(read_csv_table, args.file)
     label = None if args.label == "none" else (args.label or "label")
     no_label = ""
@@ -88,7 +141,7 @@ def _compare(args: argparse.Namespace) -> ro.ComparisonOutput:
         label = None
     try:
         res = compare_predictions(
-            table, label=label, models=args.models, groups=args.groups, metric=args.metric,
+            table, label=label, models=args.models, groups=args.groups, metric=metric[0],
             confidence_level=args.confidence_level, n_resamples=args.n_resamples, rng=args.rng,
             auc_method=args.auc_method, max_resamples=args.max_resamples,
         )
@@ -101,11 +154,29 @@ def _compare(args: argparse.Namespace) -> ro.ComparisonOutput:
     return ro.ComparisonOutput(res, f"{res.note}; {no_label}" if no_label else res.note, args.file, _call(args))
 
 
+def _runs_table(args: argparse.Namespace) -> tuple[pd.DataFrame, dict[str, str]]:
+    """The table of runs, from the CSV file or the MLflow experiment, and the names of its four columns."""
+    columns = {role: getattr(args, role) for role in ("task", "model", "seed", "score")}
+    if args.source == "csv":
+        if args.file is None or args.experiment is not None or args.metric is not None:
+            raise InputError("a CSV file of runs is read with: sigeval runs RUNS.csv (--experiment and --metric are "
+                             "for --from mlflow)")
+        return _read(read_runs_csv, args.file, **columns), columns
+    if args.file is not None or args.experiment is None or args.metric is None:
+        raise InputError("--from mlflow reads an experiment: sigeval runs --from mlflow --experiment NAME --metric "
+                         "METRIC [--tracking-uri URI] (no file)")
+    args.file = f"MLflow experiment {args.experiment!r}"
+    task = None if args.task == "none" else args.task
+    table = _read(read_mlflow, args.experiment, metric=args.metric, tracking_uri=args.tracking_uri, task=task,
+                  model=args.model, seed=args.seed)
+    return table, {"task": "task", "model": "model", "seed": "seed", "score": "score"}  # read_mlflow's columns
+
+
 def _runs(args: argparse.Namespace) -> ro.ReportOutput:
-    table = _read(read_runs_csv, args.file, task=args.task, model=args.model, seed=args.seed, score=args.score)
+    table, columns = _runs_table(args)
     try:
-        report = Report(table, task=args.task, model=args.model, seed=args.seed, score=args.score,
-                        higher_is_better=not args.lower_is_better, failed=args.failed)
+        report = Report(table, task=columns["task"], model=columns["model"], seed=columns["seed"],
+                        score=columns["score"], higher_is_better=not args.lower_is_better, failed=args.failed)
         if args.view in ("equivalence", "all") and args.margin is None:
             raise InputError("the equivalence view needs --margin (the smallest difference that matters, fixed in "
                              "advance)")
@@ -114,7 +185,8 @@ def _runs(args: argparse.Namespace) -> ro.ReportOutput:
         shown = ALL_VIEWS if args.view == "all" else ("failed_runs", args.view, *(("friedman",) if args.plot else ()))
         page = args.html or Path(args.output or "").suffix.lower() in (".html", ".htm")
         whole = page or (args.format == "markdown" and args.view == "all")
-        choices = ro.Choices(margin=args.margin, alpha=args.alpha, target_power=args.target_power, metric=args.score)
+        choices = ro.Choices(margin=args.margin, alpha=args.alpha, target_power=args.target_power,
+                             metric=args.metric if args.source == "mlflow" else args.score)
         out = ro.ReportOutput(report, choices, ro.views(report, choices, ro.EVERY if whole else (*shown, "describe")),
                               shown, _call(args))
     except (ValueError, TypeError) as err:
@@ -272,17 +344,31 @@ def _parser() -> argparse.ArgumentParser:
         "for every pair, the difference (A minus B), its paired bootstrap interval, a paired test and the "
         "Holm-adjusted p-value.",
         epilog="example:\n  sigeval example predictions > predictions.csv\n  sigeval compare predictions.csv\n"
-        "  sigeval compare predictions.csv --models matcher_A matcher_B --n-resamples 2000 --json\n",
+        "  sigeval compare predictions.csv --models matcher_A matcher_B --n-resamples 2000 --json\n"
+        "  sigeval compare --from lm-eval results/ --metric arc_easy=acc gsm8k=exact_match,strict-match\n"
+        "  sigeval compare --from inspect logs/ --metric match\n",
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    compare.add_argument("file", metavar="PREDICTIONS.csv")
+    compare.add_argument("files", nargs="+", metavar="FILE",
+                         help="the CSV file of predictions; with --from, the harness's output folders or log files")
+    compare.add_argument("--from", dest="source", choices=("csv", *LOG_READERS), default="csv",
+                         help="what the files are: a CSV file of predictions (default), the --log_samples output of "
+                         "lm-evaluation-harness, or Inspect AI's logs; the logs are compared task by task on the "
+                         "items every model has (matched by id; the others listed)")
     compare.add_argument("--label", default=None,
                          help="the column of true labels (default 'label'; 'none' if the model columns are 0/1 correctness)")
     compare.add_argument("--models", nargs="+", metavar="COLUMN", help="the model columns (default: every other column)")
     compare.add_argument("--groups", metavar="COLUMN",
                          help="a column of group labels for correlated items: whole groups are resampled and sign-flipped")
-    compare.add_argument("--metric", choices=("accuracy", "auc"), default="accuracy",
-                         help="accuracy of predicted labels (default), or AUC of scores with DeLong's test")
+    compare.add_argument("--metric", nargs="+", metavar="METRIC",
+                         help="a CSV file: accuracy of predicted labels (default), or auc (scores, DeLong's test); "
+                         "--from logs: the metric (lm-eval's NAME or NAME,FILTER; Inspect's scorer) to compare, one "
+                         "for every task or TASK=NAME for each")
+    compare.add_argument("--k", nargs="+", type=_number(int, lambda v: v >= 1, "a whole number >= 1"), metavar="K",
+                         help="--from logs with several samples per item: the k of pass@k (default 1 and the fewest "
+                         "samples of an item)")
+    compare.add_argument("--family", choices=("task", "all"), default="task",
+                         help="--from logs: Holm over the pairs of each task (default), or over every pair of every task")
     compare.add_argument("--confidence-level", type=LEVEL, default=0.95, metavar="LEVEL")
     compare.add_argument("--n-resamples", type=_number(int, lambda v: v >= 2, "a whole number >= 2"), default=10_000,
                          metavar="N",
@@ -303,10 +389,18 @@ def _parser() -> argparse.ArgumentParser:
         "task), power (MDE and seeds needed), equivalence (TOST at --margin, four verdicts) and friedman "
         "(mean ranks over tasks, critical difference).",
         epilog="example:\n  sigeval example runs > runs.csv\n  sigeval runs runs.csv --view all --margin 0.01\n"
-        "  sigeval runs runs.csv --view friedman --plot cd.png\n",
+        "  sigeval runs runs.csv --view friedman --plot cd.png\n"
+        "  sigeval runs --from mlflow --experiment sweep --metric val_acc --tracking-uri sqlite:///mlflow.db\n",
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    runs.add_argument("file", metavar="RUNS.csv")
+    runs.add_argument("file", nargs="?", metavar="RUNS.csv")
+    runs.add_argument("--from", dest="source", choices=("csv", "mlflow"), default="csv",
+                      help="a CSV file of runs (default), or the runs of an MLflow experiment: --task, --model and "
+                      "--seed then name the runs' parameters (or tags), failed and killed runs are kept as failed")
+    runs.add_argument("--experiment", metavar="NAME", help="--from mlflow: the experiment")
+    runs.add_argument("--metric", metavar="NAME", help="--from mlflow: the metric that scores a run (its last value)")
+    runs.add_argument("--tracking-uri", metavar="URI", help="--from mlflow: where the runs are stored "
+                      "(sqlite:///mlflow.db, a server's URL; default: MLflow's, MLFLOW_TRACKING_URI)")
     runs.add_argument("--view", choices=("pairwise", "power", "equivalence", "friedman", "all"), default="pairwise")
     runs.add_argument("--margin", type=POSITIVE_FLOAT, help="equivalence margin, in the units of the scores")
     runs.add_argument("--alpha", type=LEVEL, default=0.05)
