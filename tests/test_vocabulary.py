@@ -487,8 +487,9 @@ def _docstrings():
 
 
 def _dataset_sentences(where: str, doc: str) -> list[str]:
-    """The sentences of a docstring that say "dataset" where the vocabulary says task."""
-    paragraphs = re.split(r"\n\s*\n|\n\s*-{3,}\s*\n", doc)  # blank lines and section underlines end a sentence
+    """The sentences of a docstring that say "dataset" where the vocabulary says task (its examples' code aside)."""
+    prose = "\n".join(line for line in doc.splitlines() if not line.lstrip().startswith((">>>", "...")))
+    paragraphs = re.split(r"\n\s*\n|\n\s*-{3,}\s*\n", prose)  # blank lines and section underlines end a sentence
     sentences = [s for par in paragraphs for s in re.split(r"(?<=[.;])\s+", " ".join(par.split()))]
     return [f"{where}: {s}" for s in sentences if re.search(r"\bdatasets?\b", s, re.IGNORECASE)
             and not any(re.search(allowed, s, re.IGNORECASE) for allowed in DATASET_ALLOWED)]
