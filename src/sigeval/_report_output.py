@@ -35,6 +35,8 @@ import pandas as pd
 
 from ._validation import check_positive_int, check_real, check_rng
 
+#: The width of the text when it is not printed on a terminal (a file, a pipe): the terminal's own otherwise.
+WIDTH = 100
 #: Columns shown as p-values (3 significant digits) rather than at the stated precision.
 _PVALUE = ("pvalue", "pvalue_holm", "pvalue_difference", "pvalue_equivalence", "pvalue_difference_holm",
            "pvalue_equivalence_holm")
@@ -138,10 +140,9 @@ def options_given(rope: Any, n_resamples: Any, rng: Any) -> str:
 def views(report: Any, choices: Choices, which: tuple[str, ...] = EVERY) -> dict[str, Any]:
     """The views named in ``which`` (and the failed runs), each computed once with ``choices``.
 
-    A view the runs cannot support is left out with the reason under ``<view>_note``: the
-    equivalence view without a margin and the Bayesian one without a ROPE (no note: nothing
-    was asked), the ranking with fewer than 2 tasks, a Bayesian comparison of fewer than 2
-    pairs, an aggregate over runs with holes.
+    The equivalence view without a margin, the Bayesian one without a ROPE and the ranking
+    with fewer than 2 tasks are left out; an aggregate over runs with holes is left out with
+    the reason under ``aggregate_note``.
     """
     c = choices
     rope = c.rope_used
@@ -165,11 +166,8 @@ def views(report: Any, choices: Choices, which: tuple[str, ...] = EVERY) -> dict
     out["failed_runs"] = report.failed_runs
     if "equivalence" in which and c.margin is not None:
         out["equivalence"] = report.equivalence(c.margin, alpha=c.alpha, family=c.family)
-    if "bayesian" in which and rope is not None:
-        try:  # a comparison the Bayesian paired t refuses (fewer than 2 pairs) leaves the view out
-            out["bayesian"] = report.bayesian(rope)
-        except ValueError as error:
-            out["bayesian_note"] = str(error)
+    if "bayesian" in which and rope is not None:  # a comparison it refuses (fewer than 2 pairs) is noted in its row
+        out["bayesian"] = report.bayesian(rope)
     if "friedman" in which and len(report.tasks) >= 2:
         out["friedman"] = report.friedman(alpha=c.alpha)
     if "aggregate" in which:
@@ -278,12 +276,11 @@ def _sections(shown: dict[str, Any], c: Choices) -> list[tuple[str, pd.DataFrame
     if "equivalence" in shown:
         out.append(("Can we claim there is none? (equivalence)", shown["equivalence"],
                     "TOST crossed with the difference test, Holm-adjusted as the design says: four verdicts."))
-    if "bayesian" in shown or "bayesian_note" in shown:
+    if "bayesian" in shown:
         rope = "the margin" if c.rope is None or c.rope == c.margin else f"{c.rope:g}"
-        out.append((f"How probable is a practical difference? (Bayesian paired t, ROPE = {rope})",
-                    shown.get("bayesian"),
-                    shown.get("bayesian_note", "posterior probabilities under the noninformative prior, over the "
-                              "seeds of each task; no correction for the number of comparisons.")))
+        out.append((f"How probable is a practical difference? (Bayesian paired t, ROPE = {rope})", shown["bayesian"],
+                    "posterior probabilities under the noninformative prior, over the seeds of each task; no "
+                    "correction for the number of comparisons."))
     if "friedman" in shown:
         out.append(("Ranking across tasks (Friedman)", ranks_frame(shown["friedman"]), friedman_line(shown["friedman"])))
     if "aggregate" in shown or "aggregate_note" in shown:
@@ -301,8 +298,13 @@ def _sections(shown: dict[str, Any], c: Choices) -> list[tuple[str, pd.DataFrame
 WRITTEN = {"plot": "CD diagram", "html": "HTML report"}
 
 #: The titles of the views in the text output and the Markdown of some views.
-VIEW_TITLES = {"describe": "scores per task (mean and sd over the seeds)", "pairwise": "pairwise",
-               "power": "power", "equivalence": "equivalence"}
+VIEW_TITLES = {"describe": "scores per task (mean and sd over the seeds)", "pairwise": "pairwise", "power": "power",
+               "equivalence": "equivalence", "bayesian": "bayesian (posterior probabilities; no correction for the "
+               "number of comparisons)", "friedman": "friedman (over the tasks' mean scores)",
+               "aggregate": "aggregate (over the tasks, with 95% stratified-bootstrap intervals)"}
+#: What a view asked for needs, said when the runs or the options leave it out.
+NEEDS = {"equivalence": "a margin (--margin)", "bayesian": "a ROPE (--rope) or a margin (--margin)",
+         "friedman": "at least 2 tasks"}
 
 
 def tables(output: ReportOutput | ComparisonOutput) -> dict[str, pd.DataFrame]:
@@ -311,19 +313,28 @@ def tables(output: ReportOutput | ComparisonOutput) -> dict[str, pd.DataFrame]:
         return {"models": output.result.models, "pairs": output.result.pairs}
     shown = output.views
     out = {"failed_runs": shown["failed_runs"]} if "failed_runs" in output.shown and len(shown["failed_runs"]) else {}
-    out |= {view: shown[view] for view in VIEW_TITLES if view in output.shown and view in shown}
-    if "friedman" in output.shown and "friedman" in shown:
-        out["friedman"] = ranks_frame(shown["friedman"])
+    for view in VIEWS:
+        if view in output.shown and view in shown:
+            out[view] = ranks_frame(shown[view]) if view == "friedman" else shown[view]
     return out
+
+
+def left_out(output: ReportOutput) -> list[str]:
+    """The views asked for that the options or the runs leave out, each with what it needs."""
+    return [f"{view} (needs {NEEDS[view]})" for view in VIEWS
+            if view in output.shown and view not in output.views and f"{view}_note" not in output.views]
 
 
 def method_note(output: ReportOutput) -> str:
     """How the views shown were computed, in one sentence."""
     c, shown = output.choices, [v for v in output.shown if v in output.views]
     lower = "" if output.report.higher_is_better else ", lower is better"
+    level = {"none": "", "holm": " at the level of each Holm decision",
+             "bonferroni": " at the Bonferroni level"}[c.correction.lower()]
     return (f"Differences are model A minus model B over the seeds both ran (paired by task and seed); "
             f"paired t test and {1 - c.alpha:.0%} intervals, p-values Holm-adjusted {_holm_family(c.family)}, "
             f"a difference rejects at p <= alpha = {c.alpha:g}"
+            + (f"; minimum detectable effects at {c.target_power:.0%} power{level}" if "power" in shown else "")
             + (f"; equivalence by TOST at margin {c.margin:g}" if "equivalence" in shown else "")
             + (f"; ranks over the tasks' mean scores{lower}" if "friedman" in shown else "") + ".")
 
@@ -334,51 +345,143 @@ def _environment(output: ReportOutput | ComparisonOutput) -> dict[str, str]:
     return environment(output.report, output.call)
 
 
-def render(output: ReportOutput | ComparisonOutput, fmt: str) -> str:
-    """The output in one of the formats ``text``, ``markdown``, ``latex``, ``csv``, ``json``."""
-    return {"text": text, "markdown": markdown, "latex": latex, "csv": csv_text, "json": json_text}[fmt](output)
+def render(output: ReportOutput | ComparisonOutput, fmt: str, width: int = WIDTH) -> str:
+    """The output in one of the formats ``text`` (``width`` columns wide), ``markdown``, ``latex``, ``csv``, ``json``."""
+    if fmt == "text":
+        return text(output, width)
+    return {"markdown": markdown, "latex": latex, "csv": csv_text, "json": json_text}[fmt](output)
 
 
 # --------------------------------------------------------------------------- text
 
-#: The width of a terminal the text fits: wider tables continue below, as pandas wraps them.
-WIDTH = 100
+#: Shorter headers for tables wider than the terminal; each one used is spelled out in a legend below the table.
+SHORT = {"n_pairs": "n", "mean_diff": "diff", "ci_low": "low", "ci_high": "high", "pvalue": "p", "pvalue_holm": "p_holm",
+         "n_runs": "runs", "n_failed": "failed", "n_tasks": "tasks", "sigma_d": "sd_d", "alpha_used": "alpha",
+         "observed_power": "power", "detectable": "detect", "pvalue_difference": "p_diff",
+         "pvalue_equivalence": "p_eq", "pvalue_difference_holm": "p_diff_holm", "pvalue_equivalence_holm": "p_eq_holm",
+         "posterior_scale": "scale", "prob_a_better": "P(A)", "prob_rope": "P(rope)", "prob_b_better": "P(B)",
+         "optimality_gap": "gap", "mean_rank": "rank", "confidence_level": "level"}
+_INDENT = "    "
 
 
-def text_table(frame: pd.DataFrame) -> str:
-    formats = {c: (lambda v: f"{v:.4g}") for c in frame.columns if c.startswith("pvalue")}
-    return frame.to_string(index=False, float_format=lambda v: f"{v:.4f}", formatters=formats, line_width=WIDTH)
+def _short(name: str) -> str:
+    """A header's short form: its own, or its stem's with ``_lo`` and ``_hi`` for the ends of an interval."""
+    for end, short_end in (("_ci_low", "_lo"), ("_ci_high", "_hi")):
+        if name.endswith(end):
+            return SHORT.get(name[: -len(end)], name[: -len(end)]) + short_end
+    return "seeds@" + name.removeprefix("seeds_for_") if name.startswith("seeds_for_") else SHORT.get(name, name)
 
 
-def _wrapped(words: str) -> str:
-    return textwrap.fill(words, width=WIDTH)
+def text_table(frame: pd.DataFrame, width: int, precision: int = 4) -> str:
+    """``frame`` as a terminal shows it within ``width`` columns, each row whole.
+
+    The cells are those of the other formats (:func:`formatted`: floats at ``precision`` decimals, p-values at
+    3 significant digits, yes and no); a column with no content (every cell empty or missing) is left out. A
+    table wider than ``width`` gets shorter headers, spelled out in a legend below it; one still wider prints
+    each row on several lines, the first holding the row's names (the text columns it starts with), the others
+    indented, with a blank line between rows; a text longer than a line is wrapped on lines of its own.
+    """
+    cells = formatted(frame, precision)
+    keep = [i for i in range(frame.shape[1]) if not cells or any(row[i] not in ("", "–") for row in cells)]
+    cells = [[row[i] for i in keep] for row in cells]
+    right = [pd.api.types.is_numeric_dtype(frame.iloc[:, i]) and not pd.api.types.is_bool_dtype(frame.iloc[:, i])
+             for i in keep]
+    headers = [str(frame.columns[i]) for i in keep]
+    if _span(headers, cells) <= width:
+        return "\n".join(_layout(headers, cells, right, width))
+    short = [_short(h) for h in headers]
+    legend = "; ".join(f"{s} = {h}" for s, h in zip(short, headers) if s != h)
+    return "\n".join(_layout(short, cells, right, width) + ([textwrap.fill(f"({legend})", width)] if legend else []))
 
 
-def text(output: ReportOutput | ComparisonOutput) -> str:
-    """The tables as a terminal shows them, with the note of how they were computed."""
+def _sizes(headers: list[str], cells: list[list[str]]) -> list[int]:
+    return [max([len(h), *(len(row[i]) for row in cells)]) for i, h in enumerate(headers)]
+
+
+def _span(headers: list[str], cells: list[list[str]]) -> int:
+    """The width of the table with one line per row."""
+    sizes = _sizes(headers, cells)
+    return sum(sizes) + 2 * (len(sizes) - 1)
+
+
+def _layout(headers: list[str], cells: list[list[str]], right: list[bool], width: int) -> list[str]:
+    """The header and the rows, one line each if they fit in ``width``, else each on as many lines as it needs."""
+    sizes = _sizes(headers, cells)
+    room = width - len(_INDENT)  # on an indented line
+    names = next((i for i, r in enumerate(right) if r), len(right))  # the leading text columns name a row
+
+    def wrapped(limit: int) -> list[list[int]]:
+        """The columns of each line of a row: as many as fit in ``limit``, the names on the first."""
+        lines: list[list[int]] = [list(range(names))]
+        for i in range(names, len(headers)):
+            used = sum(sizes[j] + 2 for j in lines[-1]) + (len(_INDENT) if len(lines) > 1 else 0)
+            if lines[-1] and (used + sizes[i] > limit or sizes[i] > room or sizes[lines[-1][-1]] > room):
+                lines.append([])
+            lines[-1].append(i)
+        return lines
+
+    lines: list[list[int]] = [list(range(len(headers)))]
+    if _span(headers, cells) > width:
+        lines = wrapped(width)
+        while True:  # as many lines, balanced: the narrowest limit that needs no more of them
+            narrower = wrapped(max(len(_INDENT) * (k > 0) + sum(sizes[j] + 2 for j in line) - 2
+                                   for k, line in enumerate(lines)) - 1)
+            if len(narrower) != len(lines) or narrower == lines:
+                break
+            lines = narrower
+
+    def record(values: list[str]) -> list[str]:
+        out = []
+        for k, columns in enumerate(lines):
+            if k and sizes[columns[0]] > room:  # a long text alone on its lines, wrapped (none when empty)
+                out += [_INDENT + part for part in textwrap.wrap(values[columns[0]], room)]
+                continue
+            text = "  ".join(values[i].rjust(sizes[i]) if right[i] else values[i].ljust(sizes[i]) for i in columns)
+            out.append(((_INDENT if k else "") + text).rstrip())
+        return out
+
+    out = record(headers)
+    for row in cells:
+        out += ([""] if len(lines) > 1 else []) + record(row)
+    return out
+
+
+def _wrapped(words: str, width: int) -> str:
+    return textwrap.fill(words, width=width)
+
+
+def text(output: ReportOutput | ComparisonOutput, width: int = WIDTH) -> str:
+    """The tables as a terminal ``width`` columns wide shows them, with the note of how they were computed."""
     if isinstance(output, ComparisonOutput):
         res = output.result
-        lines = [f"models ({res.confidence_level:.0%} intervals)", text_table(res.models), "", "pairs",
-                 text_table(res.pairs), "", output.note]
+        lines = [f"models ({res.confidence_level:.0%} intervals)", text_table(res.models, width), "", "pairs",
+                 text_table(res.pairs, width), "", _wrapped(output.note, width)]
         return "\n".join(lines) + "\n"
-    shown = output.views
-    lines = [repr(output.report)]
+    shown, c = output.views, output.choices
+    lines = [_wrapped(repr(output.report), width)]
     if "summary" in output.shown:
-        lines += ["", "summary", _wrapped(shown["summary"])]
+        lines += ["", "summary", _wrapped(shown["summary"], width)]
     if "failed_runs" in output.shown and len(shown["failed_runs"]):
-        lines += ["", "failed runs (their pairs are left out)", text_table(shown["failed_runs"])]
+        lines += ["", "failed runs (their pairs are left out)", text_table(shown["failed_runs"], width)]
     for view, title in VIEW_TITLES.items():
-        if view in output.shown and view in shown:
-            lines += ["", title, text_table(shown[view])]
-    if "friedman" in output.shown and "friedman" in shown:
-        f = shown["friedman"]
-        lines += ["", "friedman (over the tasks' mean scores)", text_table(ranks_frame(f)),
-                  f"chi2_F = {f.statistic:.4f}, p = {f.pvalue:.4g}; Iman-Davenport F_F = {f.statistic_f:.4f}, "
-                  f"p = {f.pvalue_f:.4g}"]
-        gap = f"tasks for that gap: {f.n_for_observed_gap}" if f.n_for_observed_gap else "no gap"
-        lines.append(_wrapped(f"critical difference = {f.critical_difference:.4f} at alpha = {f.alpha:g} with "
-                              f"{f.n_tasks} tasks; largest mean-rank gap = {f.max_rank_gap:.4f}; {gap}"))
-    lines += ["", _wrapped(method_note(output))]
+        if view in output.shown and f"{view}_note" in shown:
+            lines += ["", title, _wrapped(shown[f"{view}_note"], width)]
+        if view not in output.shown or view not in shown:
+            continue
+        if view == "bayesian":
+            title = title.replace("probabilities;", f"probabilities, ROPE = {c.rope_used:g};")
+        lines += ["", _wrapped(title, width), text_table(ranks_frame(shown[view]) if view == "friedman" else shown[view],
+                                                         width)]
+        if view == "friedman":
+            f = shown[view]
+            gap = f"tasks for that gap: {f.n_for_observed_gap}" if f.n_for_observed_gap else "no gap"
+            lines += [_wrapped(f"chi2_F = {f.statistic:.4f}, p = {f.pvalue:.4g}; Iman-Davenport F_F = "
+                               f"{f.statistic_f:.4f}, p = {f.pvalue_f:.4g}", width),
+                      _wrapped(f"critical difference = {f.critical_difference:.4f} at alpha = {f.alpha:g} with "
+                               f"{f.n_tasks} tasks; largest mean-rank gap = {f.max_rank_gap:.4f}; {gap}", width)]
+    if left_out(output):
+        lines += ["", _wrapped("left out: " + "; ".join(left_out(output)) + ".", width)]
+    lines += ["", _wrapped(method_note(output), width)]
     for key, path in output.written:
         lines += ["", f"{WRITTEN[key]} written to {path}"]
     return "\n".join(lines) + "\n"
@@ -419,8 +522,11 @@ def _json_fields(output: ReportOutput | ComparisonOutput) -> dict[str, Any]:
         return {"models": res.models, "pairs": res.pairs, "note": output.note, "confidence_level": res.confidence_level}
     shown = output.views
     fields: dict[str, Any] = {"report": repr(output.report), "failed_runs": shown["failed_runs"]}
-    fields |= {view: shown[view] for view in ("summary", *VIEW_TITLES, "friedman")
-               if view in output.shown and view in shown}
+    for view in ("summary", *VIEWS):
+        if view in output.shown:
+            fields |= {key: shown[key] for key in (view, f"{view}_note") if key in shown}
+    if left_out(output):
+        fields["left_out"] = left_out(output)
     return fields | {"note": method_note(output)} | dict(output.written)
 
 
@@ -611,6 +717,45 @@ def _cd_figure(friedman: Any, alpha: float) -> Any:
     return draw
 
 
+#: The most rows an interval figure draws; a longer table is left to speak for itself.
+FOREST_ROWS = 60
+
+
+def _forest_figure(estimates: pd.Series, intervals: pd.DataFrame, labels: list[str], xlabel: str,
+                   reference: float | None) -> Any:
+    def draw(figure_class):
+        from .plots import interval_forest
+
+        fig = figure_class(figsize=(7, 0.9 + 0.32 * len(labels)), layout="constrained")
+        ax = interval_forest(fig.subplots(), estimates.to_numpy(float), intervals.to_numpy(float), labels,
+                             reference=reference)
+        ax.set_xlabel(xlabel)
+        ax.grid(axis="x", alpha=0.3)
+        return fig
+
+    return draw
+
+
+def _comparison_figures(res: Any) -> list[str]:
+    """The figures of a comparison's page: each model's score and each pair's difference, with their intervals."""
+    level = f"{res.confidence_level:.0%}"
+    rows = [(res.models, res.metric, list(map(str, res.models.model)), res.metric, None,
+             f"Each model's {res.metric} with its {level} interval", "models"),
+            (res.pairs, "estimate", [f"{a} − {b}" for a, b in zip(res.pairs.model_a, res.pairs.model_b)],
+             f"difference in {res.metric}, A minus B", 0.0,
+             f"Each pair's difference (A minus B) with its {level} interval; the vertical line is no difference",
+             "pairs")]
+    out = []
+    for frame, column, labels, xlabel, reference, caption, name in rows:
+        if len(frame) > FOREST_ROWS:
+            out.append(f"<p class='note'>({html.escape(caption)}: not drawn, {len(frame)} rows are too many for one "
+                       "figure; the table lists them)</p>")
+            continue
+        draw = _forest_figure(frame[column], frame[["ci_low", "ci_high"]], labels, xlabel, reference)
+        out.append(_figure(_svg(draw, name), caption))
+    return out
+
+
 def _figure(svg: str | None, caption: str) -> str:
     if svg is None:
         return (f"<p class='note'>({html.escape(caption)}: not drawn: matplotlib is not installed; "
@@ -622,10 +767,11 @@ def page(output: ReportOutput | ComparisonOutput, path: str | Path, title: str |
     """Write the output as one self-contained HTML page: the whole report, or the comparison's tables."""
     env = _environment(output)
     if isinstance(output, ComparisonOutput):
-        heading = f"Comparison of {len(output.result.models)} models: {output.source}"
+        res = output.result
+        heading = f"Comparison of {len(res.models)} models: {output.source}"
         body = [f"<h1>{html.escape(heading)}</h1>"]
-        for name, frame in tables(output).items():
-            body += [f"<h2>{html.escape(name)}</h2>", html_table(frame, 4)]
+        for (name, frame), figure in zip(tables(output).items(), _comparison_figures(res)):
+            body += [f"<h2>{html.escape(name)}</h2>", figure, html_table(frame, 4)]
         body += [f"<p class='note'>{html.escape(output.note)}</p>", "<h2>Environment</h2>",
                  html_table(pd.DataFrame(list(env.items()), columns=["", "value"]), 4)]
         return _write_page(path, heading, body)

@@ -1,22 +1,13 @@
 """The ``sigeval`` command: intervals, tests and a report from CSV files.
 
-``sigeval compare PREDICTIONS.csv``
-    one row per test item: each model's accuracy (or AUC) with its interval,
-    and for every pair of models the difference, its paired bootstrap
-    interval, a paired test and the Holm-adjusted p-value
-    (:func:`~sigeval.predictions.compare_predictions`).
-``sigeval runs RUNS.csv``
-    a long table of runs (task, model, seed, score) through the views of
-    :class:`~sigeval.report.Report`.
-``sigeval example predictions|runs``
-    prints an example file shipped with the package, made from the course's
-    shape benchmark, to try the other two on.
+``sigeval compare PREDICTIONS.csv``: each model's accuracy (or AUC) with its interval and every pair compared,
+from one row per test item (:func:`~sigeval.predictions.compare_predictions`). ``sigeval runs RUNS.csv``: the
+views of :class:`~sigeval.report.Report` over a long table of runs (task, model, seed, score). ``sigeval
+example predictions|runs``: an example file, made from the course's shape benchmark.
 
-Parse, one library call, one render: the files are read by
-:mod:`sigeval.readers`, the numbers computed by the library, every output
-written by its one renderer. Built on ``argparse`` (the standard library) so
-that the command needs nothing beyond the statistics core. Explained in
-:ref:`ch-own-results`.
+Parse, one library call, one render: the files are read by :mod:`sigeval.readers`, the numbers computed by the
+library, every output written by its one renderer. Built on ``argparse`` so that the command needs nothing
+beyond the statistics core. Explained in :ref:`ch-own-results`.
 """
 
 from __future__ import annotations
@@ -25,6 +16,7 @@ import argparse
 import dataclasses
 import os
 import shlex
+import shutil
 import sys
 from collections.abc import Sequence
 from importlib import resources
@@ -45,8 +37,8 @@ EXAMPLES = {"predictions": "example_predictions.csv", "runs": "example_runs.csv"
 #: The most bootstrap resamples (bootstraps x resamples) `compare` draws unless --max-resamples raises it.
 MAX_RESAMPLES = 100_000_000
 
-#: The views `runs --view all` prints, in order; the page and the Markdown of `all` hold every view.
-ALL_VIEWS = ("summary", "failed_runs", "describe", "pairwise", "power", "equivalence", "friedman")
+#: The views `runs --view` prints, one or all of them (with the summary, the failed runs and the scores per task).
+VIEWS = ("pairwise", "power", "equivalence", "bayesian", "friedman", "aggregate")
 
 #: What to install for figures, as the README installs the package (it is not on PyPI).
 PLOTS_HINT = ("needs matplotlib, which sigeval's plots extra installs: pip install \"path/to/sigeval[plots]\" "
@@ -93,18 +85,21 @@ def _compare(args: argparse.Namespace) -> ro.ComparisonOutput:
 
 def _runs(args: argparse.Namespace) -> ro.ReportOutput:
     table = _read(read_runs_csv, args.file, task=args.task, model=args.model, seed=args.seed, score=args.score)
+    needs = {"equivalence": "--margin", "bayesian": "--rope (or --margin)"}
+    if args.view in needs and args.margin is None and (args.view == "equivalence" or args.rope is None):
+        raise InputError(f"the {args.view} view needs {needs[args.view]} (the smallest difference that matters, fixed "
+                         "in advance); --view all leaves it out without one")
     try:
         report = Report(table, task=args.task, model=args.model, seed=args.seed, score=args.score,
                         higher_is_better=not args.lower_is_better, failed=args.failed)
-        if args.view in ("equivalence", "all") and args.margin is None:
-            raise InputError("the equivalence view needs --margin (the smallest difference that matters, fixed in "
-                             "advance)")
         if (args.view == "friedman" or args.plot) and len(report.tasks) < 2:
             raise InputError(f"{args.file}: the Friedman view needs at least 2 tasks; the file has {len(report.tasks)}")
-        shown = ALL_VIEWS if args.view == "all" else ("failed_runs", args.view, *(("friedman",) if args.plot else ()))
+        shown = (("summary", "failed_runs", "describe", *VIEWS) if args.view == "all" else
+                 ("failed_runs", args.view, *(("friedman",) if args.plot else ())))
         page = args.html or Path(args.output or "").suffix.lower() in (".html", ".htm")
         whole = page or (args.format == "markdown" and args.view == "all")
-        choices = ro.Choices(margin=args.margin, alpha=args.alpha, target_power=args.target_power, metric=args.score)
+        choices = ro.Choices(args.margin, args.alpha, args.target_power, args.family, args.correction, args.rope,
+                             args.n_resamples, args.rng, args.score)
         out = ro.ReportOutput(report, choices, ro.views(report, choices, ro.EVERY if whole else (*shown, "describe")),
                               shown, _call(args))
     except (ValueError, TypeError) as err:
@@ -144,7 +139,8 @@ def _emit(out: ro.ReportOutput | ro.ComparisonOutput, args: argparse.Namespace) 
         _write(target, "the page", lambda: ro.page(out, target))
         print(f"HTML report written to {target}")
         return
-    rendered = ro.render(out, args.format)
+    width = args.width or (shutil.get_terminal_size().columns if sys.stdout.isatty() else ro.WIDTH)
+    rendered = ro.render(out, args.format, width)
     if not target:
         sys.stdout.write(rendered)
         return
@@ -195,6 +191,15 @@ def _output_options(command: argparse.ArgumentParser) -> None:
     command.add_argument("--output", metavar="FILE", help="write to FILE instead of printing; a .html FILE gets the "
                          "self-contained HTML page")
     command.add_argument("--json", action="store_const", dest="format", const="json", help="the same as --format json")
+    command.add_argument("--width", type=_number(int, lambda v: v >= 40, "a whole number >= 40"), metavar="COLUMNS",
+                         help="the width of the text tables (default: the terminal's, or 100 when not printing to one)")
+
+
+def _bootstrap_options(command: argparse.ArgumentParser, resamples: str) -> None:
+    command.add_argument("--n-resamples", type=_number(int, lambda v: v >= 2, "a whole number >= 2"), default=10_000,
+                         metavar="N", help=f"bootstrap resamples {resamples}")
+    command.add_argument("--rng", type=_number(int, lambda v: v >= 0, "a non-negative integer"), default=0,
+                         metavar="SEED", help="seed of the random generator of the bootstrap (default 0)")
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -227,11 +232,7 @@ def _parser() -> argparse.ArgumentParser:
     compare.add_argument("--metric", choices=("accuracy", "auc"), default="accuracy",
                          help="accuracy of predicted labels (default), or AUC of scores with DeLong's test")
     compare.add_argument("--confidence-level", type=LEVEL, default=0.95, metavar="LEVEL")
-    compare.add_argument("--n-resamples", type=_number(int, lambda v: v >= 2, "a whole number >= 2"), default=10_000,
-                         metavar="N",
-                         help="bootstrap resamples per interval, at least 2 (default 10,000; at most --max-resamples in all)")
-    compare.add_argument("--rng", type=_number(int, lambda v: v >= 0, "a non-negative integer"), default=0,
-                         metavar="SEED", help="seed of the random generator of the bootstrap (default 0)")
+    _bootstrap_options(compare, "per interval, at least 2 (default 10,000; at most --max-resamples in all)")
     compare.add_argument("--auc-method", choices=("delong", "bootstrap"), default="delong",
                          help="each model's AUC interval with --metric auc: DeLong's (default) or a bootstrap")
     compare.add_argument("--max-resamples", type=_number(int, lambda v: v > 0, "a positive int"), default=MAX_RESAMPLES,
@@ -240,18 +241,28 @@ def _parser() -> argparse.ArgumentParser:
     _output_options(compare)
 
     runs = commands.add_parser(
-        "runs", help="a table of runs (task, model, seed, score): pairwise, power, equivalence, friedman",
+        "runs", help="a table of runs (task, model, seed, score): every view of sigeval.Report",
         description="A long table, one row per run: the task, the model, the seed and the score. Runs are "
         "paired by (task, seed). Prints the views of sigeval.Report: pairwise (paired t, Holm within each "
-        "task), power (MDE and seeds needed), equivalence (TOST at --margin, four verdicts) and friedman "
-        "(mean ranks over tasks, critical difference).",
+        "task or over every comparison), power (MDE and seeds needed), equivalence (TOST at --margin, four "
+        "verdicts), bayesian (posterior probabilities with a ROPE), friedman (mean ranks over tasks, "
+        "critical difference) and aggregate (IQM, mean, median, optimality gap over tasks).",
         epilog="example:\n  sigeval example runs > runs.csv\n  sigeval runs runs.csv --view all --margin 0.01\n"
+        "  sigeval runs runs.csv --view bayesian --rope 0.005 --width 80\n"
+        "  sigeval runs runs.csv --view power --family all --correction holm\n"
         "  sigeval runs runs.csv --view friedman --plot cd.png\n",
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     runs.add_argument("file", metavar="RUNS.csv")
-    runs.add_argument("--view", choices=("pairwise", "power", "equivalence", "friedman", "all"), default="pairwise")
+    runs.add_argument("--view", choices=(*VIEWS, "all"), default="pairwise",
+                      help="one view, or all of them with the summary and the scores per task (default pairwise)")
     runs.add_argument("--margin", type=POSITIVE_FLOAT, help="equivalence margin, in the units of the scores")
+    runs.add_argument("--rope", type=_number(float, lambda v: 0 <= v < float("inf"), "a float >= 0"),
+                      help="half-width of the Bayesian view's region of practical equivalence (default: the margin)")
+    runs.add_argument("--family", choices=("task", "all"), default="task",
+                      help="Holm's family: the comparisons of each task (default), or all of them")
+    runs.add_argument("--correction", choices=("none", "holm", "bonferroni"), default="none",
+                      help="the level of the power view's minimum detectable effects (default none: alpha)")
     runs.add_argument("--alpha", type=LEVEL, default=0.05)
     runs.add_argument("--target-power", type=LEVEL, default=0.80)
     for role in ("task", "model", "seed", "score"):
@@ -259,6 +270,7 @@ def _parser() -> argparse.ArgumentParser:
     runs.add_argument("--lower-is-better", action="store_true", help="for losses and error rates (ranks only)")
     runs.add_argument("--failed", choices=("raise", "drop-pairs"), default="raise",
                       help="failed, missing or duplicated runs: an error (default), or leave out their pairs")
+    _bootstrap_options(runs, "per interval of the aggregate view, at least 2 (default 10,000)")
     runs.add_argument("--plot", metavar="FILE", help="save the critical-difference diagram (needs matplotlib)")
     runs.add_argument("--html", metavar="FILE", help="also write the whole report as one self-contained HTML page")
     _output_options(runs)

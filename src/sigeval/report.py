@@ -1034,9 +1034,10 @@ class Report:
         the upper one (``mean_diff`` stays A minus B).
 
         Every row is what those functions return for the comparison; a
-        comparison they refuse (fewer than 2 pairs) goes through them and
-        their error names it. Differences all equal give a point mass (see
-        :func:`~sigeval.bayes.correlated_ttest`).
+        comparison they refuse (fewer than 2 pairs) is marked in ``note``
+        with their reason, as :meth:`pairwise` marks it, its probabilities
+        NaN, and the other rows are unaffected. Differences all equal give a
+        point mass (see :func:`~sigeval.bayes.correlated_ttest`).
 
         Parameters
         ----------
@@ -1058,7 +1059,8 @@ class Report:
         pandas.DataFrame
             ``over="seeds"``: ``task``, ``model_a``, ``model_b``, ``n_pairs``,
             ``mean_diff`` (the posterior's location), ``posterior_scale``,
-            ``rope``, ``prob_a_better``, ``prob_rope``, ``prob_b_better``.
+            ``rope``, ``prob_a_better``, ``prob_rope``, ``prob_b_better`` and
+            ``note``: empty, or why the comparison has no posterior.
             ``over="tasks"``: ``model_a``, ``model_b``, ``n_tasks``,
             ``mean_diff`` (the mean over tasks of the per-task mean
             differences), ``rope`` and the three probabilities.
@@ -1095,18 +1097,23 @@ class Report:
             if test_fraction is not None:
                 test_fraction = check_unit_interval(test_fraction, "test_fraction")
                 inflation = test_fraction / (1 - test_fraction)
-            frame = self._frame(self._bayesian_seeds(rope, test_fraction, inflation))
+            values, notes = self._bayesian_seeds(rope, test_fraction, inflation)
+            frame = self._frame(values)
+            frame["note"] = notes
         if not self.higher_is_better:  # A is better where A - B is below -rope
             frame[["prob_a_better", "prob_b_better"]] = frame[["prob_b_better", "prob_a_better"]].to_numpy()
         return frame
 
-    def _bayesian_seeds(self, rope: float, test_fraction: float | None, inflation: float) -> dict[str, np.ndarray]:
-        """The columns of :meth:`bayesian` over seeds: the t posteriors of every comparison at once.
+    def _bayesian_seeds(
+        self, rope: float, test_fraction: float | None, inflation: float
+    ) -> tuple[dict[str, np.ndarray], np.ndarray]:
+        """The columns of :meth:`bayesian` over seeds, and the notes: the t posteriors of every comparison at once.
 
         The arithmetic of :func:`~sigeval.bayes.correlated_ttest` and
         :func:`~sigeval.bayes.bayesian_paired_t`, element by element; the
         rows those functions would treat apart (too few pairs, spread at the
-        level of rounding error, an overflow) go through them.
+        level of rounding error, an overflow) go through them, and a row they
+        refuse gets their reason in its note.
         """
 
         def compute(a, b):
@@ -1137,8 +1144,10 @@ class Report:
         values["posterior_scale"][ok] = scale
         values["prob_a_better"][ok], values["prob_rope"][ok], values["prob_b_better"][ok] = a_better, middle, b_better
         flagged[ok] = ~(np.isfinite(scale) & (scale > 0))
-        self._scalar(flagged, compute, values)
-        return values
+        notes = self._notes()
+        self._scalar(flagged, compute, values, notes)
+        values["rope"][:] = rope  # the half-width asked for, on a refused row too
+        return values, notes
 
     def _bayesian_tasks(self, rope: float, prior_strength: float, n_samples: int, rng: RngLike) -> pd.DataFrame:
         """:meth:`bayesian` over tasks: the signed-rank test of every pair of models on the mean scores."""
