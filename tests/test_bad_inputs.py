@@ -109,6 +109,7 @@ VALID: dict[str, dict] = {
     "verdict": dict(scores_a=_A, scores_b=_B, margin=0.05, alpha=0.05),
     "verdict_from_pvalues": dict(pvalue_difference=0.01, pvalue_equivalence=0.3, alpha=0.05),
     "adjust_pvalues": dict(pvalues=[0.01, 0.04, 0.03]),
+    "decision_levels": dict(pvalues=[0.01, 0.04, 0.03], alpha=0.05),
     "expected_best_of_k": dict(scores=[0.60, 0.62, 0.61, 0.65], k=2, values=[0.6, 0.6, 0.62, 0.61]),
     "friedman": dict(scores=_TABLE, ties="correct", method="exact", n_resamples=100, rng=0),
     "nemenyi_q": dict(n_models=4, alpha=0.05),

@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 from scipy import stats
 
-from sigeval import ADJUST_METHODS, adjust_pvalues, expected_best_of_k
+from sigeval import ADJUST_METHODS, adjust_pvalues, decision_levels, expected_best_of_k
 
 
 def _reject(p, method, alpha=0.05):
@@ -476,3 +476,22 @@ def test_expected_best_of_k_takes_one_k_at_a_time_when_n_exceeds_the_block(monke
     seen.clear()
     np.testing.assert_allclose(expected_best_of_k(x, ks), expected, rtol=1e-14)
     assert seen == [2, 2, 1]
+
+
+def test_decision_levels_decide_exactly_as_holm_and_bonferroni():
+    rng = np.random.default_rng(5)
+    for _ in range(500):
+        m = int(rng.integers(1, 12))
+        p = rng.random(m) ** rng.integers(1, 6)
+        p[rng.integers(0, m)] = p[0]  # ties
+        alpha = float(rng.uniform(0.001, 0.2))
+        for method in ("holm", "bonferroni"):
+            np.testing.assert_array_equal(p <= decision_levels(p, alpha=alpha, method=method),
+                                          adjust_pvalues(p, method=method) <= alpha)
+    # Holm's levels by hand: sorted 0.005, 0.01, 0.03, 0.04 have terms 0.02, 0.03, 0.06, 0.04; the last is
+    # decided at 0.05 x 0.04 / 0.06 (an earlier term is larger), the others at alpha / (m - i + 1).
+    np.testing.assert_allclose(decision_levels([0.01, 0.04, 0.03, 0.005]),
+                               [0.05 / 3, 0.05 * 0.04 / 0.06, 0.05 / 2, 0.05 / 4], rtol=1e-15)
+    assert decision_levels([0.0, 0.0]).tolist() == [0.025, 0.05]
+    with pytest.raises(ValueError, match=r"^`method` must be one of 'holm', 'bonferroni'; got 'bh'"):
+        decision_levels([0.1], method="bh")

@@ -10,9 +10,9 @@ import pytest
 import sigeval
 from sigeval._registry import ENGINES, FRONT_ENDS, STATISTICS
 
-# Private modules that are neither engines nor statistics: checks, option sets, result types, the registry,
-# the run table of Report, progress bars.
-PRIVATE_HELPERS = {"_validation", "_options", "_results", "_registry", "_runs_table", "_progress"}
+# Private modules that are neither engines nor statistics: checks, option sets, result types (Report's too),
+# the registry, the run table of Report, progress bars.
+PRIVATE_HELPERS = {"_validation", "_options", "_results", "_report_results", "_registry", "_runs_table", "_progress"}
 
 PACKAGE = Path(sigeval.__file__).parent
 # The statistics modules, from the one registry; a test below checks it lists every public module.

@@ -251,15 +251,15 @@ def test_unpaired_estimate_is_the_mann_whitney_u():
 def test_bootstrap_is_reproducible_and_has_the_right_spread():
     rng = np.random.default_rng(8)
     a, b = rng.normal(0.65, 0.01, 30), rng.normal(0.645, 0.01, 30)
-    first = prob_improvement(a, b, rng=42)
-    again = prob_improvement(a, b, rng=np.random.default_rng(42))
+    first = prob_improvement(a, b, method="percentile", rng=42)
+    again = prob_improvement(a, b, method="percentile", rng=np.random.default_rng(42))
     np.testing.assert_array_equal(first.bootstrap_distribution, again.bootstrap_distribution)
     assert first.bootstrap_distribution.shape == (10_000,)
     # Paired: the bootstrap mean of n wins has variance var(w) / n.
     wins = (a > b) + 0.5 * (a == b)
     assert first.bootstrap_distribution.std() == pytest.approx(wins.std() / np.sqrt(30), rel=0.03)
     # Unpaired: compare with resampling indices explicitly (vectorized reference).
-    res = prob_improvement(a, b, paired=False, rng=1)
+    res = prob_improvement(a, b, paired=False, method="percentile", rng=1)
     ref_rng = np.random.default_rng(2)
     ia = ref_rng.integers(0, 30, (4000, 30))
     ib = ref_rng.integers(0, 30, (4000, 30))
@@ -271,13 +271,18 @@ def test_bootstrap_is_reproducible_and_has_the_right_spread():
 def test_percentile_interval_and_bouthillier_reading():
     rng = np.random.default_rng(9)
     a, b = rng.normal(0.66, 0.01, 25), rng.normal(0.65, 0.01, 25)
-    res = prob_improvement(a, b, alpha=0.1, gamma=0.8, rng=3)
+    res = prob_improvement(a, b, method="percentile", alpha=0.1, gamma=0.8, rng=3)
     low, high = np.quantile(res.bootstrap_distribution, [0.05, 0.95])
     assert (res.confidence_interval.low, res.confidence_interval.high) == (low, high)
     assert res.reject == (low > 0.5) and res.meaningful == (high > 0.8)
-    clear = prob_improvement([0.9, 0.91, 0.92, 0.93], [0.1, 0.2, 0.3, 0.4], rng=0)
-    assert (clear.estimate, clear.confidence_interval.low, clear.reject, clear.meaningful) == (1.0, 1.0, True, True)
-    same = prob_improvement(b, b, rng=0)
+    assert (res.method, res.n_trials) == ("percentile", 25)
+    # Four pairs all won: every resample gives 1, a point interval that rejects; it warns, pointing at the caller.
+    with pytest.warns(UserWarning, match=r"^Every bootstrap resample gave P\(A > B\) = 1\.0: the percentile interval") as caught:
+        clear = prob_improvement([0.9, 0.91, 0.92, 0.93], [0.1, 0.2, 0.3, 0.4], method="percentile", rng=0)
+    assert caught[0].filename == __file__
+    assert (clear.estimate, tuple(clear.confidence_interval), clear.reject, clear.meaningful) == (1.0, (1.0, 1.0), True, True)
+    with pytest.warns(UserWarning, match=r"gave P\(A > B\) = 0\.5: "):  # every pair ties
+        same = prob_improvement(b, b, method="percentile", rng=0)
     assert same.estimate == 0.5 and not same.reject and not same.meaningful
 
 
@@ -288,11 +293,14 @@ def test_prob_improvement_reports_its_arguments():
 
 def test_meaningful_needs_an_upper_bound_strictly_above_gamma():
     # Wins 1, 1, 1, 0: bootstrap means are k/4, and the middle 10% of them is 3/4 exactly.
-    res = prob_improvement([0.9, 0.8, 0.7, 0.1], [0.5] * 4, alpha=0.9, gamma=0.75, n_resamples=1000, rng=0)
+    with pytest.warns(UserWarning, match="a single point"):
+        res = prob_improvement([0.9, 0.8, 0.7, 0.1], [0.5] * 4, method="percentile", alpha=0.9, gamma=0.75,
+                               n_resamples=1000, rng=0)
     assert res.confidence_interval.high == 0.75
     assert not res.meaningful and res.reject
 
 
+@pytest.mark.filterwarnings("ignore:Every bootstrap resample gave:UserWarning")  # equal scores: every pair ties
 @pytest.mark.parametrize(
     ("paired", "n_b", "elements"),
     [(True, 5, 10 * 5), (False, 3, 10 * (5 + 3) + 5 * 3)],
@@ -301,24 +309,29 @@ def test_prob_improvement_memory_check_counts_the_bootstrap_arrays(monkeypatch, 
     # Paired: n_resamples x n_a counts; unpaired: counts of both sets and the n_a x n_b wins.
     a, b = np.linspace(0.6, 0.7, 5), np.linspace(0.6, 0.7, n_b)
     monkeypatch.setattr("sigeval._validation.MEMORY_LIMIT", 8 * elements)
-    assert prob_improvement(a, b, paired=paired, n_resamples=10, rng=0).bootstrap_distribution.shape == (10,)
+    assert prob_improvement(a, b, paired=paired, method="percentile", n_resamples=10, rng=0).bootstrap_distribution.shape == (10,)
     monkeypatch.setattr("sigeval._validation.MEMORY_LIMIT", 8 * elements - 1)
+    # The Clopper-Pearson interval draws nothing and builds no table of wins.
+    assert prob_improvement(a, b, paired=paired, n_resamples=10, rng=0).bootstrap_distribution.shape == (0,)
     message = (
         rf"^`n_resamples` = 10 would need {8 * elements}\.0 bytes of memory for the bootstrap counts; "
         rf"the limit is {8 * elements - 1}\.0 bytes\. Choose a smaller `n_resamples`\.$"
     )
     with pytest.raises(ValueError, match=message):
-        prob_improvement(a, b, paired=paired, n_resamples=10, rng=0)
+        prob_improvement(a, b, paired=paired, method="percentile", n_resamples=10, rng=0)
 
 
+@pytest.mark.filterwarnings("ignore:Every bootstrap resample gave:UserWarning")  # 10 of 10 wins happens by chance
 def test_prob_improvement_false_detections_under_the_null():
     # Identical procedures, 10 paired runs: the lower bound of the 95% interval
     # should exceed 0.5 in at most 2.5% of experiments (one side of the interval).
     rng = np.random.default_rng(10)
     n_sims = 400
     scores = rng.normal(0.7, 0.01, (n_sims, 2, 10))
-    hits = np.mean([prob_improvement(a, b, n_resamples=2000, rng=i).reject for i, (a, b) in enumerate(scores)])
-    assert hits <= 0.025 + 3 * np.sqrt(0.025 * 0.975 / n_sims)
+    for method in ("percentile", "clopper-pearson"):
+        hits = np.mean([prob_improvement(a, b, method=method, n_resamples=2000, rng=i).reject
+                        for i, (a, b) in enumerate(scores)])
+        assert hits <= 0.025 + 3 * np.sqrt(0.025 * 0.975 / n_sims)
 
 
 @pytest.mark.parametrize(
@@ -341,6 +354,168 @@ def test_prob_improvement_false_detections_under_the_null():
 def test_prob_improvement_rejects_bad_input(kwargs, error, match):
     with pytest.raises(error, match=match):
         prob_improvement(**kwargs)
+
+
+# --------------------------------------------------------------------------- P(A > B) honest at few runs
+
+
+def _outcome(wins, ties, losses):
+    """Paired scores with these numbers of wins, ties and losses of A."""
+    a = np.r_[np.ones(wins), np.zeros(ties), np.zeros(losses)]
+    b = np.r_[np.zeros(wins), np.zeros(ties), np.ones(losses)]
+    return a, b
+
+
+def test_five_paired_runs_all_won_do_not_reject():
+    # The exact sign test on 5 of 5: two-sided p = 2 / 32 = 0.0625 > 0.05. The interval is not a point.
+    assert stats.binomtest(5, 5).pvalue == 0.0625
+    res = prob_improvement([0.71, 0.72, 0.70, 0.73, 0.72], [0.70, 0.71, 0.69, 0.71, 0.70], rng=0)
+    assert res.estimate == 1.0 and res.reject is False
+    low, high = res.confidence_interval
+    assert low == pytest.approx(0.025 ** (1 / 5), abs=1e-12) and high == 1.0  # Clopper-Pearson at 5 of 5
+    assert (res.method, res.n_trials) == ("clopper-pearson", 5)
+    # Six of six: p = 2 / 64, and the lower bound 0.025 ** (1/6) = 0.54 clears one half.
+    six = prob_improvement(*_outcome(6, 0, 0))
+    assert six.reject and six.confidence_interval.low == pytest.approx(0.025 ** (1 / 6), abs=1e-12)
+
+
+def test_paired_interval_is_scipys_exact_binomial_interval_without_ties():
+    for wins, losses in [(0, 7), (3, 9), (10, 10), (17, 3), (30, 0)]:
+        for level in (0.95, 0.8):
+            res = prob_improvement(*_outcome(wins, 0, losses), alpha=1 - level)
+            ref = stats.binomtest(wins, wins + losses).proportion_ci(level, method="exact")
+            assert tuple(res.confidence_interval) == pytest.approx((ref.low, ref.high), abs=1e-12)
+            assert res.estimate == wins / (wins + losses)
+
+
+def test_a_tie_adds_one_half_to_the_count():
+    # 3 wins, 2 ties, 1 loss: a count of 4 in 6 trials.
+    res = prob_improvement(*_outcome(3, 2, 1))
+    low, high = res.confidence_interval
+    assert res.estimate == pytest.approx(4 / 6, abs=1e-15)
+    assert (low, high) == pytest.approx((stats.beta.ppf(0.025, 4, 3), stats.beta.isf(0.025, 5, 2)), abs=1e-12)
+    # 2 wins, 1 tie: a count of 2.5 in 3 trials (a Beta with a half-integer parameter).
+    half = prob_improvement(*_outcome(2, 1, 0))
+    assert tuple(half.confidence_interval) == pytest.approx(
+        (stats.beta.ppf(0.025, 2.5, 1.5), stats.beta.isf(0.025, 3.5, 0.5)), abs=1e-12
+    )
+
+
+@pytest.mark.parametrize("alpha", [0.05, 0.1, 0.01])
+def test_paired_rejections_are_never_bolder_than_the_exact_sign_test(alpha):
+    # Every outcome (wins, ties, losses) of up to 25 pairs; the sign test drops the ties.
+    checked = 0
+    for n in range(2, 26):
+        for wins in range(n + 1):
+            for ties in range(n + 1 - wins):
+                losses = n - wins - ties
+                res = prob_improvement(*_outcome(wins, ties, losses), alpha=alpha)
+                if res.reject:
+                    assert stats.binomtest(wins, wins + losses).pvalue <= alpha, (wins, ties, losses)
+                    checked += 1
+    assert checked > 100  # the check is not empty
+
+
+def test_paired_interval_covers_at_its_level_exactly():
+    # Exact coverage over every outcome of n pairs (a multinomial over wins, ties, losses).
+    for n in (5, 12, 20):
+        outcomes = [(w, t, n - w - t) for w in range(n + 1) for t in range(n + 1 - w)]
+        bounds = np.array([tuple(prob_improvement(*_outcome(*o)).confidence_interval) for o in outcomes])
+        for p_tie in (0.0, 0.2, 0.5):
+            for p_win in np.linspace(0, 1 - p_tie, 13):
+                truth = p_win + p_tie / 2
+                probs = stats.multinomial.pmf(outcomes, n, [p_win, p_tie, max(1 - p_win - p_tie, 0.0)])
+                covered = (bounds[:, 0] <= truth) & (truth <= bounds[:, 1])
+                assert probs[covered].sum() >= 0.95 - 1e-12, (n, p_win, p_tie)
+
+
+@pytest.mark.parametrize(("n_a", "n_b", "p_exact"), [(2, 2, 1 / 3), (3, 3, 0.1), (2, 9, 1 / 27.5), (5, 5, 2 / 252)])
+def test_unpaired_runs_all_won_are_judged_on_the_smaller_set(n_a, n_b, p_exact):
+    a, b = np.arange(n_a) + 10.0, np.arange(n_b, dtype=float)  # every run of A above every run of B
+    assert stats.mannwhitneyu(a, b, method="exact").pvalue == pytest.approx(p_exact, rel=1e-12)
+    res = prob_improvement(a, b, paired=False)
+    m = min(n_a, n_b)
+    assert res.estimate == 1.0 and res.n_trials == m
+    assert tuple(res.confidence_interval) == pytest.approx((0.025 ** (1 / m), 1.0), abs=1e-12)
+    assert res.reject is False  # a point interval and a rejection under the percentile bootstrap
+    with pytest.warns(UserWarning, match="a single point"):
+        assert prob_improvement(a, b, paired=False, method="percentile", rng=0).reject
+
+
+def test_unpaired_rejections_are_never_bolder_than_the_exact_mann_whitney_test():
+    checked = 0
+    for n_a in range(2, 9):
+        for n_b in range(2, 9):
+            b = np.arange(n_b, dtype=float)
+            for u in range(n_a * n_b + 1):
+                # Runs of A placed so that u pairs (i, j) have a_i > b_j.
+                below = np.minimum(np.maximum(u - n_b * np.arange(n_a), 0), n_b)
+                a = below - 0.5
+                res = prob_improvement(a, b, paired=False, alpha=0.1)
+                assert res.estimate == u / (n_a * n_b)
+                if res.reject:
+                    assert stats.mannwhitneyu(a, b, method="exact").pvalue <= 0.1, (n_a, n_b, u)
+                    checked += 1
+    assert checked > 20
+
+
+def test_unpaired_interval_is_binomial_when_the_larger_set_scores_the_same():
+    # B constant: each run of A beats it or not (or ties), a binomial count over the runs of A.
+    a = np.array([0.9, 0.3, 0.8, 0.7, 0.2, 0.95, 0.85])
+    res = prob_improvement(a, np.full(11, 0.5), paired=False)
+    ref = stats.binomtest(5, 7).proportion_ci(0.95, method="exact")
+    assert res.estimate == 5 / 7 and tuple(res.confidence_interval) == pytest.approx((ref.low, ref.high), abs=1e-12)
+    swapped = prob_improvement(np.full(11, 0.5), a, paired=False)  # the smaller set decides, whichever it is
+    assert swapped.n_trials == 7 and swapped.estimate == pytest.approx(2 / 7, abs=1e-15)
+
+
+def test_unpaired_estimate_from_ranks_matches_the_table_with_ties():
+    rng = np.random.default_rng(11)
+    a, b = rng.integers(0, 4, 13).astype(float), rng.integers(0, 4, 6).astype(float)  # many ties
+    res = prob_improvement(a, b, paired=False)
+    assert res.estimate == pytest.approx(_brute_force_unpaired(a, b), abs=1e-15)
+    assert res.n_trials == 6
+
+
+def test_unpaired_interval_covers_at_least_its_level_by_simulation():
+    # Shifts, unequal spreads and a nearly constant B, at few runs; coverage of the true P(A > B).
+    rng = np.random.default_rng(12)
+    n_sims = 1500
+    worlds = [
+        (lambda s: rng.normal(0.9, 1, s), lambda s: rng.normal(0, 1, s), stats.norm.cdf(0.9 / np.sqrt(2))),
+        (lambda s: rng.normal(stats.norm.ppf(0.8), 1, s), lambda s: rng.normal(0, 1e-6, s), 0.8),
+        (lambda s: rng.normal(0, 1e-6, s), lambda s: rng.normal(-stats.norm.ppf(0.9), 1, s), 0.9),
+    ]
+    for draw_a, draw_b, truth in worlds:
+        for n_a, n_b in [(3, 3), (5, 5), (10, 10), (4, 12)]:
+            a, b = draw_a((n_sims, n_a)), draw_b((n_sims, n_b))
+            bounds = np.array([tuple(prob_improvement(x, y, paired=False).confidence_interval) for x, y in zip(a, b)])
+            cover = np.mean((bounds[:, 0] <= truth) & (truth <= bounds[:, 1]))
+            assert cover >= 0.95 - 3 * np.sqrt(0.95 * 0.05 / n_sims), (truth, n_a, n_b, cover)
+
+
+def test_across_tasks_clopper_pearson_counts_every_task():
+    a, b = _task_matrices(n_a=5, n_b=5, n_tasks=4, seed=4)
+    paired = prob_improvement(a, b)
+    flat = prob_improvement(a.ravel(), b.ravel())  # the 20 independent pairs
+    assert paired.n_trials == 20 and paired.estimate == pytest.approx(flat.estimate, abs=1e-15)
+    assert tuple(paired.confidence_interval) == pytest.approx(tuple(flat.confidence_interval), abs=1e-12)
+    a2, b2 = _task_matrices(n_a=3, n_b=7, n_tasks=4, seed=5)
+    unpaired = prob_improvement(a2, b2, paired=False)
+    u = sum(stats.mannwhitneyu(a2[:, t], b2[:, t]).statistic for t in range(4))
+    assert unpaired.n_trials == 4 * 3 and unpaired.estimate == pytest.approx(u / (4 * 3 * 7), abs=1e-15)
+    low = stats.beta.ppf(0.025, u / 7, 12 - u / 7 + 1)
+    assert unpaired.confidence_interval.low == pytest.approx(low, abs=1e-12)
+
+
+def test_across_tasks_few_runs_all_won_do_not_reject():
+    # Two tasks, two runs each, A above B everywhere. Paired: 4 pairs (sign test p = 1/8).
+    # Unpaired: the stratified exact Mann-Whitney p is 2 * (1/6)**2 = 0.056.
+    a, b = np.array([[0.9, 0.8], [0.91, 0.81]]), np.array([[0.5, 0.4], [0.51, 0.41]])
+    for paired in (True, False):
+        res = prob_improvement(a, b, paired=paired)
+        assert res.estimate == 1.0 and res.reject is False and res.n_trials == 4
+        assert res.confidence_interval.low == pytest.approx(0.025 ** (1 / 4), abs=1e-12)
 
 
 # --------------------------------------------------------------------------- P(A > B) across tasks
@@ -378,7 +553,7 @@ def test_prob_improvement_across_tasks_matches_rliable():
 @pytest.mark.parametrize("paired", [True, False])
 def test_stratified_bootstrap_of_prob_improvement_matches_a_loop_over_the_same_draws(paired):
     a, b = _task_matrices(n_a=4, n_b=4 if paired else 3, n_tasks=5, seed=2)
-    res = prob_improvement(a, b, paired=paired, n_resamples=300, alpha=0.2, rng=5)
+    res = prob_improvement(a, b, paired=paired, method="percentile", n_resamples=300, alpha=0.2, rng=5)
     gen = np.random.default_rng(5)
     counts_a = gen.multinomial(4, np.full(4, 1 / 4), size=(300, 5))
     counts_b = None if paired else gen.multinomial(3, np.full(3, 1 / 3), size=(300, 5))
@@ -404,11 +579,13 @@ def test_stratified_bootstrap_of_prob_improvement_matches_a_loop_over_the_same_d
 def test_one_task_is_the_vector_case(paired):
     a = np.array([0.652, 0.648, 0.661, 0.655, 0.640, 0.659])
     b = np.array([0.641, 0.650, 0.645, 0.638, 0.642, 0.651])
-    vector = prob_improvement(a, b, paired=paired, n_resamples=500, rng=3)
-    matrix = prob_improvement(a[:, None], b[:, None], paired=paired, n_resamples=500, rng=3)
-    assert matrix.estimate == vector.estimate and (matrix.n_tasks, vector.n_tasks) == (1, 1)
-    np.testing.assert_allclose(matrix.bootstrap_distribution, vector.bootstrap_distribution, atol=1e-15)
-    assert tuple(matrix.confidence_interval) == pytest.approx(tuple(vector.confidence_interval))
+    for method in ("percentile", "clopper-pearson"):
+        vector = prob_improvement(a, b, paired=paired, method=method, n_resamples=500, rng=3)
+        matrix = prob_improvement(a[:, None], b[:, None], paired=paired, method=method, n_resamples=500, rng=3)
+        assert matrix.estimate == vector.estimate and (matrix.n_tasks, vector.n_tasks) == (1, 1)
+        assert matrix.n_trials == vector.n_trials
+        np.testing.assert_allclose(matrix.bootstrap_distribution, vector.bootstrap_distribution, atol=1e-15)
+        assert tuple(matrix.confidence_interval) == pytest.approx(tuple(vector.confidence_interval))
 
 
 def test_prob_improvement_across_tasks_swaps_with_the_models():
@@ -442,8 +619,10 @@ def test_prob_improvement_across_tasks_swaps_with_the_models():
         (dict(scores_a=np.zeros((3, 4)), scores_b=np.zeros((3, 4)), n_resamples=0), ValueError, "`n_resamples` must be"),
         (dict(scores_a=np.zeros((3, 4)), scores_b=np.zeros((3, 4)), rng="x"), TypeError, "`rng`"),
         (dict(scores_a=np.zeros((3, 4)), scores_b=np.zeros((3, 4)), paired="yes"), TypeError, "`paired` must be True or False"),
-        (dict(scores_a=np.zeros((10, 100)), scores_b=np.zeros((10, 100)), n_resamples=10**8), ValueError,
-         "`n_resamples` = 100000000 would need"),
+        (dict(scores_a=np.zeros((10, 100)), scores_b=np.zeros((10, 100)), n_resamples=10**8, method="percentile"),
+         ValueError, "`n_resamples` = 100000000 would need"),
+        (dict(scores_a=np.zeros((3, 4)), scores_b=np.zeros((3, 4)), method="bca"), ValueError,
+         r"`method` must be one of 'clopper-pearson', 'percentile'; got 'bca'"),
     ],
 )
 def test_prob_improvement_across_tasks_rejects_bad_input(kwargs, error, match):
@@ -456,14 +635,17 @@ def test_prob_improvement_across_tasks_reports_its_decisions_at_their_boundaries
     # Three tasks that A wins in every run, one that B wins: every resample gives exactly 0.75.
     a = np.hstack([ones, ones, ones, 0 * ones])
     b = np.hstack([0 * ones, 0 * ones, 0 * ones, ones])
-    res = prob_improvement(a, b, alpha=0.2, n_resamples=50, rng=0)
+    with pytest.warns(UserWarning, match="a single point"):
+        res = prob_improvement(a, b, method="percentile", alpha=0.2, n_resamples=50, rng=0)
     assert (res.estimate, tuple(res.confidence_interval)) == (0.75, (0.75, 0.75))
     assert (res.reject, res.meaningful) == (True, False)  # U = 0.75 is not above gamma = 0.75
     assert (res.alpha, res.confidence_level, res.gamma) == (0.2, 0.8, 0.75)
-    sweep = prob_improvement(a[:, :3], b[:, :3], n_resamples=50, rng=0)  # A wins every run of every task
+    with pytest.warns(UserWarning, match="a single point"):
+        sweep = prob_improvement(a[:, :3], b[:, :3], method="percentile", n_resamples=50, rng=0)  # A wins every run
     assert (sweep.estimate, sweep.reject, sweep.meaningful) == (1.0, True, True)
     # One task each way: exactly 0.5, not above it.
-    even = prob_improvement(a[:, 2:], b[:, 2:], paired=False, gamma=0.6, n_resamples=50, rng=0)
+    with pytest.warns(UserWarning, match="a single point"):
+        even = prob_improvement(a[:, 2:], b[:, 2:], paired=False, method="percentile", gamma=0.6, n_resamples=50, rng=0)
     assert tuple(even.confidence_interval) == (0.5, 0.5) and even.reject is False and even.gamma == 0.6
 
 
@@ -483,11 +665,14 @@ def test_prob_improvement_across_tasks_messages_in_full(monkeypatch):
 
     # 10 resamples x 3 tasks x (2 + 2) runs of counts, and the 3 x 2 x 2 table of wins.
     monkeypatch.setattr(validation, "MEMORY_LIMIT", (10 * 3 * 4 + 3 * 2 * 2) * 8)
-    assert prob_improvement(np.zeros((2, 3)), np.ones((2, 3)), paired=False, n_resamples=10, rng=0).n_tasks == 3
+    args = (np.zeros((2, 3)), np.ones((2, 3)))
+    with pytest.warns(UserWarning, match="a single point"):
+        assert prob_improvement(*args, paired=False, method="percentile", n_resamples=10, rng=0).n_tasks == 3
     monkeypatch.setattr(validation, "MEMORY_LIMIT", (10 * 3 * 4 + 3 * 2 * 2) * 8 - 1)
     with pytest.raises(ValueError, match=r"^`n_resamples` = 10 would need 1.0 KiB of memory for the stratified "
                                          r"bootstrap counts"):
-        prob_improvement(np.zeros((2, 3)), np.ones((2, 3)), paired=False, n_resamples=10, rng=0)
+        prob_improvement(*args, paired=False, method="percentile", n_resamples=10, rng=0)
+    assert prob_improvement(*args, paired=False, n_resamples=10, rng=0).n_tasks == 3  # nothing drawn
 
 
 @pytest.mark.parametrize("tasks", [False, True])
@@ -497,4 +682,7 @@ def test_unpaired_prob_improvement_blames_the_table_of_wins_not_n_resamples(task
     with pytest.raises(ValueError, match=r"^`scores_a` = 100,000 runs against 100,000 would need 74\.5 GiB of memory "
                                          r"for the table of wins of every run of A against every run of B "
                                          r"\(paired=False\); the limit is 4\.0 GiB\. Pass fewer runs, or pair them"):
-        prob_improvement(a, a, paired=False, n_resamples=1)
+        prob_improvement(a, a, paired=False, method="percentile", n_resamples=1)
+    # The Clopper-Pearson interval counts the wins from ranks and builds no such table.
+    res = prob_improvement(a, a, paired=False)
+    assert (res.estimate, res.n_trials, res.n_tasks) == (0.5, 100_000, 1)

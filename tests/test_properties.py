@@ -314,14 +314,19 @@ def test_paired_difference_interval_contains_the_estimate(ab, threshold, level):
     assert res.decision is None or res.decision in sg.DECISIONS
 
 
-@given(ab=pairs(), paired=st.booleans(), level=levels, gamma=st.floats(0.5, 1.0))
-def test_prob_improvement_is_a_probability(ab, paired, level, gamma):
+@pytest.mark.filterwarnings("ignore:Every bootstrap resample gave:UserWarning")
+@given(ab=pairs(), paired=st.booleans(), level=levels, gamma=st.floats(0.5, 1.0),
+       method=st.sampled_from(["clopper-pearson", "percentile"]))
+def test_prob_improvement_is_a_probability(ab, paired, level, gamma, method):
     a, b = ab
-    res = outcome(lambda: sg.prob_improvement(a, b, paired=paired, alpha=1 - level, gamma=gamma, n_resamples=30, rng=0))
+    res = outcome(lambda: sg.prob_improvement(a, b, paired=paired, alpha=1 - level, gamma=gamma, method=method,
+                                              n_resamples=30, rng=0))
     if res is not None:
         assert 0 <= res.estimate <= 1
-        interval(res.confidence_interval)
+        # The exact binomial interval always holds its estimate; the percentile one need not.
+        interval(res.confidence_interval, res.estimate if method == "clopper-pearson" else None)
         assert 0 <= res.confidence_interval.low and res.confidence_interval.high <= 1
+        assert res.reject == (res.confidence_interval.low > 0.5)
 
 
 # --------------------------------------------------------------------------- cross-validation
@@ -452,6 +457,15 @@ def test_adjusted_pvalues_are_probabilities_not_below_the_raw_ones(p, method):
     assert np.all(res >= p)
     order = np.argsort(p, kind="stable")
     assert np.all(np.diff(res[order]) >= 0)
+
+
+@given(p=arrays(np.float64, st.integers(1, 12), elements=unit | st.sampled_from([0.0, 1.0, 5e-324])), alpha=levels,
+       method=st.sampled_from(["holm", "bonferroni"]))
+def test_decision_levels_decide_as_the_adjusted_pvalues(p, alpha, method):
+    res = outcome(lambda: sg.decision_levels(p, alpha=alpha, method=method))
+    if res is not None:
+        assert np.all((res > 0) & (res <= alpha))
+        np.testing.assert_array_equal(p <= res, sg.adjust_pvalues(p, method=method) <= alpha)
 
 
 @given(x=vectors(), k=st.integers(-1, 14) | st.integers(2**53, 2**70))

@@ -174,8 +174,16 @@ def test_power_passes_alpha_and_target_power_to_seeds_needed(hand):
 
 def test_power_difference_exactly_at_the_mde_is_detectable(hand, monkeypatch):
     """``detectable`` is ``|mean_diff| >= mde``: a design whose MDE equals the observed difference detects it."""
+    import sigeval.report
+
     observed = hand.pairwise().mean_diff.abs().to_numpy()
-    monkeypatch.setattr("sigeval.report._mde", lambda t_sum, sd, n: observed.copy())
+    core = sigeval.report.power_core
+
+    def at_the_observed_difference(*args, **kwargs):
+        values, reason = core(*args, **kwargs)
+        return {**values, "mde": observed.copy()}, reason
+
+    monkeypatch.setattr(sigeval.report, "power_core", at_the_observed_difference)
     pwr = hand.power()
     assert (pwr.mde == pwr.mean_diff.abs()).all() and pwr.detectable.all()
 
@@ -238,22 +246,8 @@ def test_equivalence_agrees_with_tost_and_crosses_holm(hand):
     assert eq.verdict.tolist() == expected.tolist()
 
 
-@pytest.fixture
-def every_row_flagged(monkeypatch):
-    """Every comparison marked for the per-comparison path, as if the vectorised one could vouch for none."""
-    real = Report._student
-
-    def flagged(self, alpha):
-        out = real(self, alpha)
-        out["flagged"] = np.ones_like(out["flagged"])
-        return out
-
-    monkeypatch.setattr(Report, "_student", flagged)
-
-
-@pytest.mark.usefixtures("every_row_flagged")
-def test_equivalence_rows_sent_to_the_functions_get_the_functions_numbers(hand):
-    """A row the vectorised path does not vouch for is computed by paired_difference and tost_paired themselves."""
+def test_equivalence_rows_are_the_functions_numbers(hand):
+    """Every row is what paired_difference and tost_paired return: the same cores, on all comparisons at once."""
     eq = hand.equivalence(margin=0.02, alpha=0.1)
     assert (eq.note == "").all()
     for row in eq.itertuples(index=False):
@@ -265,8 +259,7 @@ def test_equivalence_rows_sent_to_the_functions_get_the_functions_numbers(hand):
             *tost.confidence_interval, 0.02, tost.pvalue]
 
 
-@pytest.mark.usefixtures("every_row_flagged")
-def test_pairwise_rows_sent_to_paired_difference_get_its_numbers(hand):
+def test_pairwise_rows_are_paired_difference_s_numbers(hand):
     pw = hand.pairwise(alpha=0.1)
     assert (pw.note == "").all()
     for row in pw.itertuples(index=False):
@@ -275,10 +268,9 @@ def test_pairwise_rows_sent_to_paired_difference_get_its_numbers(hand):
                                                                          res.pvalue]
 
 
-@pytest.mark.usefixtures("every_row_flagged")
 @pytest.mark.parametrize("correction", ["none", "holm"])
-def test_power_rows_sent_to_the_functions_get_the_functions_numbers(hand, correction):
-    """A row the vectorised path does not vouch for is computed by power_paired and seeds_needed at its level."""
+def test_power_rows_are_the_functions_numbers(hand, correction):
+    """Every row is what power_paired and seeds_needed return at the row's level."""
     view = hand.power(alpha=0.1, target_power=0.9, deltas=(0.01, 0.005), correction=correction)
     assert (view.note == "").all()
     if correction == "none":
@@ -296,21 +288,6 @@ def test_power_rows_sent_to_the_functions_get_the_functions_numbers(hand, correc
         assert [row["seeds_for_0.01"], row["seeds_for_0.005"]] == [
             seeds_needed(res.sigma_d, delta, alpha=level, target_power=0.9) for delta in (0.01, 0.005)]
     assert view.detectable.any() and not view.detectable.all()
-
-
-@pytest.mark.usefixtures("every_row_flagged")
-def test_power_rows_sent_to_the_functions_are_detectable_at_an_mde_equal_to_the_difference(hand, monkeypatch):
-    """``detectable`` is ``|mean_diff| >= mde`` on that path too: an MDE equal to the difference counts."""
-    import dataclasses
-
-    import sigeval.report as module
-
-    def at_the_difference(*args, delta, **kwargs):
-        return dataclasses.replace(power_paired(*args, delta=delta, **kwargs), mde=delta)
-
-    monkeypatch.setattr(module, "power_paired", at_the_difference)
-    view = hand.power(deltas=(0.01,))
-    assert (view.mde == view.mean_diff.abs()).all() and view.detectable.all()
 
 
 def test_a_spread_at_rounding_level_marks_its_own_row_as_the_functions_refuse_it():
@@ -1602,3 +1579,54 @@ def test_the_memory_check_of_the_views_counts_what_they_allocate(n_seeds):
         peaks.append(tracemalloc.get_traced_memory()[1])
         tracemalloc.stop()
     assert counted / 1.5 <= max(peaks) <= 1.5 * counted, peaks
+
+
+# --------------------------------------------------------------------------- the user's units and order (issue 42)
+
+
+def test_a_reference_goes_last_so_differences_read_candidate_minus_reference(hand):
+    plain = hand.pairwise()
+    based = Report(hand.runs, reference=hand.models[0])
+    assert based.models == (*hand.models[1:], hand.models[0]) and based.reference == hand.models[0]
+    assert "the reference, A, is B" in based.to_markdown()
+    against = based.pairwise()
+    against = against[against.model_b == hand.models[0]]
+    assert len(against) == len(plain[plain.model_a == hand.models[0]]) > 0
+    for row in against.itertuples(index=False):
+        original = plain[(plain.task == row.task) & (plain.model_a == row.model_b) & (plain.model_b == row.model_a)]
+        assert row.mean_diff == -original.mean_diff.iloc[0]
+        assert row.pvalue == original.pvalue.iloc[0]
+        assert (row.ci_low, row.ci_high) == pytest.approx((-original.ci_high.iloc[0], -original.ci_low.iloc[0]),
+                                                          rel=1e-12)
+
+
+def test_an_explicit_order_of_the_models_is_kept_and_checked(hand):
+    order = list(reversed(hand.models))
+    report = Report(hand.runs, models=order)
+    assert report.models == tuple(order)
+    assert report.describe().equals(hand.describe()) is False  # rows follow the new order
+    assert sorted(report.friedman().mean_ranks.items()) == sorted(hand.friedman().mean_ranks.items())
+    with pytest.raises(ValueError, match=r"^`models` must list every model of the table once"):
+        Report(hand.runs, models=order[:-1])
+    with pytest.raises(ValueError, match=r"^`models` must list every model of the table once"):
+        Report(hand.runs, models=[*order, order[0]])
+    with pytest.raises(TypeError, match=r"^`models` must be a sequence"):
+        Report(hand.runs, models="ABC")
+    with pytest.raises(ValueError, match=r"^`reference` must be one of the table's models"):
+        Report(hand.runs, reference="nobody")
+
+
+def test_points_scale_every_view_and_the_outputs_say_so(hand):
+    points = Report(hand.runs, units="points")
+    np.testing.assert_allclose(points.pairwise().mean_diff, 100 * hand.pairwise().mean_diff, rtol=1e-12)
+    np.testing.assert_allclose(points.pairwise().pvalue, hand.pairwise().pvalue, rtol=1e-9)
+    # The default deltas are one point and half a point: the same seeds as 0.01 and 0.005 unscaled.
+    view = points.power()
+    assert [c for c in view.columns if c.startswith("seeds_for_")] == ["seeds_for_1", "seeds_for_0.5"]
+    assert view["seeds_for_1"].tolist() == hand.power()["seeds_for_0.01"].tolist()
+    verdicts = points.equivalence(margin=1.0).verdict.tolist()
+    assert verdicts == hand.equivalence(margin=0.01).verdict.tolist()
+    text = points.to_markdown(margin=1.0)
+    assert "| metric | score, in points (x 100), higher is better |" in text and "| margin | 1, in points |" in text
+    with pytest.raises(ValueError, match=r"^`units` must be one of 'score', 'points'"):
+        Report(hand.runs, units="percent")

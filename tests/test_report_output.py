@@ -602,6 +602,7 @@ def test_markdown_explains_the_views_the_runs_cannot_support(fixed_date):
 
     report = _one_pair()
     text = _markdown(report, 0.05, 0.05, 0.8, 2, "CALL")
+    bayesian = report.bayesian(0.05)
     with pytest.raises(ValueError) as aggregate:
         report.aggregate(rng=0)
     lines = ["# Report", "", report.summary(margin=0.05), "", "## Design", "",
@@ -620,9 +621,8 @@ def test_markdown_explains_the_views_the_runs_cannot_support(fixed_date):
     sections = _markdown_sections(report, 0.05, 0.05, 0.8, "task", "none", 2)
     sections += [
         ("How probable is a practical difference? (Bayesian paired t, ROPE = the margin)",
-         [markdown_table(report.bayesian(0.05), 2), "",
-          "posterior probabilities under the noninformative prior, over the seeds of each task; no correction for "
-          "the number of comparisons."]),
+         [markdown_table(bayesian, 2), "", "posterior probabilities under the noninformative prior, over the seeds of "
+          "each task; no correction for the number of comparisons."]),
         # Lower is better: B is ahead on both tasks.
         ("Ranking across tasks (Friedman)",
          ["| model | mean_rank |", "|:---|---:|", "| A | 2.00 |", "| B | 1.00 |", "",
@@ -637,7 +637,8 @@ def test_markdown_explains_the_views_the_runs_cannot_support(fixed_date):
     lines += ["", "## Environment", "", "|  | value |", "|:---|:---|",
               *[f"| {key} | {value} |" for key, value in _environment_rows(report, "CALL")]]
     assert text == "\n".join(lines) + "\n"
-    assert "needs every run" in str(aggregate.value) and "| not tested: 1 seed(s) on which both ran" in text
+    assert "at least 2" in bayesian.note[0] and "needs every run" in str(aggregate.value)
+    assert "| not tested: 1 seed(s) on which both ran" in text
     # Without a margin: no equivalence view and no Bayesian one (no ROPE); the sections keep their order.
     assert re.findall(r"^## (.*)$", _markdown(report, None, 0.05, 0.8, 2, "CALL"), flags=re.MULTILINE) == [
         "Design", "Scores per task (mean ± sd over the seeds)", "Is there a difference? (pairwise)",

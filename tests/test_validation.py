@@ -342,7 +342,7 @@ MEMORY_CASES = [
     (lambda: sg.bootstrap_ci([0.1, 0.2], n_resamples=10**11), r"`n_resamples` = 100000000000 would need 745\.1 GiB"),
     (lambda: sg.paired_bootstrap_ci([0.1, 0.2], [0.2, 0.1], n_resamples=10**11), r"`n_resamples` = 100000000000"),
     (lambda: sg.paired_permutation_test(np.arange(30.0) / 7, np.zeros(30), n_resamples=10**11), r"`n_resamples` = 100000000000 .*null distribution"),
-    (lambda: sg.prob_improvement([0.1, 0.2], [0.2, 0.1], n_resamples=10**11), r"`n_resamples` = 100000000000 .*bootstrap counts"),
+    (lambda: sg.prob_improvement([0.1, 0.2], [0.2, 0.1], method="percentile", n_resamples=10**11), r"`n_resamples` = 100000000000 .*bootstrap counts"),
     (lambda: sg.rank_stability(np.eye(3), n_resamples=10**10), r"`n_resamples` = 10000000000 .*mean ranks"),
     (lambda: sg.bootstrap_ranks(np.eye(3), n_resamples=10**10), r"`n_resamples` = 10000000000 .*metrics and ranks"),
     (lambda: sg.mcnemar_power(10**15, 0.048, 0.032), r"`n` = 1000000000000000 would need .* exact power sum"),

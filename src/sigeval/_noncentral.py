@@ -286,3 +286,14 @@ def _searched(e: np.ndarray, alpha: np.ndarray, target_power: float) -> tuple[np
         start = np.clip(np.ceil(start), 2, 2 * MAX_COUNT)
         answer[search] = _search_reached(es, start, level, target_power)
     return answer, refused
+
+
+def too_small(delta: float, sigma_d: float, alpha: float, target_power: float) -> str:
+    """Why :func:`~sigeval.power.seeds_needed` refuses a difference: the seeds it needs exceed a count."""
+    z_sum = stats.norm.isf(alpha / 2) + stats.norm.ppf(target_power)
+    with np.errstate(over="ignore", divide="ignore"):  # an effect size that underflows asks for inf seeds
+        asks = float((np.float64(z_sum) / (abs(delta) / np.float64(sigma_d))) ** 2)
+    return (
+        f"`delta` = {delta!r} is too small against `sigma_d` = {sigma_d!r}: the normal approximation already "
+        f"asks for {asks:.3g} seeds, beyond the {MAX_COUNT:,} a count can hold."
+    )

@@ -42,6 +42,8 @@ ENGINES: dict[str, tuple[str, ...]] = {
     "_signflip": ("tests/test_permutation.py", "tests/test_resampling.py", "tests/test_counts.py"),
     "_mcnemar": ("tests/test_paired.py", "tests/test_power_mcnemar.py"),
     "_ttest": ("tests/test_seeds.py", "tests/test_procedures.py", "tests/test_equivalence.py", "tests/test_crossval.py"),
+    "_paired_t": ("tests/test_paired_t.py", "tests/test_procedures.py", "tests/test_equivalence.py", "tests/test_power.py",
+                  "tests/test_bayes.py", "tests/test_report.py", "tests/test_report_bayesian.py"),
     "_ranks": ("tests/test_ranking.py", "tests/test_rank_uncertainty.py"),
     "_numeric": ("tests/test_validation.py", "tests/test_resampling.py", "tests/test_procedures.py"),
     "_noncentral": ("tests/test_power.py", "tests/test_validation.py", "tests/test_report.py"),

@@ -217,15 +217,22 @@ def design(report: Any, c: Choices) -> list[tuple[str, str]]:
         ("tasks", f"{len(report.tasks)}: {', '.join(map(str, report.tasks))}"),
         ("models", f"{len(report.models)}: {', '.join(map(str, report.models))}"),
         ("seeds per task", f"{seeds[0]}" if len(seeds) == 1 else f"{seeds[0]} to {seeds[-1]}"),
-        ("metric", f"{c.metric}, {'higher' if report.higher_is_better else 'lower'} is better"),
-        ("differences", "model A minus model B, paired by (task, seed)"),
+        ("metric", f"{c.metric}{_scaled(report)}, {'higher' if report.higher_is_better else 'lower'} is better"),
+        ("differences", "model A minus model B, paired by (task, seed)"
+                        + (f"; the reference, {report.models[-1]}, is B" if report.reference is not None else "")),
         ("test", f"paired t; Holm-adjusted {_holm_family(family)}; reject when p <= alpha = {c.alpha:g}"),
         ("intervals", f"paired t at {1 - c.alpha:.0%}; TOST at {1 - 2 * c.alpha:.0%}"),
-        ("margin", "none given (no equivalence view)" if c.margin is None else f"{c.margin:g}, in the units of the score"),
+        ("margin", "none given (no equivalence view)" if c.margin is None
+                   else f"{c.margin:g}, in {'points' if report.units == 'points' else 'the units of the score'}"),
         ("power", f"minimum detectable effect at {c.target_power:.0%} power"
                   + ("" if correction == "none" else f", at the level of the {correction} decision")),
         ("failed runs", f"{len(report.failed_runs)} ({report.failed})"),
     ]
+
+
+def _scaled(report: Any) -> str:
+    """How the scores were scaled, for the design: ``", in points (x 100)"``, or nothing."""
+    return ", in points (x 100)" if report.units == "points" else ""
 
 
 def _holm_family(family: str) -> str:

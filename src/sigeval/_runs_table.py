@@ -15,8 +15,8 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from ._numeric import _SAFE_EXPONENT
-from ._validation import MAX_COUNT, ZERO_SPREAD_RTOL, check_distinct_names, check_memory
+from ._paired_t import Summaries, fill
+from ._validation import MAX_COUNT, check_distinct_names, check_memory
 
 ROLES = ("task", "model", "seed", "score")
 #: Memory a report's views need per comparison, and per seed of a comparison (bytes, measured; see comparisons).
@@ -254,48 +254,16 @@ class Comparisons:
 
     Row ``r`` is task ``task[r]`` (an index into the tasks), models ``a[r] < b[r]``
     (indices into the models): tasks in order, and within a task the pairs
-    ``(0, 1), (0, 2), ..., (1, 2), ...``. ``n`` counts the seeds on which both
-    ran; ``mean`` and ``sd`` are the mean and sample sd of the differences A - B
-    over those seeds, computed with the arithmetic of
-    :func:`~sigeval._validation.stable_mean_sd` on each row (so equal, bit for
-    bit, to the per-comparison functions), and ``scale`` the largest score
-    magnitude of the pair (:func:`~sigeval._ttest._pair_scale`). ``flagged``
-    marks the rows the per-comparison functions would refuse (fewer than 2
-    pairs, zero spread): the report hands those to them, so that the error is
-    theirs, named by its comparison.
+    ``(0, 1), (0, 2), ..., (1, 2), ...``. ``pairs`` summarises the differences
+    A - B over the seeds on which both ran (:class:`~sigeval._paired_t.Summaries`,
+    the arithmetic of the per-comparison functions, row by row).
     """
 
     task: np.ndarray
     a: np.ndarray
     b: np.ndarray
-    n: np.ndarray
-    mean: np.ndarray
-    sd: np.ndarray
-    scale: np.ndarray
-    flagged: np.ndarray
+    pairs: Summaries
     n_pairs_per_task: int
-
-
-def _row_scale(d: np.ndarray) -> np.ndarray:
-    """:func:`~sigeval._validation.safe_scale` of each row of ``d`` with ``power=2``."""
-    top = np.max(np.abs(d), axis=1)
-    exponent = np.frexp(top)[1]
-    growth = 2 * exponent + np.log2(max(d.shape[1], 1))
-    ordinary = (top == 0) | ((growth < _SAFE_EXPONENT) & (2 * exponent > -_SAFE_EXPONENT))
-    return np.where(ordinary, 1.0, np.ldexp(1.0, exponent - 1))
-
-
-def _fill(out: Comparisons, rows: np.ndarray, a: np.ndarray, b: np.ndarray) -> None:
-    """Statistics of complete rows ``a``, ``b`` (shape (rows, c), c >= 2) into ``out`` at ``rows``."""
-    with np.errstate(over="ignore", invalid="ignore"):
-        d = a - b
-    scale = _row_scale(np.where(np.isfinite(d), d, 0.0))
-    y = d / scale[:, None]
-    out.mean[rows] = y.mean(axis=1) * scale
-    out.sd[rows] = y.std(axis=1, ddof=1) * scale
-    out.scale[rows] = np.maximum(np.max(np.abs(a), axis=1), np.max(np.abs(b), axis=1))
-    finite = np.isfinite(d).all(axis=1)
-    out.flagged[rows] = ~finite | ~(out.sd[rows] > ZERO_SPREAD_RTOL * out.scale[rows])
 
 
 def comparisons(tasks: tuple, models: tuple, scores: dict) -> Comparisons:
@@ -318,11 +286,8 @@ def comparisons(tasks: tuple, models: tuple, scores: dict) -> Comparisons:
                "or fewer tasks.",
     )
     first, second = np.triu_indices(k, 1)
-    out = Comparisons(
-        task=np.repeat(np.arange(len(tasks)), per_task), a=np.tile(first, len(tasks)), b=np.tile(second, len(tasks)),
-        n=np.zeros(total, dtype=np.int64), mean=np.full(total, np.nan), sd=np.full(total, np.nan),
-        scale=np.full(total, np.nan), flagged=np.ones(total, dtype=bool), n_pairs_per_task=per_task,
-    )
+    out = Comparisons(task=np.repeat(np.arange(len(tasks)), per_task), a=np.tile(first, len(tasks)),
+                      b=np.tile(second, len(tasks)), pairs=Summaries.empty(total), n_pairs_per_task=per_task)
     for n_seeds in np.unique(seeds_of):
         which = np.flatnonzero(seeds_of == n_seeds)
         grid = np.stack([scores[tasks[t]] for t in which])  # (tasks, seeds, models)
@@ -332,13 +297,14 @@ def comparisons(tasks: tuple, models: tuple, scores: dict) -> Comparisons:
         rows = (which[:, None] * per_task + np.arange(per_task)).ravel()
         both = ~np.isnan(a) & ~np.isnan(b)
         count = both.sum(axis=1)
-        out.n[rows] = count
+        out.pairs.n[rows] = count
         if count.min() == n_seeds:
-            _fill(out, rows, a, b)
+            fill(out.pairs, rows, a, b)
             continue
         for c in np.unique(count[count >= 2]):
             sel = np.flatnonzero(count == c)
             # The seeds both ran, in their order: a stable sort puts them first.
             keep = np.argsort(~both[sel], axis=1, kind="stable")[:, :c]
-            _fill(out, rows[sel], np.take_along_axis(a[sel], keep, axis=1), np.take_along_axis(b[sel], keep, axis=1))
+            fill(out.pairs, rows[sel], np.take_along_axis(a[sel], keep, axis=1),
+                 np.take_along_axis(b[sel], keep, axis=1))
     return out

@@ -20,15 +20,13 @@ comparisons over datasets in :ref:`ch-ranking`.
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass, field
 
 import numpy as np
 from numpy.typing import ArrayLike
-from scipy import stats
 
-from ._numeric import check_finite_result, power_of_two_near, safe_scale, stable_mean_sd
-from ._ttest import pair_scale
+from ._numeric import power_of_two_near
+from ._paired_t import Summaries, posterior, summarise
 from ._validation import (
     RngLike,
     check_difference,
@@ -40,7 +38,6 @@ from ._validation import (
     check_rng,
     check_scores,
     check_unit_interval,
-    has_spread,
 )
 
 __all__ = [
@@ -109,55 +106,20 @@ def _check_rope(rope: float) -> float:
     return rope
 
 
-def _t_regions(loc: float, scale: float, df: int, rope: float) -> tuple[float, float, float]:
-    """P(delta > r), P(|delta| <= r), P(delta < -r) under t(df, loc, scale); a point mass if scale is 0."""
-    if scale == 0:
-        if rope == 0 and loc == 0:
-            return 0.5, 0.0, 0.5  # the point mass on the boundary: ties count half, as in P(A > B)
-        return float(loc > rope), float(abs(loc) <= rope), float(loc < -rope)
-    upper = (rope - loc) / scale  # Python floats: an overflow is inf, silently
-    lower = (-rope - loc) / scale
-    a_better = float(stats.t.sf(upper, df))
-    b_better = float(stats.t.cdf(lower, df))
-    # The middle from the tail on the side of zero, so that a tiny ROPE
-    # probability far out in a tail is not lost to cancellation.
-    if lower > 0:
-        middle = float(stats.t.sf(lower, df) - a_better)
-    else:
-        middle = float(stats.t.cdf(upper, df) - b_better)
-    return a_better, middle, b_better
-
-
-def _student_posterior(
-    d: np.ndarray, rope: float, inflation: float, scale_of_data: float | None, names: str
-) -> StudentPosterior:
-    """The t posterior of the mean of ``d`` with scale sd * sqrt(1/n + inflation).
-
-    Spread is judged against ``scale_of_data``, the magnitude of the scores the
-    differences come from (None: the differences' own).
-    """
-    n = d.size
-    # In units of a power of two (exact): differences near the float64 limits, subnormal ones included,
-    # keep their precision, and the probabilities are those of the same data scaled by any power of two.
-    unit = safe_scale(d, power=2)
-    y = d / unit
-    loc, sd = stable_mean_sd(y)  # the mean of finite values is finite
-    if not has_spread(sd, y, None if scale_of_data is None else scale_of_data / unit):
-        sd = 0.0  # equal up to rounding error: a point mass at the mean
-    scale = sd * math.sqrt(1 / n + inflation)
-    check_finite_result({"scale": scale * unit}, names)
-    with np.errstate(over="ignore"):  # a ROPE beyond float64 in these units holds every difference
-        rope_in_units = float(np.float64(rope) / unit)
-    a_better, middle, b_better = _t_regions(loc, scale, n - 1, rope_in_units)
+def _student_posterior(pairs: Summaries, rope: float, inflation: float, spread_of: str) -> StudentPosterior:
+    """The t posterior of the mean difference of one comparison (:func:`~sigeval._paired_t.posterior`)."""
+    values, reason = posterior(pairs, rope, inflation, spread_of)
+    if reason[0]:
+        raise ValueError(reason[0])
     return StudentPosterior(
-        prob_a_better=a_better,
-        prob_rope=middle,
-        prob_b_better=b_better,
+        prob_a_better=float(values["prob_a_better"][0]),
+        prob_rope=float(values["prob_rope"][0]),
+        prob_b_better=float(values["prob_b_better"][0]),
         rope=rope,
-        df=n - 1,
-        loc=loc * unit,
-        scale=scale * unit,
-        n=n,
+        df=int(pairs.n[0] - 1),
+        loc=float(values["loc"][0]),
+        scale=float(values["scale"][0]),
+        n=int(pairs.n[0]),
     )
 
 
@@ -238,7 +200,7 @@ def correlated_ttest(differences: ArrayLike, *, test_fraction: float, rope: floa
     d = check_scores(differences, "differences", min_size=2)
     test_fraction = check_unit_interval(test_fraction, "test_fraction")
     rope = _check_rope(rope)
-    return _student_posterior(d, rope, test_fraction / (1 - test_fraction), None, "`differences`")
+    return _student_posterior(summarise(d, np.zeros(d.size)), rope, test_fraction / (1 - test_fraction), "differences")
 
 
 def bayesian_paired_t(scores_a: ArrayLike, scores_b: ArrayLike, *, rope: float = 0.0) -> StudentPosterior:
@@ -302,8 +264,8 @@ def bayesian_paired_t(scores_a: ArrayLike, scores_b: ArrayLike, *, rope: float =
     """
     a, b = check_paired(scores_a, scores_b, ("scores_a", "scores_b"), min_size=2)
     rope = _check_rope(rope)
-    d = check_difference(a, b, ("scores_a", "scores_b"))
-    return _student_posterior(d, rope, 0.0, pair_scale(a, b), "`scores_a` and `scores_b`")
+    check_difference(a, b, ("scores_a", "scores_b"))
+    return _student_posterior(summarise(a, b), rope, 0.0, "scores")
 
 
 # --------------------------------------------------------------------------- Dirichlet posteriors over datasets

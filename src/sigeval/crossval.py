@@ -476,11 +476,18 @@ def corrected_resampled_t(differences: ArrayLike, *, n_train: int, n_test: int) 
     .. math::
 
         t = \frac{\bar d}{\sqrt{\bigl(\frac1J + \frac{n_\text{test}}{n_\text{train}}\bigr)\, s^2}}
-        \sim t_{J-1},
+        \approx t_{J-1},
 
     with :math:`s^2` the sample variance of the :math:`d_j` (:math:`J - 1`
     denominator). Without the :math:`n_\text{test}/n_\text{train}` term this
     is the ordinary one-sample t-test.
+
+    The correction assumes that two splits' differences have the correlation
+    :math:`\rho_0 = n_\text{test}/n`; the reference :math:`t_{J-1}` is exact only
+    for normal differences with that one common correlation. When the true
+    correlation is larger (a learner whose result depends more on the dataset)
+    the variance is underestimated and the test is liberal; when it is smaller,
+    conservative (:ref:`ch-procedures` computes by how much).
 
     Parameters
     ----------

@@ -13,11 +13,9 @@ from dataclasses import dataclass
 
 import numpy as np
 from numpy.typing import ArrayLike
-from scipy import stats
 
-from ._numeric import check_finite_result
+from ._paired_t import Summaries, student, summarise, tost
 from ._results import ConfidenceInterval
-from ._ttest import pair_scale, spread, two_sided_p
 from ._validation import (
     _show,
     check_alpha_tost,
@@ -88,46 +86,32 @@ class TOSTResult:
     n: int
 
 
-def _mean_and_se(d: np.ndarray, scale: float) -> tuple[float, float]:
-    mean, _, se = spread(d, "differences `scores_a - scores_b`", scale)
-    return mean, se
-
-
-def _tost(mean: float, se: float, n: int, margin: float, alpha: float) -> TOSTResult:
-    df = n - 1
-    t_lower = (mean + margin) / se
-    t_upper = (mean - margin) / se
-    half = float(stats.t.isf(alpha, df)) * se
-    low, high = mean - half, mean + half
-    check_finite_result(
-        {"statistic_lower": t_lower, "statistic_upper": t_upper,
-         "confidence_interval": np.array([low, high])},
-        "`scores_a`, `scores_b` and `margin`",
-    )
-    p_lower = float(stats.t.sf(t_lower, df))
-    p_upper = float(stats.t.cdf(t_upper, df))
-    pvalue = max(p_lower, p_upper)
+def _tost(pairs: Summaries, margin: float, alpha: float) -> TOSTResult:
+    values, reason = tost(pairs, margin, alpha)
+    if reason[0]:
+        raise ValueError(reason[0])
+    v = {key: float(column[0]) for key, column in values.items()}
     return TOSTResult(
-        estimate=mean,
+        estimate=float(pairs.mean[0]),
         margin=margin,
-        statistic_lower=t_lower,
-        pvalue_lower=p_lower,
-        statistic_upper=t_upper,
-        pvalue_upper=p_upper,
-        pvalue=pvalue,
-        df=int(df),
-        confidence_interval=ConfidenceInterval(low, high),
+        statistic_lower=v["statistic_lower"],
+        pvalue_lower=v["pvalue_lower"],
+        statistic_upper=v["statistic_upper"],
+        pvalue_upper=v["pvalue_upper"],
+        pvalue=v["pvalue"],
+        df=int(pairs.n[0] - 1),
+        confidence_interval=ConfidenceInterval(v["ci_low"], v["ci_high"]),
         confidence_level=1 - 2 * alpha,
-        equivalent=bool(pvalue <= alpha),
+        equivalent=bool(v["pvalue"] <= alpha),
         alpha=alpha,
-        n=int(n),
+        n=int(pairs.n[0]),
     )
 
 
-def _checked_pairs_for_tost(scores_a, scores_b, margin, alpha):
+def _checked_pairs_for_tost(scores_a, scores_b, margin, alpha) -> tuple[Summaries, float, float]:
     c, r = check_paired(scores_a, scores_b, ("scores_a", "scores_b"), min_size=2)
-    d = check_difference(c, r, ("scores_a", "scores_b"))
-    return d, pair_scale(c, r), check_positive_real(margin, "margin"), check_alpha_tost(alpha)
+    check_difference(c, r, ("scores_a", "scores_b"))
+    return summarise(c, r), check_positive_real(margin, "margin"), check_alpha_tost(alpha)
 
 
 def tost_paired(
@@ -194,8 +178,8 @@ def tost_paired(
     >>> round(res.confidence_interval.low, 4), round(res.confidence_interval.high, 4)
     (-0.0012, 0.0022)
     """
-    d, scale, margin, alpha = _checked_pairs_for_tost(scores_a, scores_b, margin, alpha)
-    return _tost(*_mean_and_se(d, scale), d.size, margin, alpha)
+    pairs, margin, alpha = _checked_pairs_for_tost(scores_a, scores_b, margin, alpha)
+    return _tost(pairs, margin, alpha)
 
 
 @dataclass(frozen=True)
@@ -342,15 +326,17 @@ def verdict(
     >>> verdict(a, b, margin=0.001).verdict
     'undetermined'
     """
-    d, scale, margin, alpha = _checked_pairs_for_tost(scores_a, scores_b, margin, alpha)
-    mean, se = _mean_and_se(d, scale)
-    tost = _tost(mean, se, d.size, margin, alpha)
-    pvalue_difference = two_sided_p(mean / se, d.size - 1)
+    pairs, margin, alpha = _checked_pairs_for_tost(scores_a, scores_b, margin, alpha)
+    equivalence = _tost(pairs, margin, alpha)
+    difference, reason = student(pairs, alpha)
+    if reason[0]:
+        raise ValueError(reason[0])
+    pvalue_difference = float(difference["pvalue"][0])
     return VerdictResult(
-        verdict=verdict_from_pvalues(pvalue_difference, tost.pvalue, alpha=alpha),
-        estimate=mean,
+        verdict=verdict_from_pvalues(pvalue_difference, equivalence.pvalue, alpha=alpha),
+        estimate=equivalence.estimate,
         pvalue_difference=pvalue_difference,
-        pvalue_equivalence=tost.pvalue,
+        pvalue_equivalence=equivalence.pvalue,
         margin=margin,
         alpha=alpha,
     )

@@ -33,9 +33,9 @@ import numpy as np
 from numpy.typing import ArrayLike
 
 from ._numeric import safe_scale
-from ._validation import _integer_array, _show, check_choice, check_scores, real_array
+from ._validation import _integer_array, _show, check_choice, check_scores, check_unit_interval, real_array
 
-__all__ = ["ADJUST_METHODS", "adjust_pvalues", "expected_best_of_k"]
+__all__ = ["ADJUST_METHODS", "adjust_pvalues", "decision_levels", "expected_best_of_k"]
 
 #: The methods of :func:`adjust_pvalues`.
 ADJUST_METHODS = ("bonferroni", "holm", "hochberg", "bh", "by")
@@ -232,6 +232,65 @@ def adjust_pvalues(
     adjusted = np.empty_like(moved)
     np.put_along_axis(adjusted, order, adjusted_sorted, axis=-1)
     return np.moveaxis(adjusted, -1, axis_used)
+
+
+def decision_levels(
+    pvalues: ArrayLike, *, alpha: float = 0.05, method: Literal["holm", "bonferroni"] = "holm"
+) -> np.ndarray:
+    r"""The level at which each test of a family is decided: it rejects exactly when its p-value is at most it.
+
+    Bonferroni decides every test at :math:`lpha/m`. Holm's step-down
+    procedure, with the :math:`m` p-values sorted,
+    :math:`p_{(1)} \le \dots \le p_{(m)}`, rejects :math:`H_{(i)}` when
+    :math:`a_i = \max_{j \le i} (m - j + 1)\,p_{(j)} \le lpha`; that is
+    :math:`p_{(i)} \le lpha_i` with :math:`lpha_i = lpha/(m - i + 1)` when
+    the maximum is the test's own term, and :math:`lpha\,p_{(i)}/a_i`
+    (smaller) when an earlier test's term is larger. Each level lies between
+    :math:`lpha/m` and :math:`lpha/(m - i + 1)`: the level at which to plan
+    the power of that comparison (:meth:`~sigeval.report.Report.power` with
+    ``correction="holm"``).
+
+    Parameters
+    ----------
+    pvalues : array_like of float
+        One family of raw p-values in [0, 1], any shape.
+    alpha : float
+        The family-wise level.
+    method : {"holm", "bonferroni"}
+
+    Returns
+    -------
+    ndarray
+        The levels, same shape and order as ``pvalues``;
+        ``pvalues <= levels`` equals ``adjust_pvalues(pvalues, method=method) <= alpha``.
+
+    Notes
+    -----
+    Explained in :ref:`ch-multiple`.
+
+    Examples
+    --------
+    >>> from sigeval import decision_levels
+    >>> decision_levels([0.01, 0.04, 0.03, 0.005])  # 0.04 after 2 x 0.03 = 0.06: alpha x 0.04 / 0.06
+    array([0.01666667, 0.03333333, 0.025     , 0.0125    ])
+    >>> decision_levels([0.01, 0.04, 0.03, 0.005], method="bonferroni")
+    array([0.0125, 0.0125, 0.0125, 0.0125])
+    """
+    method = check_choice(method, "method", ("holm", "bonferroni"))
+    alpha = check_unit_interval(alpha, "alpha")
+    p = _check_pvalues(pvalues)
+    m = p.size
+    if method == "bonferroni":
+        return np.full(p.shape, alpha / m)
+    order, ordered = _sort_unit(p.ravel())
+    position = np.arange(m)
+    terms = (m - position) * ordered
+    running = np.maximum.accumulate(terms)
+    levels = np.empty(m)
+    with np.errstate(invalid="ignore"):  # 0 / 0 in the branch not taken, where p-values are 0
+        # The ratio first: alpha * p underflows for subnormal p-values, p / running does not.
+        levels[order] = np.where(terms >= running, alpha / (m - position), alpha * (ordered / running))
+    return levels.reshape(p.shape)
 
 
 #: Most order-statistic weights held at once by :func:`expected_best_of_k` (8 MiB of float64).

@@ -10,15 +10,15 @@ Explained in :ref:`ch-power`.
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass
 
 import numpy as np
 from numpy.typing import ArrayLike
-from scipy import optimize, stats
+from scipy import stats
 
-from ._noncentral import power_two_sided
+from ._noncentral import seeds_needed_each, too_small
 from ._numeric import check_finite_result
+from ._paired_t import power as power_core
 from ._validation import (
     MAX_COUNT,
     _show,
@@ -177,27 +177,21 @@ def power_paired(
         (sigma, n_arr, np.asarray(0.0) if eff is None else eff), ("sigma_d", "n", "delta")
     )
 
-    df = n_arr - 1
-    t_crit = stats.t.isf(alpha / 2, df)
-    t_power = stats.t.ppf(target_power, df)
-    with np.errstate(over="ignore"):  # refused below
-        mde = (t_crit + t_power) * sigma / np.sqrt(n_arr)
-    power = None
-    if eff is not None:
-        with np.errstate(over="ignore"):  # an infinite noncentrality has power 1 below
-            noncentrality = eff_b * np.sqrt(n_arr) / sigma
-        power = scalar_or_array(power_two_sided(noncentrality, df, alpha))
-    check_finite_result({"mde": mde}, "`sigma_d`")
+    values, reason = power_core(sigma.ravel(), n_arr.ravel(), alpha, target_power,
+                                None if eff is None else eff_b.ravel())
+    refused = np.flatnonzero(reason != "")
+    if refused.size:
+        raise ValueError(reason[refused[0]])
+    shape = sigma.shape
     return PowerResult(
         sigma_d=scalar_or_array(sigma),
         n=int(n_arr) if n_arr.ndim == 0 else n_arr,
         alpha=alpha,
         target_power=target_power,
-        mde=scalar_or_array(mde),
-        # At the MDE the noncentrality is exactly t_crit + t_power.
-        power_at_mde=scalar_or_array(power_two_sided(t_crit + t_power, df, alpha)),
+        mde=scalar_or_array(values["mde"].reshape(shape)),
+        power_at_mde=scalar_or_array(values["power_at_mde"].reshape(shape)),
         delta=None if eff is None else scalar_or_array(eff_b),
-        power=power,
+        power=None if eff is None else scalar_or_array(values["power"].reshape(shape)),
     )
 
 
@@ -261,30 +255,12 @@ def seeds_needed(
         raise ValueError("`delta` must be a non-zero difference to detect; got 0.0.")
     alpha = check_unit_interval(alpha, "alpha")
     target_power = _check_power_target(target_power, "target_power", alpha)
-    effect_size = abs(delta) / sigma
-
-    def shortfall(n):
-        return power_two_sided(effect_size * np.sqrt(n), n - 1, alpha) - target_power
-
-    if shortfall(2.0) >= 0:
-        return 2
-    # Twice the normal-approximation sample size nearly always has enough
-    # power already; power tends to 1 with n, so doubling always ends.
-    z_sum = stats.norm.isf(alpha / 2) + stats.norm.ppf(target_power)
-    with np.errstate(over="ignore"):
-        upper = max(4.0, 2 * (z_sum / effect_size) ** 2) if effect_size > 0 else math.inf
-    if not upper <= 2 * MAX_COUNT:
-        raise ValueError(
-            f"`delta` = {delta!r} is too small against `sigma_d` = {sigma!r}: the normal "
-            f"approximation already asks for {upper / 2:.3g} seeds, beyond the {MAX_COUNT:,} "
-            "a count can hold."
-        )
-    while shortfall(upper) < 0:
-        upper *= 2
-    root = optimize.brentq(shortfall, 2.0, upper, xtol=1e-6)
-    candidates = np.arange(max(2, math.ceil(root) - 1), math.ceil(root) + 2)
-    reached = shortfall(candidates.astype(float)) >= 0
-    return int(candidates[np.argmax(reached)])
+    with np.errstate(over="ignore"):  # an infinite effect size needs the fewest seeds, 2
+        effect_size = abs(delta) / sigma
+    answer, refused = seeds_needed_each(np.array([effect_size]), np.array([alpha]), target_power)
+    if refused[0]:
+        raise ValueError(too_small(delta, sigma, alpha, target_power))
+    return int(answer[0])
 
 
 @dataclass(frozen=True)

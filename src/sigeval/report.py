@@ -18,35 +18,35 @@ four questions in turn, each as a table:
 
 Runs are paired by (task, seed): within a task, every model ran on the same
 seeds, and seed *s* of model A is compared with seed *s* of model B. Every
-statistic is the one of the library's own functions (:func:`~sigeval.procedures.paired_difference`,
-:func:`~sigeval.power.power_paired`, :func:`~sigeval.power.seeds_needed`,
-:func:`~sigeval.equivalence.tost_paired`, :func:`~sigeval.ranking.friedman`, ...),
-computed for every comparison at once with the same arithmetic, so that the
-views equal a loop over those functions bit for bit (a test compares them)
-while a leaderboard of 100 models on 50 tasks takes seconds. A comparison
-those functions would refuse (too few pairs, zero spread) goes through them,
-and their error marks that comparison's row (its ``note`` column) without
-stopping the view. :func:`~sigeval.course.benchmark.run_benchmark`
-(also ``sigeval.run_benchmark``; it needs the ``course`` extra) runs the
-course's shape classifiers into a report.
+statistic comes from the core that the library's own functions use
+(:func:`~sigeval.procedures.paired_difference`, :func:`~sigeval.power.power_paired`,
+:func:`~sigeval.power.seeds_needed`, :func:`~sigeval.equivalence.tost_paired`,
+:func:`~sigeval.bayes.bayesian_paired_t`, :func:`~sigeval.ranking.friedman`, ...),
+called once on every comparison of the table, so that the views equal a loop
+over those functions bit for bit (a test compares them) while a leaderboard of
+100 models on 50 tasks takes seconds. A comparison those functions would
+refuse (too few pairs, zero spread, an overflow) has its row marked, with the
+functions' reason, in the ``note`` column, without stopping the view.
+:func:`~sigeval.course.benchmark.run_benchmark` (also ``sigeval.run_benchmark``;
+it needs the ``course`` extra) runs the course's shape classifiers into a report.
 
 Explained in :ref:`ch-reporting`.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Mapping, Sequence
-from dataclasses import dataclass, field, fields
-from typing import Any, Literal
+from collections.abc import Callable, Sequence
+from typing import Any, Literal, cast
 
 import numpy as np
 import pandas as pd
-from scipy import stats
 
-from ._noncentral import power_beyond, seeds_needed_each, seeds_needed_many
+from ._noncentral import seeds_needed_each, seeds_needed_many, too_small
+from ._paired_t import posterior, refusals, student, tost
+from ._paired_t import power as power_core
+from ._report_results import ReportFriedman, ReportRankStability
 from ._runs_table import Comparisons, comparisons, pair_runs, read_runs, show_runs
 from ._validation import (
-    ZERO_SPREAD_RTOL,
     RngLike,
     check_choice,
     check_choices,
@@ -59,143 +59,29 @@ from ._validation import (
     check_unit_interval,
 )
 from .aggregate import AGGREGATES, aggregate_ci
-from .bayes import bayesian_paired_t, bayesian_signed_rank, correlated_ttest
+from .bayes import bayesian_signed_rank
 from .equivalence import tost_paired, verdict_from_pvalues
-from .multiple import adjust_pvalues
-from .power import power_paired, seeds_needed
-from .procedures import paired_difference
+from .multiple import adjust_pvalues, decision_levels
+from .power import power_paired
 from .rank_uncertainty import rank_stability
 from .ranking import friedman, nemenyi_cd, tasks_for_gap
 
 __all__ = ["Report", "ReportFriedman", "ReportRankStability"]
 
 FailedPolicy = Literal["raise", "drop-pairs"]
+#: The units of a report's numbers: the scores as given, or percentage points (proportions x 100).
+Units = Literal["score", "points"]
+UNITS = ("score", "points")
 #: The Holm family of a view: the comparisons of one task, or every comparison of the report.
 Family = Literal["task", "all"]
 FAMILIES = ("task", "all")
 #: The level of the power view: ``alpha`` itself, the level Holm's decision uses, or alpha over the family size.
 PowerCorrection = Literal["none", "holm", "bonferroni"]
 POWER_CORRECTIONS = ("none", "holm", "bonferroni")
-# Columns a refused comparison keeps: they are defined without the test (the mean of its
-# differences, their sd, the margin asked for).
-_KEPT_WHEN_REFUSED = frozenset({"mean_diff", "sigma_d", "margin", "alpha_used"})
-
-
-class _FieldMapping(Mapping):
-    """Read-only mapping over a frozen dataclass's fields: ``r["x"]`` is ``r.x``."""
-
-    def __getitem__(self, key: str) -> Any:
-        if key not in self._field_names():
-            raise KeyError(key)
-        return getattr(self, key)
-
-    def __iter__(self) -> Iterator[str]:
-        return iter(self._field_names())
-
-    def __len__(self) -> int:
-        return len(self._field_names())
-
-    def _field_names(self) -> tuple[str, ...]:
-        return tuple(f.name for f in fields(self))  # type: ignore[arg-type]
-
-
-@dataclass(frozen=True, eq=False)
-class ReportFriedman(_FieldMapping):
-    """Result of :meth:`Report.friedman`: the ranking of the models across tasks.
-
-    Readable both as attributes and as a mapping (``f["critical_difference"]``).
-
-    Attributes
-    ----------
-    statistic, pvalue : float
-        Friedman's :math:`\\chi^2_F` and its p-value.
-    statistic_f, pvalue_f : float
-        Iman and Davenport's :math:`F_F` and its p-value. When every task ranks
-        the models in the same order, :math:`F_F` is infinite and its p-value 0
-        (the limit of the formula as :math:`\\chi^2_F` reaches its maximum).
-    mean_ranks : pandas.Series
-        Mean rank of each model over the tasks (1 is the best).
-    critical_difference : float
-        Nemenyi's critical difference at ``alpha`` for this many models and tasks.
-    max_rank_gap : float
-        The largest difference between two models' mean ranks.
-    n_for_observed_gap : int or None
-        Fewest tasks at which ``max_rank_gap`` would reach the critical
-        difference (:func:`~sigeval.ranking.tasks_for_gap`); None when every
-        model has the same mean rank, so there is no gap to resolve.
-    n_tasks, n_models : int
-    alpha : float
-    mean_scores : pandas.DataFrame
-        Tasks by models: each model's mean score over the seeds used.
-    n_seeds : pandas.Series
-        Seeds used per task: those on which every model has a run.
-    result : FriedmanResult
-        The underlying :func:`~sigeval.ranking.friedman` result (for
-        :func:`~sigeval.plots.cd_diagram`).
-    """
-
-    statistic: float
-    pvalue: float
-    statistic_f: float
-    pvalue_f: float
-    mean_ranks: pd.Series
-    critical_difference: float
-    max_rank_gap: float
-    n_for_observed_gap: int | None
-    n_tasks: int
-    n_models: int
-    alpha: float
-    mean_scores: pd.DataFrame = field(repr=False)
-    n_seeds: pd.Series = field(repr=False)
-    result: Any = field(repr=False)
-
-
-@dataclass(frozen=True, eq=False)
-class ReportRankStability(_FieldMapping):
-    """Result of :meth:`Report.rank_stability`: the ranking under resampled tasks.
-
-    Readable both as attributes and as a mapping (``st["order_stability"]``).
-
-    Attributes
-    ----------
-    order_stability : float
-        Fraction of resamples of the tasks that reproduce the full observed order.
-    separation : pandas.DataFrame
-        Models by models: fraction of resamples in which the two mean ranks
-        differ by more than the critical difference.
-    jackknife : pandas.DataFrame
-        Tasks by models: shift of each model's mean rank when that task is dropped.
-    n_boot : int
-        Number of resamples (the source's name; also readable as ``n_resamples``).
-    result : RankStabilityResult
-        The underlying :func:`~sigeval.rank_uncertainty.rank_stability` result.
-    """
-
-    order_stability: float
-    separation: pd.DataFrame
-    jackknife: pd.DataFrame
-    n_boot: int
-    result: Any = field(repr=False)
-
-    @property
-    def n_resamples(self) -> int:
-        """Number of resamples, under the library's name for it."""
-        return self.n_boot
 
 
 # Below this, 1 - alpha rounds to 1 and the quantiles of the tests overflow.
 _SMALLEST_ALPHA = 1e-12
-
-
-def _per_df(quantile: Callable[[np.ndarray], np.ndarray], df: np.ndarray) -> np.ndarray:
-    """``quantile(df)`` computed once per distinct number of degrees of freedom."""
-    distinct, inverse = np.unique(df, return_inverse=True)
-    return np.asarray(quantile(distinct), dtype=float)[inverse]
-
-
-def _mde(t_sum: np.ndarray, sd: np.ndarray, n: np.ndarray) -> np.ndarray:
-    """The MDE of :func:`~sigeval.power.power_paired` from its two quantiles' sum, element-wise."""
-    return t_sum * sd / np.sqrt(n)
 
 
 def _check_alpha(alpha: float, name: str = "alpha") -> float:
@@ -228,11 +114,28 @@ class Report:
         each comparison leaves out the seeds on which either of its two
         models failed; :attr:`failed_runs` lists them and every view states
         how many pairs (or seeds) it used.
+    models : sequence, optional
+        The order of the models (every model of the table, once): differences
+        are A minus B with A before B. By default, the order of first appearance.
+    reference : optional
+        The reference model (a baseline), put last, so that every comparison
+        with it reads candidate minus reference (positive when the candidate
+        scores higher).
+    units : {"score", "points"}
+        ``"points"`` works in percentage points: the scores (proportions) are
+        multiplied by 100, and every view, margin and ``delta`` is in points
+        (the default ``deltas`` of :meth:`power` become 1 and 0.5); the
+        outputs say so. ``"score"`` (default): the scores as given.
 
     Attributes
     ----------
     tasks, models : tuple
-        In the order of their first appearance in the table.
+        In the order of their first appearance in the table (the models in the
+        order asked, the reference last).
+    units, reference
+        As given (``reference`` is None without one).
+    scale : float
+        100 with ``units="points"``, else 1.
     seeds : dict
         The seeds of each task (the union over its models), in order of appearance.
     failed_runs : pandas.DataFrame
@@ -277,12 +180,21 @@ class Report:
         score: str = "score",
         higher_is_better: bool = True,
         failed: FailedPolicy = "raise",
+        models: Sequence | None = None,
+        reference: Any = None,
+        units: Units = "score",
     ) -> None:
         self.higher_is_better = check_flag(higher_is_better, "higher_is_better")
         self.failed = check_choice(failed, "failed", ("raise", "drop-pairs"))
+        self.units = check_choice(units, "units", UNITS)
+        self.scale = 100.0 if self.units == "points" else 1.0
         runs = read_runs(table, {"task": task, "model": model, "seed": seed, "score": score})
+        if self.scale != 1.0:
+            runs["score"] = runs["score"] * self.scale
         self.runs = runs
         self.tasks, self.models, self._scores, self.seeds, self.failed_runs = pair_runs(runs)
+        self._order_models(models, reference)
+        self.reference = None if reference is None else self.models[-1]
         self._comparisons: Comparisons | None = None
         if len(self.models) < 2:
             raise ValueError(
@@ -294,6 +206,34 @@ class Report:
                 "Failed runs are never dropped silently: repair them, or pass failed='drop-pairs' "
                 "to leave out the pairs they belong to (listed in `failed_runs`)."
             )
+
+    def _order_models(self, models: Sequence | None, reference: Any) -> None:
+        """Put the models in the order asked: every model listed once, and the reference (if any) last.
+
+        Differences are A minus B with A before B, so with the reference last every
+        comparison against it reads candidate minus reference.
+        """
+        order = list(self.models)
+        if models is not None:
+            if isinstance(models, str | bytes) or not isinstance(models, Sequence | np.ndarray | pd.Index):
+                raise TypeError(f"`models` must be a sequence of the table's model names; got {models!r}.")
+            asked = list(models)
+            if sorted(map(str, asked)) != sorted(map(str, order)) or len(set(map(str, asked))) != len(asked):
+                raise ValueError(
+                    f"`models` must list every model of the table once, in the order wanted; the table holds "
+                    f"{order!r}, got {asked!r}."
+                )
+            order = [next(m for m in order if str(m) == str(a)) for a in asked]
+        if reference is not None:
+            if not any(str(m) == str(reference) for m in order):
+                raise ValueError(f"`reference` must be one of the table's models, {order!r}; got {reference!r}.")
+            base = next(m for m in order if str(m) == str(reference))
+            order = [m for m in order if m is not base] + [base]
+        if order == list(self.models):
+            return
+        where = [self.models.index(m) for m in order]
+        self._scores = {t: grid[:, where] for t, grid in self._scores.items()}
+        self.models = tuple(order)
 
     def _seeds_per_task(self, between: str) -> str:
         """``"10"``, or ``"3-10"`` when the tasks have different numbers of seeds."""
@@ -314,51 +254,9 @@ class Report:
             self._comparisons = comparisons(self.tasks, self.models, self._scores)
         return self._comparisons
 
-    def _scalar(
-        self,
-        flagged: np.ndarray,
-        compute: Callable,
-        values: dict[str, np.ndarray],
-        notes: np.ndarray | None = None,
-        *,
-        pass_row: bool = False,
-    ) -> None:
-        """The per-comparison path for the ``flagged`` rows, written into ``values``.
-
-        The rows the vectorised path cannot vouch for (too few pairs, zero
-        spread, a result that overflows) go through ``compute(a, b)`` (or
-        ``compute(a, b, row)`` with ``pass_row``), the library's own
-        per-comparison functions, in the order of the comparisons. Without
-        ``notes``, the first that fails raises its error, named by its
-        comparison, exactly as a loop over every comparison would. With
-        ``notes`` (an object array of ``""``), a comparison they refuse marks
-        its own row instead: its reason goes into ``notes``, its statistics
-        become NaN (False for a decision) and the other rows are unaffected.
-        """
-        c = self._all()
-        for r in np.flatnonzero(flagged):
-            t, i, j = self.tasks[c.task[r]], int(c.a[r]), int(c.b[r])
-            grid = self._scores[t]
-            both = ~np.isnan(grid[:, i]) & ~np.isnan(grid[:, j])
-            try:
-                if both.sum() < 2:
-                    raise ValueError(
-                        f"{int(both.sum())} seed(s) on which both ran; a paired comparison needs at least 2 "
-                        "(see `failed_runs`)."
-                    )
-                row = compute(grid[both, i], grid[both, j], r) if pass_row else compute(grid[both, i], grid[both, j])
-            except ValueError as err:
-                if notes is None:
-                    raise ValueError(f"Task {t!r}, {self.models[i]!r} vs {self.models[j]!r}: {err}") from err
-                notes[r] = f"not tested: {err}"
-                for key, column in values.items():
-                    if column.dtype == bool:
-                        column[r] = False
-                    elif column.dtype.kind == "f" and key not in _KEPT_WHEN_REFUSED:
-                        column[r] = np.nan
-                continue
-            for key, column in values.items():
-                column[r] = row[key]
+    def _notes(self, reason: np.ndarray) -> np.ndarray:
+        """The ``note`` column: empty, or why the comparison was not tested."""
+        return np.where(reason == "", "", np.char.add("not tested: ", reason.astype(str))).astype(object)
 
     def _frame(self, values: dict[str, Any]) -> pd.DataFrame:
         """One row per comparison: ``task``, ``model_a``, ``model_b``, ``n_pairs``, then ``values``."""
@@ -370,76 +268,31 @@ class Report:
             for position, label in enumerate(labels):  # labels may be tuples: no array conversion
                 boxed[position] = label
             columns[name] = boxed[index].tolist()
-        return pd.DataFrame({**columns, "n_pairs": c.n, **values})
+        return pd.DataFrame({**columns, "n_pairs": c.pairs.n, **values})
 
     def _families(self, family: str) -> np.ndarray:
         """The Holm family of each comparison: its task's index, or 0 for all of them."""
         c = self._all()
         return c.task if family == "task" else np.zeros(c.task.size, dtype=np.int64)
 
-    def _holm(self, pvalues: np.ndarray, family: str) -> np.ndarray:
-        """Holm-adjusted p-values within each family; a comparison without a p-value (NaN) is in none."""
+    def _per_family(self, pvalues: np.ndarray, family: str, adjust: Callable[[np.ndarray], np.ndarray]) -> np.ndarray:
+        """``adjust`` applied to each family's p-values; a comparison without a p-value (NaN) is in none."""
         groups = self._families(family)
         tested = ~np.isnan(pvalues)
         out = np.full(pvalues.shape, np.nan)
         for g in np.unique(groups[tested]):  # one call per task at most
             members = tested & (groups == g)
-            out[members] = adjust_pvalues(pvalues[members], method="holm")
+            out[members] = adjust(pvalues[members])
         return out
+
+    def _holm(self, pvalues: np.ndarray, family: str) -> np.ndarray:
+        """Holm-adjusted p-values within each family (:func:`~sigeval.multiple.adjust_pvalues`)."""
+        return self._per_family(pvalues, family, lambda p: adjust_pvalues(p, method="holm"))
 
     def _levels(self, pvalues: np.ndarray, alpha: float, family: str, correction: str) -> np.ndarray:
-        r"""The level at which each comparison's test is decided under Holm's or Bonferroni's correction.
-
-        For Holm, with the family's :math:`m` p-values sorted, :math:`p_{(1)} \le \dots \le p_{(m)}`,
-        the comparison at rank :math:`i` is rejected when
-        :math:`a_i = \max_{j \le i} (m - j + 1)\,p_{(j)} \le \alpha`. Its level is the
-        :math:`\alpha_i` with "reject exactly when :math:`p_{(i)} \le \alpha_i`":
-        :math:`\alpha/(m - i + 1)` when the maximum is its own term, and
-        :math:`\alpha\,p_{(i)}/a_i` (smaller) when an earlier comparison's term is larger. It
-        lies between Bonferroni's :math:`\alpha/m` and :math:`\alpha/(m - i + 1)`. Without a
-        correction every level is ``alpha``, and the caller needs no p-value to say so.
-        """
-        groups = self._families(family)
-        tested = ~np.isnan(pvalues)
-        out = np.full(pvalues.shape, np.nan)
-        for g in np.unique(groups[tested]):
-            members = np.flatnonzero(tested & (groups == g))
-            m = members.size
-            if correction == "bonferroni":
-                out[members] = alpha / m
-                continue
-            order = members[np.argsort(pvalues[members], kind="stable")]
-            step = alpha / (m - np.arange(m))
-            terms = (m - np.arange(m)) * pvalues[order]
-            running = np.maximum.accumulate(terms)
-            with np.errstate(invalid="ignore"):  # 0 / 0 in the branch not taken, where p-values are 0
-                out[order] = np.where(terms >= running, step, alpha * pvalues[order] / running)
-        return out
-
-    def _student(self, alpha: float) -> dict[str, np.ndarray]:
-        """:func:`~sigeval.procedures.paired_difference` of every comparison at once.
-
-        The same arithmetic as that function, element by element: ``se``,
-        ``statistic``, the interval ``ci_low``, ``ci_high`` and the two-sided
-        ``pvalue``; ``flagged`` adds the rows whose interval or statistic
-        overflows to those of :class:`~sigeval._runs_table.Comparisons`.
-        """
-        c = self._all()
-        ok = ~c.flagged
-        n, mean = c.n[ok], c.mean[ok]
-        df = n - 1
-        se = c.sd[ok] / np.sqrt(n)
-        with np.errstate(all="ignore"):
-            statistic = mean / se
-            half = _per_df(lambda d: stats.t.isf(alpha / 2, d), df) * se
-            low, high = mean - half, mean + half
-        out = {name: np.full(c.n.size, np.nan) for name in ("se", "statistic", "ci_low", "ci_high", "pvalue")}
-        out["se"][ok], out["statistic"][ok], out["ci_low"][ok], out["ci_high"][ok] = se, statistic, low, high
-        out["pvalue"][ok] = 2 * stats.t.sf(np.abs(statistic), df)
-        flagged = c.flagged.copy()
-        flagged[ok] = ~(np.isfinite(low) & np.isfinite(high) & np.isfinite(statistic))
-        out["flagged"] = flagged
-        return out
+        """The level at which each comparison is decided (:func:`~sigeval.multiple.decision_levels`)."""
+        method = cast(Literal["holm", "bonferroni"], correction)
+        return self._per_family(pvalues, family, lambda p: decision_levels(p, alpha=alpha, method=method))
 
     def pairwise(self, alpha: float = 0.05, *, family: Family = "task") -> pd.DataFrame:
         """Is there a difference? The paired t test of every pair of models in every task.
@@ -483,30 +336,18 @@ class Report:
         frame["note"] = notes
         return frame
 
-    def _notes(self) -> np.ndarray:
-        """One empty note per comparison, for :meth:`_scalar` to fill."""
-        return np.full(self._all().n.size, "", dtype=object)
-
     def _pairwise(self, alpha: float) -> tuple[dict[str, np.ndarray], np.ndarray]:
         """The columns of :meth:`pairwise` before Holm, and the notes, for a checked ``alpha``."""
-
-        def compute(a, b):
-            res = paired_difference(a, b, alpha=alpha)
-            low, high = res.confidence_interval
-            return {"mean_diff": res.estimate, "ci_low": low, "ci_high": high, "pvalue": res.pvalue}
-
-        t = self._student(alpha)
-        values = {"mean_diff": self._all().mean.copy(), "ci_low": t["ci_low"], "ci_high": t["ci_high"],
-                  "pvalue": t["pvalue"]}
-        notes = self._notes()
-        self._scalar(t["flagged"], compute, values, notes)
-        return values, notes
+        pairs = self._all().pairs
+        t, reason = student(pairs, alpha)
+        values = {"mean_diff": pairs.mean, "ci_low": t["ci_low"], "ci_high": t["ci_high"], "pvalue": t["pvalue"]}
+        return values, self._notes(reason)
 
     def power(
         self,
         alpha: float = 0.05,
         target_power: float = 0.80,
-        deltas: Sequence[float] = (0.01, 0.005),
+        deltas: Sequence[float] | None = None,
         *,
         correction: PowerCorrection = "none",
         family: Family = "task",
@@ -536,9 +377,11 @@ class Report:
             Level of the paired t-test.
         target_power : float
             Power that defines the MDE and the seeds needed.
-        deltas : sequence of float
+        deltas : sequence of float, optional
             True differences (in the units of the scores) for which to report
-            the seeds needed, one ``seeds_for_<delta>`` column each.
+            the seeds needed, one ``seeds_for_<delta>`` column each; by
+            default 0.01 and 0.005 times ``scale`` (one point and half a
+            point of an accuracy).
         correction : {"none", "holm", "bonferroni"}
             The level :math:`\alpha'` in the formula above, shown in the
             ``alpha_used`` column. ``"none"`` (default, the source's formula):
@@ -599,6 +442,8 @@ class Report:
         """
         correction = check_choice(correction, "correction", POWER_CORRECTIONS)
         family = check_choice(family, "family", FAMILIES)
+        if deltas is None:  # one point and half a point of an accuracy, in the report's units
+            deltas = (0.01 * self.scale, 0.005 * self.scale)
         return self._power(alpha, target_power, self._check_deltas(deltas), correction=correction, family=family)
 
     def _power(
@@ -623,61 +468,51 @@ class Report:
         target_power = check_unit_interval(target_power, "target_power")
         if target_power <= alpha:  # a refusal of the arguments, not of a comparison: the view raises
             power_paired(1.0, 2, alpha=alpha, target_power=target_power)
+        pairs = self._all().pairs
+        size = pairs.n.size
+        reason = refusals(pairs)  # too few pairs, zero spread
         if correction == "none":
-            levels = np.full(self._all().n.size, alpha)
-        else:
-            levels = self._levels(self._pairwise(alpha)[0]["pvalue"], alpha, family, correction)
-
-        def compute(a, b, r):
-            res = paired_difference(a, b)  # the mean and sd of pairwise; refuses zero spread clearly
-            mean, level = res.estimate, float(levels[r])
-            planned = power_paired(res.sigma_d, res.n, alpha=level, target_power=target_power, delta=abs(mean))
-            row = {"mean_diff": mean, "sigma_d": res.sigma_d, "alpha_used": level, "mde": float(planned.mde),
-                   "observed_power": float(planned.power)}
-            row["detectable"] = abs(mean) >= row["mde"]
-            for delta in deltas:
-                row[f"seeds_for_{delta:g}"] = seeds_needed(res.sigma_d, delta, alpha=level, target_power=target_power)
-            return row
-
-        c = self._all()
-        flagged = self._student(0.05)["flagged"] | np.isnan(levels)  # paired_difference at its default level
-        ok = ~flagged
-        sd, n, mean = c.sd[ok], c.n[ok], c.mean[ok]
-        size = c.n.size
-        values: dict[str, np.ndarray] = {"mean_diff": c.mean.copy(), "sigma_d": c.sd.copy(), "alpha_used": levels,
+            levels = np.full(size, alpha)
+        else:  # a comparison pairwise() cannot test has no level to plan at
+            tested, untested = student(pairs, alpha)
+            levels = self._levels(tested["pvalue"], alpha, family, correction)
+            reason = np.where(reason == "", untested, reason)
+        ok = reason == ""
+        values: dict[str, np.ndarray] = {"mean_diff": pairs.mean, "sigma_d": pairs.sd, "alpha_used": levels,
                                          "mde": np.full(size, np.nan)}
         if observed:
             values["observed_power"] = np.full(size, np.nan)
         values["detectable"] = np.zeros(size, dtype=bool)
         if ok.any():
-            df = n - 1
-            if correction == "none":
-                t_crit = _per_df(lambda d: stats.t.isf(alpha / 2, d), df)
-            else:
-                t_crit = stats.t.isf(levels[ok] / 2, df)
-            with np.errstate(over="ignore"):
-                mde = _mde(t_crit + _per_df(lambda d: stats.t.ppf(target_power, d), df), sd, n)
-            values["mde"][ok] = mde
-            values["detectable"][ok] = np.abs(mean) >= mde
-            flagged[ok] = ~np.isfinite(mde)
-            if observed:  # |mean| sqrt(n) / sd stays finite: sd > ZERO_SPREAD_RTOL x the scale of the scores
-                values["observed_power"][ok] = power_beyond(np.abs(mean) * np.sqrt(n) / sd, df, t_crit)
+            level = alpha if correction == "none" else levels[ok]
+            mean = pairs.mean[ok]
+            planned, refused = power_core(pairs.sd[ok], pairs.n[ok], level, target_power,
+                                          np.abs(mean) if observed else None)
+            reason[ok] = refused
+            values["mde"][ok] = planned["mde"]
+            values["detectable"][ok] = np.abs(mean) >= planned["mde"]
+            if observed:
+                values["observed_power"][ok] = planned["power"]
         for delta in deltas:
             column = values[f"seeds_for_{delta:g}"] = np.zeros(size, dtype=np.int64)
+            rows = np.flatnonzero(reason == "")
+            with np.errstate(over="ignore"):
+                effect = abs(delta) / pairs.sd[rows]
             if correction == "holm":  # almost every comparison has a level of its own: no table per level
-                rows = np.flatnonzero(~flagged)
-                with np.errstate(over="ignore"):
-                    column[rows], refused = seeds_needed_each(abs(delta) / c.sd[rows], levels[rows], target_power)
-                flagged[rows[refused]] = True
-                continue
-            for level in np.unique(levels[~flagged]):  # alpha, or Bonferroni's alpha / m per family size
-                rows = np.flatnonzero(~flagged & (levels == level))
-                with np.errstate(over="ignore"):
-                    column[rows], refused = seeds_needed_many(abs(delta) / c.sd[rows], float(level), target_power)
-                flagged[rows[refused]] = True
-        notes = self._notes()
-        self._scalar(flagged, compute, values, notes, pass_row=True)
-        return values, notes
+                column[rows], refused = seeds_needed_each(effect, levels[rows], target_power)
+            else:
+                refused = np.zeros(rows.size, dtype=bool)
+                for level in np.unique(levels[rows]):  # alpha, or Bonferroni's alpha / m per family size
+                    at = levels[rows] == level
+                    column[rows[at]], refused[at] = seeds_needed_many(effect[at], float(level), target_power)
+            for r in rows[refused]:
+                reason[r] = too_small(delta, float(pairs.sd[r]), float(levels[r]), target_power)
+        refused_rows = reason != ""
+        for key in ("mde", "observed_power"):
+            if key in values:
+                values[key][refused_rows] = np.nan
+        values["detectable"][refused_rows] = False
+        return values, self._notes(reason)
 
     @staticmethod
     def _check_deltas(deltas: Sequence[float]) -> tuple[float, ...]:
@@ -761,43 +596,20 @@ class Report:
 
     def _equivalence(self, margin: float, alpha: float) -> tuple[dict[str, Any], np.ndarray]:
         """The columns of :meth:`equivalence` before Holm, and the notes, for a checked ``margin`` and ``alpha``."""
-
-        def compute(a, b):
-            diff = paired_difference(a, b, alpha=alpha)
-            tost = tost_paired(a, b, margin=margin, alpha=alpha)
-            return {
-                "mean_diff": diff.estimate,
-                "ci_low": diff.confidence_interval.low,
-                "ci_high": diff.confidence_interval.high,
-                "tost_ci_low": tost.confidence_interval.low,
-                "tost_ci_high": tost.confidence_interval.high,
-                "margin": margin,
-                "pvalue_difference": diff.pvalue,
-                "pvalue_equivalence": tost.pvalue,
-            }
-
-        c = self._all()
-        t = self._student(alpha)
-        flagged = t["flagged"]
         if alpha >= 0.5:  # a refusal of the arguments, not of a comparison: the view raises tost_paired's error
             tost_paired([0.0, 1.0], [0.0, 0.0], margin=margin, alpha=alpha)
-        ok = ~flagged
-        mean, se, df = c.mean[ok], t["se"][ok], c.n[ok] - 1
-        with np.errstate(all="ignore"):
-            t_lower, t_upper = (mean + margin) / se, (mean - margin) / se
-            half = _per_df(lambda d: stats.t.isf(alpha, d), df) * se
-            low, high = mean - half, mean + half
-        size = c.n.size
-        values = {"mean_diff": c.mean.copy(), "ci_low": t["ci_low"], "ci_high": t["ci_high"],
-                  "tost_ci_low": np.full(size, np.nan), "tost_ci_high": np.full(size, np.nan),
-                  "margin": np.full(size, margin), "pvalue_difference": t["pvalue"],
-                  "pvalue_equivalence": np.full(size, np.nan)}
-        values["tost_ci_low"][ok], values["tost_ci_high"][ok] = low, high
-        values["pvalue_equivalence"][ok] = np.maximum(stats.t.sf(t_lower, df), stats.t.cdf(t_upper, df))
-        flagged[ok] = ~(np.isfinite(t_lower) & np.isfinite(t_upper) & np.isfinite(low) & np.isfinite(high))
-        notes = self._notes()
-        self._scalar(flagged, compute, values, notes)
-        return values, notes
+        pairs = self._all().pairs
+        difference, reason = student(pairs, alpha)
+        equivalence, reason_tost = tost(pairs, margin, alpha)
+        reason = np.where(reason == "", reason_tost, reason)
+        refused = reason != ""
+        values = {"mean_diff": pairs.mean, "ci_low": difference["ci_low"], "ci_high": difference["ci_high"],
+                  "tost_ci_low": equivalence["ci_low"], "tost_ci_high": equivalence["ci_high"],
+                  "margin": np.full(pairs.n.size, margin), "pvalue_difference": difference["pvalue"],
+                  "pvalue_equivalence": equivalence["pvalue"]}
+        for key in ("ci_low", "ci_high", "tost_ci_low", "tost_ci_high", "pvalue_difference", "pvalue_equivalence"):
+            values[key][refused] = np.nan
+        return values, self._notes(reason)
 
     def describe(self) -> pd.DataFrame:
         """Each model's runs per task: how many, mean, standard deviation, minimum and maximum.
@@ -1033,11 +845,11 @@ class Report:
         functions' probability of the lower region and ``prob_b_better`` of
         the upper one (``mean_diff`` stays A minus B).
 
-        Every row is what those functions return for the comparison; a
-        comparison they refuse (fewer than 2 pairs) is marked in ``note``
-        with their reason, as :meth:`pairwise` marks it, its probabilities
-        NaN, and the other rows are unaffected. Differences all equal give a
-        point mass (see :func:`~sigeval.bayes.correlated_ttest`).
+        Every row is what those functions return for the comparison, from
+        the same core; a comparison they refuse (fewer than 2 pairs) has NaN
+        probabilities and says why in ``note``, as in the other views.
+        Differences all equal give a point mass (see
+        :func:`~sigeval.bayes.correlated_ttest`).
 
         Parameters
         ----------
@@ -1059,8 +871,7 @@ class Report:
         pandas.DataFrame
             ``over="seeds"``: ``task``, ``model_a``, ``model_b``, ``n_pairs``,
             ``mean_diff`` (the posterior's location), ``posterior_scale``,
-            ``rope``, ``prob_a_better``, ``prob_rope``, ``prob_b_better`` and
-            ``note``: empty, or why the comparison has no posterior.
+            ``rope``, ``prob_a_better``, ``prob_rope``, ``prob_b_better``, ``note``.
             ``over="tasks"``: ``model_a``, ``model_b``, ``n_tasks``,
             ``mean_diff`` (the mean over tasks of the per-task mean
             differences), ``rope`` and the three probabilities.
@@ -1097,57 +908,26 @@ class Report:
             if test_fraction is not None:
                 test_fraction = check_unit_interval(test_fraction, "test_fraction")
                 inflation = test_fraction / (1 - test_fraction)
-            values, notes = self._bayesian_seeds(rope, test_fraction, inflation)
-            frame = self._frame(values)
-            frame["note"] = notes
+            frame = self._frame(self._bayesian_seeds(rope, inflation, "scores" if test_fraction is None
+                                                     else "differences"))
         if not self.higher_is_better:  # A is better where A - B is below -rope
             frame[["prob_a_better", "prob_b_better"]] = frame[["prob_b_better", "prob_a_better"]].to_numpy()
         return frame
 
-    def _bayesian_seeds(
-        self, rope: float, test_fraction: float | None, inflation: float
-    ) -> tuple[dict[str, np.ndarray], np.ndarray]:
-        """The columns of :meth:`bayesian` over seeds, and the notes: the t posteriors of every comparison at once.
+    def _bayesian_seeds(self, rope: float, inflation: float, spread_of: str) -> dict[str, np.ndarray]:
+        """The columns of :meth:`bayesian` over seeds: the t posterior of every comparison at once.
 
-        The arithmetic of :func:`~sigeval.bayes.correlated_ttest` and
-        :func:`~sigeval.bayes.bayesian_paired_t`, element by element; the
-        rows those functions would treat apart (too few pairs, spread at the
-        level of rounding error, an overflow) go through them, and a row they
-        refuse gets their reason in its note.
+        :func:`~sigeval._paired_t.posterior`, the core of :func:`~sigeval.bayes.bayesian_paired_t`
+        (``spread_of="scores"``) and :func:`~sigeval.bayes.correlated_ttest` (``"differences"``).
         """
-
-        def compute(a, b):
-            if test_fraction is None:
-                post = bayesian_paired_t(a, b, rope=rope)
-            else:
-                post = correlated_ttest(a - b, test_fraction=test_fraction, rope=rope)
-            return {"mean_diff": post.loc, "posterior_scale": post.scale, "rope": rope,
-                    "prob_a_better": post.prob_a_better, "prob_rope": post.prob_rope, "prob_b_better": post.prob_b_better}
-
-        c = self._all()
-        flagged = c.flagged.copy()
-        if test_fraction is not None:
-            # correlated_ttest judges the spread against the differences, at most twice the pair's scale.
-            flagged |= ~(c.sd > ZERO_SPREAD_RTOL * 2 * c.scale)
-        ok = ~flagged
-        size = c.n.size
-        values = {"mean_diff": c.mean.copy(), "posterior_scale": np.full(size, np.nan), "rope": np.full(size, rope)}
+        pairs = self._all().pairs
+        post, reason = posterior(pairs, rope, inflation, spread_of)
+        values = {"mean_diff": np.where(reason == "", post["loc"], pairs.mean), "posterior_scale": post["scale"],
+                  "rope": np.full(pairs.n.size, rope)}
         for name in ("prob_a_better", "prob_rope", "prob_b_better"):
-            values[name] = np.full(size, np.nan)
-        loc, df = c.mean[ok], c.n[ok] - 1
-        with np.errstate(all="ignore"):
-            scale = c.sd[ok] * np.sqrt(1 / c.n[ok] + inflation)
-            upper, lower = (rope - loc) / scale, (-rope - loc) / scale
-            a_better, b_better = stats.t.sf(upper, df), stats.t.cdf(lower, df)
-            # The middle from the tail on the side of zero, as the functions compute it.
-            middle = np.where(lower > 0, stats.t.sf(lower, df) - a_better, stats.t.cdf(upper, df) - b_better)
-        values["posterior_scale"][ok] = scale
-        values["prob_a_better"][ok], values["prob_rope"][ok], values["prob_b_better"][ok] = a_better, middle, b_better
-        flagged[ok] = ~(np.isfinite(scale) & (scale > 0))
-        notes = self._notes()
-        self._scalar(flagged, compute, values, notes)
-        values["rope"][:] = rope  # the half-width asked for, on a refused row too
-        return values, notes
+            values[name] = post[name]
+        values["note"] = self._notes(reason)
+        return values
 
     def _bayesian_tasks(self, rope: float, prior_strength: float, n_samples: int, rng: RngLike) -> pd.DataFrame:
         """:meth:`bayesian` over tasks: the signed-rank test of every pair of models on the mean scores."""
@@ -1322,7 +1102,7 @@ class Report:
         family = check_choice(family, "family", FAMILIES)
         correction = check_choice(correction, "correction", POWER_CORRECTIONS)
         pw, notes = self._pairwise(alpha)
-        n_pairs = self._all().n
+        n_pairs = self._all().pairs.n
         rejected = int(np.count_nonzero(self._holm(pw["pvalue"], family) <= alpha))
         pwr, _ = self._power_values(alpha, target_power, (), False, correction, family)
         assessed = ~np.isnan(pwr["mde"])

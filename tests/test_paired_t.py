@@ -1,0 +1,117 @@
+"""The paired t family's cores (sigeval._paired_t): one computation per statistic, for one comparison or many."""
+
+import numpy as np
+import pytest
+from scipy import stats
+
+from sigeval import bayesian_paired_t, paired_difference, power_paired, tost_paired
+from sigeval._paired_t import Summaries, fill, posterior, power, refusals, student, summarise, t_regions, tost
+
+RNG = np.random.default_rng(20261207)
+A = RNG.normal(0.80, 0.02, (40, 7))
+B = A - RNG.normal(0.005, 0.01, (40, 7))
+
+
+def _many(a, b):
+    out = Summaries.empty(a.shape[0])
+    fill(out, np.arange(a.shape[0]), a, b)
+    return out
+
+
+def test_summaries_of_many_rows_equal_those_of_each_row_bit_for_bit():
+    many = _many(A, B)
+    for r in range(A.shape[0]):
+        one = summarise(A[r], B[r])
+        for name in ("n", "mean_u", "sd_u", "unit", "scale", "top", "first", "constant", "finite"):
+            assert getattr(many, name)[r] == getattr(one, name)[0], name
+    np.testing.assert_allclose(many.mean, (A - B).mean(axis=1), rtol=1e-13)
+    np.testing.assert_allclose(many.sd, (A - B).std(axis=1, ddof=1), rtol=1e-13)
+
+
+def test_student_is_scipys_paired_t_test_and_interval():
+    values, reason = student(_many(A, B), 0.1)
+    assert (reason == "").all()
+    for r in range(A.shape[0]):
+        ref = stats.ttest_rel(A[r], B[r])
+        low, high = ref.confidence_interval(confidence_level=0.9)
+        assert values["statistic"][r] == pytest.approx(ref.statistic, rel=1e-12)
+        assert values["pvalue"][r] == pytest.approx(ref.pvalue, rel=1e-10)
+        assert (values["ci_low"][r], values["ci_high"][r]) == pytest.approx((low, high), rel=1e-12)
+
+
+def test_tost_is_two_one_sided_scipy_tests():
+    margin = 0.01
+    values, reason = tost(_many(A, B), margin, 0.05)
+    assert (reason == "").all()
+    for r in range(A.shape[0]):
+        lower = stats.ttest_1samp(A[r] - B[r], -margin, alternative="greater")
+        upper = stats.ttest_1samp(A[r] - B[r], margin, alternative="less")
+        assert values["pvalue_lower"][r] == pytest.approx(lower.pvalue, rel=1e-10)
+        assert values["pvalue_upper"][r] == pytest.approx(upper.pvalue, rel=1e-10)
+        assert values["pvalue"][r] == max(values["pvalue_lower"][r], values["pvalue_upper"][r])
+        low, high = stats.ttest_rel(A[r], B[r]).confidence_interval(confidence_level=0.9)
+        assert (values["ci_low"][r], values["ci_high"][r]) == pytest.approx((low, high), rel=1e-12)
+
+
+def test_power_is_the_noncentral_t_and_a_level_per_row_is_each_rows_level():
+    sd, n = np.array([0.01, 0.02, 0.05]), np.array([5, 10, 40])
+    levels = np.array([0.05, 0.01, 0.0125])
+    values, reason = power(sd, n, levels, 0.8, delta=np.array([0.01, 0.02, 0.01]))
+    assert (reason == "").all()
+    for i in range(3):
+        df, crit = n[i] - 1, stats.t.isf(levels[i] / 2, n[i] - 1)
+        assert values["mde"][i] == pytest.approx((crit + stats.t.ppf(0.8, df)) * sd[i] / np.sqrt(n[i]), rel=1e-14)
+        nc = [0.01, 0.02, 0.01][i] * np.sqrt(n[i]) / sd[i]
+        exact = stats.nct.sf(crit, df, nc) + stats.nct.cdf(-crit, df, nc)
+        assert values["power"][i] == pytest.approx(exact, rel=1e-9)
+        one = power_paired(sd[i], int(n[i]), alpha=float(levels[i]), delta=[0.01, 0.02, 0.01][i])
+        assert (one.mde, one.power) == (values["mde"][i], values["power"][i])
+
+
+def test_t_regions_is_the_student_t_and_a_point_mass_where_the_scale_is_zero():
+    loc, scale, df, rope = np.array([0.3, -2.0, 0.0, 0.0, 0.5]), np.array([1.0, 0.5, 0.0, 0.0, 0.0]), 4, \
+        np.array([0.1, 0.1, 0.0, 0.1, 0.2])
+    above, inside, below = t_regions(loc, scale, df, rope)
+    assert above[0] == pytest.approx(stats.t.sf(0.1, 4, loc=0.3, scale=1.0), rel=1e-14)
+    assert below[1] == pytest.approx(stats.t.cdf(-0.1, 4, loc=-2.0, scale=0.5), rel=1e-14)
+    assert inside[1] == pytest.approx(stats.t.cdf(0.1, 4, -2.0, 0.5) - stats.t.cdf(-0.1, 4, -2.0, 0.5), rel=1e-9)
+    assert [above[2], inside[2], below[2]] == [0.5, 0.0, 0.5]  # on the boundary of a zero ROPE: half and half
+    assert [above[3], inside[3], below[3]] == [0.0, 1.0, 0.0]
+    assert [above[4], inside[4], below[4]] == [1.0, 0.0, 0.0]
+
+
+def test_refusals_say_what_the_public_functions_raise():
+    a = np.array([[1.0, 2.0, 3.0], [0.7, 0.7, 0.7], [1.0, 1.0 + 2.2e-16, 1.0]])
+    b = np.array([[0.5, 1.0, 2.5], [0.2, 0.2, 0.2], [0.5, 0.5, 0.5]])
+    s = _many(a, b)
+    reason = refusals(s)
+    assert reason[0] == ""
+    for r in (1, 2):
+        with pytest.raises(ValueError) as raised:
+            paired_difference(a[r], b[r])
+        assert reason[r] == str(raised.value)
+    few = Summaries.empty(1)  # no pairs yet: a report's comparison whose runs all failed
+    assert refusals(few)[0] == "0 seed(s) on which both ran; a paired comparison needs at least 2 (see `failed_runs`)."
+
+
+def test_overflows_are_refused_with_the_functions_messages():
+    big = np.array([[1e308, -1e308, 1e308]])
+    s = _many(big, -big)  # differences of 2e308: not finite
+    assert "overflow float64" in refusals(s)[0]
+    a, b = np.array([0.5e300, -0.5e300]), np.array([-0.5e300, 0.5e300])
+    values, reason = power(np.array([np.sqrt(2) * 1e300]), np.array([2]), 1e-12, 0.8)
+    with pytest.raises(ValueError) as raised:
+        power_paired(np.sqrt(2) * 1e300, 2, alpha=1e-12)
+    assert reason[0] == str(raised.value) and np.isnan(values["mde"][0])
+    with pytest.raises(ValueError) as raised:  # t quantile 3e8 at one degree of freedom, times 1e300
+        tost_paired(a, b, margin=1e-300, alpha=1e-9)
+    assert tost(summarise(a, b), 1e-300, 1e-9)[1][0] == str(raised.value)
+
+
+def test_posterior_is_bayesian_paired_t_row_by_row():
+    post, reason = posterior(_many(A, B), 0.005, 0.0, "scores")
+    assert (reason == "").all()
+    for r in range(A.shape[0]):
+        one = bayesian_paired_t(A[r], B[r], rope=0.005)
+        assert [post[k][r] for k in ("loc", "scale", "prob_a_better", "prob_rope", "prob_b_better")] == [
+            one.loc, one.scale, one.prob_a_better, one.prob_rope, one.prob_b_better]

@@ -1,0 +1,167 @@
+"""tools/reading_time.py: what it counts in a chapter, layer by layer, and that the written times are current."""
+
+import sys
+from pathlib import Path
+
+import pytest
+
+sys.path.insert(0, str(Path(__file__).parents[1] / "tools"))
+import reading_time  # noqa: E402
+
+sys.path.pop(0)
+
+CHAPTER = '''---
+jupytext:
+  text_representation:
+    extension: .md
+kernelspec:
+  name: python3
+---
+
+(ch-x)=
+# A chapter
+
+Four words of prose.
+
+```{code-cell} ipython3
+import numpy as np
+x = 1
+```
+
+```{code-cell} ipython3
+:tags: [remove-cell]
+
+glue("x", x)
+```
+
+## First section
+
+Five more words of prose.
+
+$$
+a = b
+$$
+
+````{admonition} Deeper: three words
+:class: dropdown
+
+Six words inside the collapsed block.
+````
+
+```{code-cell} ipython3
+:tags: [hide-cell]
+
+y = 2
+z = 3
+w = 4
+```
+
+```{code-cell} ipython3
+---
+tags: [hide-input]
+mystnb:
+  figure:
+    caption: Two words.
+    name: fig-x
+---
+plot = 1
+```
+
+```{admonition} A warning
+:class: warning
+
+Still on the main line.
+```
+
+## Exercises
+
+```{exercise-start}
+:label: ex-x
+```
+
+Try this one exercise now.
+
+```{exercise-end}
+```
+
+```{solution-start} ex-x
+:class: dropdown
+```
+
+```{code-cell} ipython3
+answer = 42
+```
+
+The answer is forty-two.
+
+```{solution-end}
+```
+'''
+
+
+@pytest.fixture
+def chapter(tmp_path):
+    path = tmp_path / "99_x.md"
+    path.write_text(CHAPTER, encoding="utf-8")
+    return reading_time.read_chapter(path)
+
+
+def test_each_layer_counts_what_the_reader_sees_there(chapter):
+    assert chapter.title == "A chapter"
+    assert [s.title for s in chapter.sections] == ["(opening)", "First section", "Exercises"]
+    opening, first, exercises = (s.layers for s in chapter.sections)
+    # The opening: four words and one visible cell of two lines; the remove-cell is never counted.
+    assert (opening["main"].words, opening["main"].cells, opening["main"].lines) == (4, 1, 2)
+    # The section: its title (2), five words, one formula, the figure's caption (2) and cell (no code shown),
+    # the warning's title (2) and text (5); deeper: the dropdown's title (3) and text (6), the hide-cell's 3 lines.
+    main, deeper = first["main"], first["deeper"]
+    assert (main.words, main.formulas, main.cells, main.lines, main.figures) == (2 + 5 + 2 + 2 + 5, 1, 1, 0, 1)
+    assert (deeper.words, deeper.cells, deeper.lines) == (3 + 6, 1, 3)
+    # The exercise: its statement (5 words), the solution's code (1 line) and text (4 words), one exercise.
+    ex = exercises["exercises"]
+    assert (ex.exercises, ex.words, ex.cells, ex.lines) == (1, 5 + 4, 1, 1)
+    assert exercises["main"].words == 1  # the section title
+
+
+def test_minutes_follow_the_stated_rates(chapter):
+    first = chapter.section("First section").layers
+    main = first["main"]
+    expected = (main.words / reading_time.WORDS_PER_MINUTE + reading_time.MINUTES_PER_FORMULA
+                + reading_time.SECONDS_PER_CELL / 60 + reading_time.MINUTES_PER_FIGURE)
+    assert main.minutes == pytest.approx(expected)
+    ex = chapter.total("exercises")
+    assert ex.minutes == pytest.approx(
+        reading_time.MINUTES_PER_EXERCISE + 9 / reading_time.WORDS_PER_MINUTE
+        + (reading_time.SECONDS_PER_CELL + reading_time.SECONDS_PER_LINE) / 60
+    )
+    with pytest.raises(SystemExit, match="no section titled 'Nope'"):
+        chapter.section("Nope")
+
+
+@pytest.mark.parametrize(
+    ("minutes", "text"),
+    [(0.4, "5 min"), (7.4, "5 min"), (7.6, "10 min"), (58, "1 h"), (63, "1 h 05 min"), (211, "3 h 30 min")],
+)
+def test_durations_are_rounded_to_five_minutes(minutes, text):
+    assert reading_time.duration(minutes) == text
+    assert reading_time._minutes_in(f"about {text}") == [reading_time.rounded(minutes)]
+
+
+def test_every_path_names_sections_that_exist():
+    for name in reading_time.PATHS:
+        minutes, steps = reading_time.path_minutes(name)
+        assert minutes == pytest.approx(sum(m for _, m in steps)) and minutes > 0
+
+
+def test_the_written_reading_times_are_current():
+    problems = reading_time.check()
+    assert not problems, "\n".join(problems) + "\nRun `python tools/reading_time.py --write`."
+
+
+def test_a_drifted_time_is_reported(monkeypatch):
+    fresh = reading_time.written()
+    intro = fresh[reading_time.INTRO]
+    stale = intro.replace("*Reading time: about ", "*Reading time: about 9 h 00 min and ", 1)
+    monkeypatch.setattr(reading_time, "written", lambda: {reading_time.INTRO: intro})
+    monkeypatch.setattr(Path, "read_text", lambda self, encoding=None: stale)
+    assert any("9 h 00 min" in p for p in reading_time.check())
