@@ -174,16 +174,16 @@ def test_power_passes_alpha_and_target_power_to_seeds_needed(hand):
 
 def test_power_difference_exactly_at_the_mde_is_detectable(hand, monkeypatch):
     """``detectable`` is ``|mean_diff| >= mde``: a design whose MDE equals the observed difference detects it."""
-    import sigeval.report
+    import sigeval._report_within as within
 
     observed = hand.pairwise().mean_diff.abs().to_numpy()
-    core = sigeval.report.power_core
+    core = within.power_core
 
     def at_the_observed_difference(*args, **kwargs):
         values, reason = core(*args, **kwargs)
         return {**values, "mde": observed.copy()}, reason
 
-    monkeypatch.setattr(sigeval.report, "power_core", at_the_observed_difference)
+    monkeypatch.setattr(within, "power_core", at_the_observed_difference)
     pwr = hand.power()
     assert (pwr.mde == pwr.mean_diff.abs()).all() and pwr.detectable.all()
 
@@ -343,7 +343,7 @@ def test_power_of_a_delta_beyond_the_spread_overflows_to_two_seeds_without_warni
 @pytest.mark.parametrize("correction", ["none", "holm"])
 def test_power_keeps_seed_counts_beyond_2_53_exact(monkeypatch, correction):
     """The seeds needed are int64 counts: 2**53 + 1 (not a float64) reaches the view as it is."""
-    import sigeval.report as module
+    import sigeval._report_within as module
 
     def huge(effect_size, alpha, target_power):
         return np.full(effect_size.size, 2**53 + 1, dtype=np.int64), np.zeros(effect_size.size, dtype=bool)
@@ -358,7 +358,7 @@ def test_power_keeps_seed_counts_beyond_2_53_exact(monkeypatch, correction):
 def test_power_searches_holm_levels_at_once_and_tabulates_the_others(hand, monkeypatch, correction):
     """Holm gives almost every comparison a level of its own: one search over all of them per delta,
     no threshold table. Without a correction, or with Bonferroni's, one table per distinct level."""
-    import sigeval.report as module
+    import sigeval._report_within as module
 
     calls = []
     for name in ("seeds_needed_many", "seeds_needed_each"):
@@ -378,7 +378,7 @@ def test_power_searches_holm_levels_at_once_and_tabulates_the_others(hand, monke
 @pytest.mark.parametrize("correction", ["none", "bonferroni", "holm"])
 def test_power_asks_no_seeds_for_a_comparison_it_does_not_test(monkeypatch, correction):
     """The zero-spread comparison A-B is noted; only A-C and B-C are searched, without a warning."""
-    import sigeval.report as module
+    import sigeval._report_within as module
 
     asked = []
     for name in ("seeds_needed_many", "seeds_needed_each"):

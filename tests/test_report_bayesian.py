@@ -227,7 +227,7 @@ def test_bayesian_over_tasks_is_the_signed_rank_test_of_the_task_means(hand, rop
 
 
 def test_bayesian_over_tasks_uses_fifty_thousand_samples_by_default(hand, monkeypatch):
-    import sigeval.report as report_module
+    import sigeval._report_across as report_module
 
     seen = []
     original = report_module.bayesian_signed_rank
@@ -299,7 +299,7 @@ def test_aggregate_refuses_failed_runs_and_ragged_tasks():
 
 
 def test_aggregate_resamples_ten_thousand_times_at_gamma_one_by_default(hand, monkeypatch):
-    import sigeval.report as module
+    import sigeval._report_across as module
 
     seen = []
     real = module.aggregate_ci

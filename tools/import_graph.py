@@ -22,7 +22,8 @@ PACKAGE = ROOT / "src" / "sigeval"
 sys.path.insert(0, str(ROOT / "src"))
 from sigeval._registry import STATISTICS  # noqa: E402
 
-FRONT_DOORS = ("report", "_report_output", "predictions", "cli", "plots", "course")
+FRONT_DOORS = ("report", "_report_base", "_report_across", "_report_within", "_report_output", "predictions", "cli", "plots",
+               "course")
 
 
 def module_name(path: Path) -> str:

@@ -22,8 +22,9 @@ import pandas as pd
 from scipy.ndimage import gaussian_filter
 
 from .._progress import progress_bar
+from .._report_base import FailedPolicy
 from .._validation import check_choice, check_positive_int, check_real
-from ..report import FailedPolicy, Report
+from ..report import Report
 from .mlp import MLP, train_mlp
 from .shapes import NOISE_SD, blur, make_scenes, template_matcher
 
