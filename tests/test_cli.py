@@ -478,23 +478,30 @@ def test_views_are_computed_once_whatever_the_outputs(examples, tmp_path, monkey
 
 
 def test_the_methods_sentence_says_what_was_done(examples):
-    note = " ".join(sigeval("runs", examples / "runs.csv", "--view", "power").stdout.split("\n\n")[-1].split())
-    assert note == ("Differences are model A minus model B over the seeds both ran (paired by task and seed); paired t "
-                    "test and 95% intervals, p-values Holm-adjusted within each task, a difference rejects at p <= "
-                    "alpha = 0.05; minimum detectable effects at 80% power.")
-    shown = sigeval("runs", examples / "runs.csv", "--view", "all", "--margin", 0.02, "--alpha", 0.1,
-                    "--lower-is-better", "--json")
-    assert json.loads(shown.stdout)["note"] == (
-        "Differences are model A minus model B over the seeds both ran (paired by task and seed); paired t test and "
-        "90% intervals, p-values Holm-adjusted within each task, a difference rejects at p <= alpha = 0.1; "
-        "minimum detectable effects at 80% power; equivalence by TOST at margin 0.02; ranks over the tasks' mean "
-        "scores, lower is better.")
-    chosen = sigeval("runs", examples / "runs.csv", "--view", "power", "--family", "all", "--correction", "holm",
-                     "--json")
-    assert json.loads(chosen.stdout)["note"] == (
-        "Differences are model A minus model B over the seeds both ran (paired by task and seed); paired t test and "
-        "95% intervals, p-values Holm-adjusted over every comparison, a difference rejects at p <= alpha = 0.05; "
-        "minimum detectable effects at 80% power at the level of each Holm decision.")
+    def note(*options):
+        done = sigeval("runs", examples / "runs.csv", *options, "--json")
+        assert done.returncode == 0, done.stderr
+        return json.loads(done.stdout)["note"]
+
+    pairs = "Differences are model A minus model B over the seeds both ran (paired by task and seed); "
+    assert " ".join(sigeval("runs", examples / "runs.csv", "--view", "power").stdout.split("\n\n")[-1].split()) == (
+        pairs + "minimum detectable effects at 80% power and alpha = 0.05.")
+    assert note("--view", "all", "--margin", 0.02, "--alpha", 0.1, "--lower-is-better") == (
+        pairs + "paired t test and 90% intervals, p-values Holm-adjusted within each task, a difference rejects at "
+        "p <= alpha = 0.1; minimum detectable effects at 80% power and alpha = 0.1; equivalence by TOST at margin "
+        "0.02; posterior probabilities of the Bayesian paired t (noninformative prior) with a ROPE of 0.02; ranks "
+        "over the tasks' mean scores, lower is better; aggregates of every model's runs over the tasks, 95% "
+        "stratified-bootstrap intervals (10,000 resamples, rng=0).")
+    assert note("--view", "power", "--family", "all", "--correction", "holm") == (
+        pairs + "minimum detectable effects at 80% power and alpha = 0.05, at the level of each Holm decision.")
+    assert note("--view", "pairwise", "--family", "all") == (
+        pairs + "paired t test and 95% intervals, p-values Holm-adjusted over every comparison, a difference rejects "
+        "at p <= alpha = 0.05.")
+    assert note("--view", "bayesian", "--rope", 0.005, "--margin", 0.01) == (
+        pairs + "posterior probabilities of the Bayesian paired t (noninformative prior) with a ROPE of 0.005.")
+    assert note("--view", "friedman") == "Ranks over the tasks' mean scores."
+    assert note("--view", "aggregate", "--n-resamples", 500, "--rng", 3) == (
+        "Aggregates of every model's runs over the tasks, 95% stratified-bootstrap intervals (500 resamples, rng=3).")
 
 
 def test_separators_and_encodings_that_spreadsheets_write(examples, tmp_path):

@@ -333,17 +333,27 @@ def left_out(output: ReportOutput) -> list[str]:
 
 
 def method_note(output: ReportOutput) -> str:
-    """How the views shown were computed, in one sentence."""
+    """How the views shown were computed, in one sentence: a clause for each view that needs one."""
     c, shown = output.choices, [v for v in output.shown if v in output.views]
-    lower = "" if output.report.higher_is_better else ", lower is better"
-    level = {"none": "", "holm": " at the level of each Holm decision",
-             "bonferroni": " at the Bonferroni level"}[c.correction.lower()]
-    return (f"Differences are model A minus model B over the seeds both ran (paired by task and seed); "
-            f"paired t test and {1 - c.alpha:.0%} intervals, p-values Holm-adjusted {_holm_family(c.family)}, "
-            f"a difference rejects at p <= alpha = {c.alpha:g}"
-            + (f"; minimum detectable effects at {c.target_power:.0%} power{level}" if "power" in shown else "")
-            + (f"; equivalence by TOST at margin {c.margin:g}" if "equivalence" in shown else "")
-            + (f"; ranks over the tasks' mean scores{lower}" if "friedman" in shown else "") + ".")
+    level = {"none": "", "holm": ", at the level of each Holm decision",
+             "bonferroni": ", at the Bonferroni level"}[c.correction.lower()]
+    lower = ", lower is better" if not output.report.higher_is_better else ""
+    clauses = {
+        "differences": "differences are model A minus model B over the seeds both ran (paired by task and seed)",
+        "test": f"paired t test and {1 - c.alpha:.0%} intervals, p-values Holm-adjusted {_holm_family(c.family)}, "
+                f"a difference rejects at p <= alpha = {c.alpha:g}",
+        "power": f"minimum detectable effects at {c.target_power:.0%} power and alpha = {c.alpha:g}{level}",
+        "equivalence": f"equivalence by TOST at margin {c.margin or 0:g}",
+        "bayesian": f"posterior probabilities of the Bayesian paired t (noninformative prior) with a ROPE of "
+                    f"{c.rope_used or 0:g}",
+        "friedman": f"ranks over the tasks' mean scores{lower}",
+        "aggregate": f"aggregates of every model's runs over the tasks, 95% stratified-bootstrap intervals "
+                     f"({c.n_resamples:,} resamples, {_rng_text(c.rng)})",
+    }
+    wanted = {"differences": bool({"pairwise", "power", "equivalence", "bayesian"} & set(shown)),
+              "test": "pairwise" in shown or "equivalence" in shown} | {view: view in shown for view in VIEWS}
+    sentence = "; ".join(clause for name, clause in clauses.items() if wanted[name])
+    return sentence[:1].upper() + sentence[1:] + "."
 
 
 def _environment(output: ReportOutput | ComparisonOutput) -> dict[str, str]:
@@ -398,7 +408,7 @@ def text_table(frame: pd.DataFrame, width: int, precision: int = 4) -> str:
         return "\n".join(_layout(headers, cells, right, width))
     short = [_short(h) for h in headers]
     legend = "; ".join(f"{s} = {h}" for s, h in zip(short, headers) if s != h)
-    return "\n".join(_layout(short, cells, right, width) + ([textwrap.fill(f"({legend})", width)] if legend else []))
+    return "\n".join(_layout(short, cells, right, width) + ([_wrapped(f"({legend})", width)] if legend else []))
 
 
 def _sizes(headers: list[str], cells: list[list[str]]) -> list[int]:
@@ -441,7 +451,7 @@ def _layout(headers: list[str], cells: list[list[str]], right: list[bool], width
         out = []
         for k, columns in enumerate(lines):
             if k and sizes[columns[0]] > room:  # a long text alone on its lines, wrapped (none when empty)
-                out += [_INDENT + part for part in textwrap.wrap(values[columns[0]], room)]
+                out += [_INDENT + part for part in textwrap.wrap(values[columns[0]], room, break_on_hyphens=False)]
                 continue
             text = "  ".join(values[i].rjust(sizes[i]) if right[i] else values[i].ljust(sizes[i]) for i in columns)
             out.append(((_INDENT if k else "") + text).rstrip())
@@ -454,7 +464,7 @@ def _layout(headers: list[str], cells: list[list[str]], right: list[bool], width
 
 
 def _wrapped(words: str, width: int) -> str:
-    return textwrap.fill(words, width=width)
+    return textwrap.fill(words, width=width, break_on_hyphens=False)
 
 
 def text(output: ReportOutput | ComparisonOutput, width: int = WIDTH) -> str:
