@@ -994,7 +994,7 @@ def _read_back(text):
 
 @pytest.mark.parametrize("width", [40, 60, 80, 100, 300])
 def test_text_tables_fit_the_width_keep_every_row_whole_and_show_the_cells_of_the_other_formats(report, width):
-    from sigeval._report_output import formatted, text_table
+    from sigeval._tables import formatted, text_table
 
     frames = [report.describe(), report.pairwise(), report.power(), report.equivalence(0.01), report.bayesian(0.01),
               report.aggregate(n_resamples=200, rng=0), report.failed_runs.head(0)]
@@ -1011,7 +1011,7 @@ def test_text_tables_fit_the_width_keep_every_row_whole_and_show_the_cells_of_th
 
 
 def test_text_tables_shorten_headers_only_when_the_table_is_too_wide_and_say_how():
-    from sigeval._report_output import text_table
+    from sigeval._tables import text_table
 
     frame = pd.DataFrame({"task": ["t"], "model_a": ["A"], "model_b": ["B"], "n_pairs": [5], "mean_diff": [0.0125],
                           "pvalue_holm": [0.0001234], "reject": [True], "note": [""]})
@@ -1030,7 +1030,7 @@ def test_text_tables_shorten_headers_only_when_the_table_is_too_wide_and_say_how
 
 
 def test_a_long_text_in_a_wrapped_table_is_wrapped_on_lines_of_its_own():
-    from sigeval._report_output import text_table
+    from sigeval._tables import text_table
 
     reason = "not tested: 1 seed(s) on which both ran; a paired comparison needs at least 2 (see `failed_runs`)."
     frame = pd.DataFrame({"task": ["t", "u"], "n_pairs": [1, 5], "mean_diff": [np.nan, 0.5], "note": [reason, ""]})
@@ -1044,7 +1044,7 @@ def test_a_long_text_in_a_wrapped_table_is_wrapped_on_lines_of_its_own():
 
 
 def test_wrapped_rows_are_balanced_over_their_lines():
-    from sigeval._report_output import text_table
+    from sigeval._tables import text_table
 
     frame = pd.DataFrame({"model": ["A"], **{f"c{i}": [0.25 * i] for i in range(8)}})
     lines = text_table(frame, 40).split("\n\n")[1].split("\n")

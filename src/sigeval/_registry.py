@@ -51,6 +51,7 @@ ENGINES: dict[str, tuple[str, ...]] = {
     "_numeric": ("tests/test_validation.py", "tests/test_resampling.py", "tests/test_procedures.py"),
     "_noncentral": ("tests/test_power.py", "tests/test_validation.py", "tests/test_report.py"),
     "_report_output": ("tests/test_report_output.py", "tests/test_cli.py"),
+    "_tables": ("tests/test_report_output.py", "tests/test_cli.py"),
 }
 
 #: Public modules that are not statistics: the figures and the command line.

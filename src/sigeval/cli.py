@@ -80,7 +80,7 @@ def _compare(args: argparse.Namespace) -> ro.ComparisonOutput:
             where += ", " + row_list(table.index[err.rows].to_numpy(), word="line")
         detail = err.detail if isinstance(err, TableError) else str(err)
         raise InputError(f"{where}: {detail}" + (f" ({no_label})" if no_label else "")) from None
-    return ro.ComparisonOutput(res, f"{res.note}; {no_label}" if no_label else res.note, args.file, _call(args))
+    return ro.ComparisonOutput(res, f"{res.note}; {no_label}" if no_label else res.note, args.file, args.call)
 
 
 def _runs(args: argparse.Namespace) -> ro.ReportOutput:
@@ -101,7 +101,7 @@ def _runs(args: argparse.Namespace) -> ro.ReportOutput:
         choices = ro.Choices(args.margin, args.alpha, args.target_power, args.family, args.correction, args.rope,
                              args.n_resamples, args.rng, args.score)
         out = ro.ReportOutput(report, choices, ro.views(report, choices, ro.EVERY if whole else (*shown, "describe")),
-                              shown, _call(args))
+                              shown, args.call)
     except (ValueError, TypeError) as err:
         raise InputError(f"{args.file}: {err}") from None
     if args.plot:
@@ -109,16 +109,10 @@ def _runs(args: argparse.Namespace) -> ro.ReportOutput:
                                                                                args.plot))
     if args.html:
         _write(args.html, "the page", lambda: ro.page(out, args.html))
-    written = (("plot", args.plot), ("html", args.html))
-    return dataclasses.replace(out, written=tuple((key, path) for key, path in written if path))
+    return dataclasses.replace(out, written=tuple((k, f) for k, f in (("plot", args.plot), ("html", args.html)) if f))
 
 
 # --------------------------------------------------------------------------- output
-
-
-def _call(args: argparse.Namespace) -> str:
-    """The command as it was given (to ``main``, or on the command line), for the environment block."""
-    return "sigeval " + " ".join(shlex.quote(a) for a in args.argv)
 
 
 def _write(where: str, what: str, write) -> None:
@@ -176,9 +170,6 @@ POSITIVE_FLOAT = _number(float, lambda v: 0 < v < float("inf"), "a positive floa
 class _Version(argparse.Action):
     """``--version``: sigeval's version, then what a bug report needs (versions, platform, BLAS)."""
 
-    def __init__(self, option_strings, dest=argparse.SUPPRESS, default=argparse.SUPPRESS, help=None):
-        super().__init__(option_strings, dest=dest, default=default, nargs=0, help=help)
-
     def __call__(self, parser, namespace, values, option_string=None):
         detail = ro.versions()
         sys.stdout.write("\n".join([f"sigeval {detail.pop('sigeval')}"] + [f"  {k}: {v}" for k, v in detail.items()]) + "\n")
@@ -208,8 +199,8 @@ def _parser() -> argparse.ArgumentParser:
         description="Intervals, paired tests and reports for comparing models, from CSV files.",
         epilog="Run 'sigeval COMMAND --help' for each command's options and an example.",
     )
-    parser.add_argument("--version", action=_Version, help="show the version, with those of Python, numpy, scipy, "
-                        "pandas, the platform and the BLAS (for bug reports), and exit")
+    parser.add_argument("--version", action=_Version, nargs=0, default=argparse.SUPPRESS, help="show the version, "
+                        "with those of Python, numpy, scipy, pandas, the platform and the BLAS (for bug reports), and exit")
     commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
     compare = commands.add_parser(
@@ -293,7 +284,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     sigeval 0.2.0
     """
     args = _parser().parse_args(argv)
-    args.argv = list(sys.argv[1:] if argv is None else argv)
+    # The command as it was given (to main, or on the command line), for the environment block.
+    args.call = "sigeval " + " ".join(shlex.quote(a) for a in (sys.argv[1:] if argv is None else argv))
     try:
         if args.command == "example":
             sys.stdout.write(resources.files("sigeval").joinpath("data", EXAMPLES[args.which]).read_text())
