@@ -33,7 +33,7 @@ import numpy as np
 import pandas as pd
 
 from ._tables import formatted, text_table, wrapped
-from ._validation import check_positive_int, check_real, check_rng
+from ._validation import check_positive_int, check_rng
 
 #: The width of the text when it is not printed on a terminal (a file, a pipe): the terminal's own otherwise.
 WIDTH = 100
@@ -141,12 +141,8 @@ def views(report: Any, choices: Choices, which: tuple[str, ...] = EVERY) -> dict
     with fewer than 2 tasks are left out; an aggregate over runs with holes is left out with
     the reason under ``aggregate_note``.
     """
-    c = choices
-    rope = c.rope_used
-    if rope is not None:  # checked here, where a refusal of the view below would otherwise hide it
-        rope = check_real(rope, "rope")
-        if rope < 0:
-            raise ValueError(f"`rope` must be a half-width >= 0 in the units of the scores; got {rope!r}.")
+    c, rope = choices, choices.rope_used
+    # Checked here: the aggregate's refusal of the runs below would otherwise hide a bad argument in its note.
     n_resamples = check_positive_int(c.n_resamples, "n_resamples")
     check_rng(c.rng)
     out: dict[str, Any] = {}
@@ -181,8 +177,9 @@ class ReportOutput:
 
     ``shown`` names the views the text, JSON, CSV and Markdown show (and
     ``"failed_runs"``, their table when there are any); with the summary among
-    them the Markdown is the whole report, otherwise each view's table. The page shows every view in ``views``. ``written`` lists the files
-    written beside the output (``("plot", path)``, ``("html", path)``).
+    them the Markdown is the whole report, otherwise each view's table. The
+    page shows every view in ``views``. ``written`` lists the files written
+    beside the output (``("plot", path)``, ``("html", path)``).
     """
 
     report: Any
