@@ -1050,3 +1050,136 @@ def test_wrapped_rows_are_balanced_over_their_lines():
     lines = text_table(frame, 40).split("\n\n")[1].split("\n")
     # Eight numbers of 6 characters after a name need two lines at 40 columns; four on each, not six and two.
     assert lines == ["A      0.0000  0.2500  0.5000  0.7500", "    1.0000  1.2500  1.5000  1.7500"]
+
+
+def _best_balance(sizes, names, width, indent=4):
+    """Brute force: the fewest lines a row needs within ``width``, then the narrowest widest line among them.
+
+    The names (the first ``names`` columns) stay on the first line; the others are cut into runs, in order.
+    """
+    import itertools
+
+    values = list(range(names, len(sizes)))
+    best = None
+    for cuts in range(len(values) + 1):
+        for where in itertools.combinations(range(1, len(values)), cuts) if values else [()]:
+            bounds = [0, *where, len(values)]
+            groups = [values[a:b] for a, b in zip(bounds, bounds[1:])]
+            lines = [list(range(names)) + groups[0], *groups[1:]] if groups else [list(range(names))]
+            lines = [line for line in lines if line]
+            widths = [indent * (k > 0) + sum(sizes[j] + 2 for j in line) - 2 for k, line in enumerate(lines)]
+            if max(widths) <= width:
+                key = (len(lines), max(widths))
+                best = key if best is None or key < best else best
+    return best
+
+
+def test_wrapped_rows_use_the_fewest_lines_and_the_narrowest_balance():
+    from sigeval._tables import text_table
+
+    rng = np.random.default_rng(7)
+    checked = 0
+    for _ in range(150):
+        n = int(rng.integers(2, 8))
+        frame = pd.DataFrame({"name": ["x" * int(rng.integers(1, 9))],
+                              **{f"c{i}": [float(10.0 ** rng.integers(0, 5))] for i in range(n)}})
+        width = int(rng.integers(20, 70))
+        text = text_table(frame, width)
+        if "\n\n" not in text:
+            continue
+        record = text.split("\n\n")[1].split("\n")
+        record = [line for line in record if not line.startswith("(")]  # the legend is no part of the row
+        header = text.split("\n\n")[0].split("\n")
+        sizes = [max(len(h), len(v)) for h, v in zip(
+            [c for line in header for c in line.split()], [c for line in record for c in line.split()])]
+        assert (len(record), max(map(len, record + header))) == _best_balance(sizes, 1, width), (width, text)
+        checked += 1
+    assert checked > 50
+
+
+def test_the_table_of_its_full_width_fits_exactly_and_one_column_less_shortens():
+    from sigeval._tables import text_table
+
+    frame = pd.DataFrame({"task": ["t"], "n_pairs": [5], "mean_diff": [0.0125], "pvalue": [0.5]})
+    full = "task  n_pairs  mean_diff  pvalue\nt           5     0.0125     0.5"
+    assert text_table(frame, len(full.split("\n")[0])) == full
+    assert text_table(frame, len(full.split("\n")[0]) - 1) == ("task  n    diff    p\nt     5  0.0125  0.5\n"
+                                                              "(n = n_pairs; diff = mean_diff;\np = pvalue)")
+
+
+def test_columns_without_content_are_left_out_and_a_table_of_names_only_stays_whole():
+    from sigeval._tables import text_table
+
+    frame = pd.DataFrame({"task": ["t", "u"], "n_pairs": [1, 2], "scale": [np.nan, np.nan], "note": ["", ""]})
+    assert text_table(frame, 80) == "task  n_pairs\nt           1\nu           2"
+    names = pd.DataFrame({"task": ["a long task name"], "model": ["a long model name"], "reason": ["failed"]})
+    # Names only: nothing to move to a second line; the row stays one line, wider than asked.
+    assert text_table(names, 40) == ("task              model              reason\n"
+                                     "a long task name  a long model name  failed")
+
+
+def test_a_long_text_is_wrapped_at_spaces_only_and_the_columns_after_it_stay():
+    from sigeval._tables import text_table
+
+    note = "the Iman-Davenport statistic is infinite: every task ranks the models alike, so F cannot be computed"
+    frame = pd.DataFrame({"task": ["t", "u"], "n": [1, 2], "note": [note, ""], "after": [0.5, 0.25]})
+    lines = text_table(frame, 40).split("\n\n")
+    assert lines[0].split("\n") == ["task  n", "    note", "     after"]
+    assert lines[1].split("\n") == ["t     1", "    the Iman-Davenport statistic is", "    infinite: every task ranks the",
+                                    "    models alike, so F cannot be", "    computed", "    0.5000"]
+    # An empty text takes no line: the row goes on with the columns after it.
+    assert lines[2].split("\n") == ["u     2", "    0.2500"]
+
+
+def test_a_line_of_a_row_with_nothing_on_it_is_left_out():
+    from sigeval._tables import text_table
+
+    frame = pd.DataFrame({"model": ["A", "B"], "x": [0.5, 0.25], "y": [0.125, 0.75], "why": ["too few pairs", ""]})
+    rows = text_table(frame, 18).split("\n\n")
+    assert rows[0].split("\n") == ["model       x", "         y", "    why"]
+    assert rows[1].split("\n") == ["A      0.5000", "    0.1250", "    too few pairs"]
+    assert rows[2].split("\n") == ["B      0.2500", "    0.7500"]  # no blank line where B's reason would be
+
+
+def test_a_text_column_as_wide_as_the_rest_of_a_line_keeps_its_place():
+    from sigeval._tables import text_table
+
+    # Width 40, so an indented line holds 36 characters. A text of 36 after a one-digit number fills the first
+    # line to 39 and stays there; one of 37 would fill it to 40 but is longer than any indented line: it goes
+    # below, alone, wrapped. The number after it goes to a line of its own either way.
+    for size, first in ((36, ["1", "x" * 26 + " yyyyyyyyy"]), (37, ["1"])):
+        frame = pd.DataFrame({"n": [1], "text": ["x" * (size - 10) + " yyyyyyyyy"], "v": [0.5]})
+        row = text_table(frame, 40).split("\n\n")[1].split("\n")
+        assert row[0].split("  ") == first and row[-1] == "    0.5000" and max(map(len, row)) <= 40, row
+    # Names (the text columns a table starts with) stay on the first line, however long.
+    frame = pd.DataFrame({"m": ["A"], "text": ["x" * 38], "v": [0.5]})
+    assert text_table(frame, 40).split("\n\n")[1].split("\n") == ["A  " + "x" * 38, "    0.5000"]
+
+
+def test_a_long_text_breaks_at_spaces_not_hyphens():
+    from sigeval._tables import text_table
+
+    note = "x" * 28 + " Iman-Davenport has no spread"
+    frame = pd.DataFrame({"task": ["t"], "n": [1], "note": [note]})
+    assert text_table(frame, 40).split("\n\n")[1].split("\n")[1:] == ["    " + "x" * 28,
+                                                                      "    Iman-Davenport has no spread"]
+
+
+def test_text_shows_line_breaks_and_tabs_in_names_rather_than_obeying_them():
+    from sigeval._tables import text_table
+
+    frame = pd.DataFrame({"model\nname": ["a\nb", "c\td"], "score": [0.5, 0.25]})
+    assert text_table(frame, 80) == "model\\nname   score\na\\nb         0.5000\nc\\td         0.2500"
+
+
+def test_columns_as_wide_as_an_indented_line_are_aligned_and_followed_as_any_other():
+    from sigeval._tables import text_table
+
+    wide = "w" * 36  # as wide as an indented line at width 40: an ordinary column, right-aligned, not a long text
+    frame = pd.DataFrame({"m": ["A"], "v": [0.5], wide: [0.25]})
+    assert text_table(frame, 40).split("\n\n")[1].split("\n") == ["A  0.5000", "    " + "0.2500".rjust(36)]
+    # After it on the first line, a one-digit column still fits (36 + 2 + 1 = 39): two lines, not three.
+    a, b = "a" * 17, "b" * 17
+    frame = pd.DataFrame({wide: [0.5], "n": [1], a: [0.25], b: [0.75]})
+    assert text_table(frame, 40).split("\n\n")[1].split("\n") == ["0.5000".rjust(36) + "  1",
+                                                                  "    " + "0.2500".rjust(17) + "  " + "0.7500".rjust(17)]

@@ -42,6 +42,7 @@ SHORT = {"n_pairs": "n", "mean_diff": "diff", "ci_low": "low", "ci_high": "high"
          "posterior_scale": "scale", "prob_a_better": "P(A)", "prob_rope": "P(rope)", "prob_b_better": "P(B)",
          "optimality_gap": "gap", "mean_rank": "rank", "confidence_level": "level"}
 _INDENT = "    "
+_SHOWN = str.maketrans({"\n": "\\n", "\r": "\\r", "\t": "\\t"})
 
 
 def _short(name: str) -> str:
@@ -61,12 +62,13 @@ def text_table(frame: pd.DataFrame, width: int, precision: int = 4) -> str:
     each row on several lines, the first holding the row's names (the text columns it starts with), the others
     indented, with a blank line between rows; a text longer than a line is wrapped on lines of its own.
     """
-    cells = formatted(frame, precision)
+    # A line break or a tab in a name is shown, not obeyed: it would break the row (as Markdown shows it).
+    cells = [[cell.translate(_SHOWN) for cell in row] for row in formatted(frame, precision)]
     keep = [i for i in range(frame.shape[1]) if not cells or any(row[i] not in ("", "–") for row in cells)]
     cells = [[row[i] for i in keep] for row in cells]
     right = [pd.api.types.is_numeric_dtype(frame.iloc[:, i]) and not pd.api.types.is_bool_dtype(frame.iloc[:, i])
              for i in keep]
-    headers = [str(frame.columns[i]) for i in keep]
+    headers = [str(frame.columns[i]).translate(_SHOWN) for i in keep]
     if _span(headers, cells) <= width:
         return "\n".join(_layout(headers, cells, right, width))
     short = [_short(h) for h in headers]
@@ -90,7 +92,7 @@ def _layout(headers: list[str], cells: list[list[str]], right: list[bool], width
     room = width - len(_INDENT)  # on an indented line
     names = next((i for i, r in enumerate(right) if r), len(right))  # the leading text columns name a row
 
-    def wrapped(limit: int) -> list[list[int]]:
+    def split(limit: int) -> list[list[int]]:
         """The columns of each line of a row: as many as fit in ``limit``, the names on the first."""
         lines: list[list[int]] = [list(range(names))]
         for i in range(names, len(headers)):
@@ -102,9 +104,9 @@ def _layout(headers: list[str], cells: list[list[str]], right: list[bool], width
 
     lines: list[list[int]] = [list(range(len(headers)))]
     if _span(headers, cells) > width:
-        lines = wrapped(width)
+        lines = split(width)
         while True:  # as many lines, balanced: the narrowest limit that needs no more of them
-            narrower = wrapped(max(len(_INDENT) * (k > 0) + sum(sizes[j] + 2 for j in line) - 2
+            narrower = split(max(len(_INDENT) * (k > 0) + sum(sizes[j] + 2 for j in line) - 2
                                    for k, line in enumerate(lines)) - 1)
             if len(narrower) != len(lines) or narrower == lines:
                 break
@@ -117,7 +119,9 @@ def _layout(headers: list[str], cells: list[list[str]], right: list[bool], width
                 out += [_INDENT + part for part in textwrap.wrap(values[columns[0]], room, break_on_hyphens=False)]
                 continue
             text = "  ".join(values[i].rjust(sizes[i]) if right[i] else values[i].ljust(sizes[i]) for i in columns)
-            out.append(((_INDENT if k else "") + text).rstrip())
+            line = ((_INDENT if k else "") + text).rstrip()
+            if line or not k:  # a line of the rest of a row with nothing on it is left out: a blank ends a row
+                out.append(line)
         return out
 
     out = record(headers)
