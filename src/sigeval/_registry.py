@@ -94,6 +94,7 @@ MODULES: dict[str, Module] = {
     "_report_within": Module("front door", ("tests/test_report.py", "tests/test_report_bayesian.py",
                                             "tests/test_report_output.py")),
     "_report_output": Module("renderer", ("tests/test_report_output.py", "tests/test_cli.py")),
+    "_tables": Module("renderer", ("tests/test_report_output.py", "tests/test_cli.py")),
     "plots": Module("plots", ("tests/test_plots.py",)),
     "course": Module("course", ("tests/test_shapes.py", "tests/test_mlp.py", "tests/test_cache.py",
                                 "tests/test_dietterich.py", "tests/test_reproduce.py")),

@@ -36,6 +36,7 @@ import dataclasses
 import json
 import os
 import shlex
+import shutil
 import sys
 from collections.abc import Sequence
 from importlib import resources
@@ -44,6 +45,7 @@ from pathlib import Path
 import pandas as pd
 
 from . import _report_output as ro
+from ._options import FAMILIES
 from ._validation import TableError, row_list
 from .gating import EXIT_STATUS, GateMethod, GateResult, GateState, gate_table
 from .predictions import compare_items, compare_predictions
@@ -57,8 +59,8 @@ EXAMPLES = {"predictions": "example_predictions.csv", "runs": "example_runs.csv"
 #: The most bootstrap resamples (bootstraps x resamples) `compare` draws unless --max-resamples raises it.
 MAX_RESAMPLES = 100_000_000
 
-#: The views `runs --view all` prints, in order; the page and the Markdown of `all` hold every view.
-ALL_VIEWS = ("summary", "failed_runs", "describe", "pairwise", "power", "equivalence", "friedman")
+#: The views `runs --view` prints, one or all of them (with the summary, the failed runs and the scores per task).
+VIEWS = ("pairwise", "power", "equivalence", "bayesian", "friedman", "aggregate")
 
 #: The exit status of ``sigeval gate`` for an error (bad file or options): 0, 1 and 2 are its decisions.
 GATE_ERROR = 3
@@ -117,7 +119,7 @@ def _compare_logs(args: argparse.Namespace) -> ro.ComparisonOutput:
             where = f"{row.file}, line {row.line}" if "line" in table.columns else f"{row.file}, item {row['item']!r}"
             raise InputError(f"{where}{' and more' if err.rows.size > 1 else ''}: {err.detail}") from None
         raise InputError(f"{source}: {err.detail if isinstance(err, TableError) else err}") from None
-    return ro.ComparisonOutput(res, res.note, source, _call(args))
+    return ro.ComparisonOutput(res, res.note, source, args.call)
 
 
 def _compare(args: argparse.Namespace) -> ro.ComparisonOutput:
@@ -151,7 +153,7 @@ def _compare(args: argparse.Namespace) -> ro.ComparisonOutput:
             where += ", " + row_list(table.index[err.rows].to_numpy(), word="line")
         detail = err.detail if isinstance(err, TableError) else str(err)
         raise InputError(f"{where}: {detail}" + (f" ({no_label})" if no_label else "")) from None
-    return ro.ComparisonOutput(res, f"{res.note}; {no_label}" if no_label else res.note, args.file, _call(args))
+    return ro.ComparisonOutput(res, f"{res.note}; {no_label}" if no_label else res.note, args.file, args.call)
 
 
 def _runs_table(args: argparse.Namespace) -> tuple[pd.DataFrame, dict[str, str]]:
@@ -174,21 +176,23 @@ def _runs_table(args: argparse.Namespace) -> tuple[pd.DataFrame, dict[str, str]]
 
 def _runs(args: argparse.Namespace) -> ro.ReportOutput:
     table, columns = _runs_table(args)
+    needs = {"equivalence": "--margin", "bayesian": "--rope (or --margin)"}
+    if args.view in needs and args.margin is None and (args.view == "equivalence" or args.rope is None):
+        raise InputError(f"the {args.view} view needs {needs[args.view]} (the smallest difference that matters, fixed "
+                         "in advance); --view all leaves it out without one")
     try:
         report = Report(table, task=columns["task"], model=columns["model"], seed=columns["seed"],
                         score=columns["score"], higher_is_better=not args.lower_is_better, failed=args.failed)
-        if args.view in ("equivalence", "all") and args.margin is None:
-            raise InputError("the equivalence view needs --margin (the smallest difference that matters, fixed in "
-                             "advance)")
         if (args.view == "friedman" or args.plot) and len(report.tasks) < 2:
             raise InputError(f"{args.file}: the Friedman view needs at least 2 tasks; the file has {len(report.tasks)}")
-        shown = ALL_VIEWS if args.view == "all" else ("failed_runs", args.view, *(("friedman",) if args.plot else ()))
+        shown = (("summary", "failed_runs", "describe", *VIEWS) if args.view == "all" else
+                 ("failed_runs", args.view, *(("friedman",) if args.plot else ())))
         page = args.html or Path(args.output or "").suffix.lower() in (".html", ".htm")
         whole = page or (args.format == "markdown" and args.view == "all")
-        choices = ro.Choices(margin=args.margin, alpha=args.alpha, target_power=args.target_power,
-                             metric=args.metric if args.source == "mlflow" else args.score)
+        choices = ro.Choices(args.margin, args.alpha, args.target_power, args.family, args.correction, args.rope,
+                             args.n_resamples, args.rng, args.metric if args.source == "mlflow" else args.score)
         out = ro.ReportOutput(report, choices, ro.views(report, choices, ro.EVERY if whole else (*shown, "describe")),
-                              shown, _call(args))
+                              shown, args.call)
     except (ValueError, TypeError) as err:
         raise InputError(f"{args.file}: {err}") from None
     if args.plot:
@@ -196,8 +200,7 @@ def _runs(args: argparse.Namespace) -> ro.ReportOutput:
                                                                                args.plot))
     if args.html:
         _write(args.html, "the page", lambda: ro.page(out, args.html))
-    written = (("plot", args.plot), ("html", args.html))
-    return dataclasses.replace(out, written=tuple((key, path) for key, path in written if path))
+    return dataclasses.replace(out, written=tuple((k, f) for k, f in (("plot", args.plot), ("html", args.html)) if f))
 
 
 def _gate(args: argparse.Namespace) -> GateResult:
@@ -250,11 +253,6 @@ def _emit_gate(res: GateResult, args: argparse.Namespace) -> None:
 # --------------------------------------------------------------------------- output
 
 
-def _call(args: argparse.Namespace) -> str:
-    """The command as it was given (to ``main``, or on the command line), for the environment block."""
-    return "sigeval " + " ".join(shlex.quote(a) for a in args.argv)
-
-
 def _write(where: str, what: str, write) -> None:
     """Write a file beside the output (the figure, the page), or say in one line why it cannot be written."""
     try:
@@ -273,7 +271,8 @@ def _emit(out: ro.ReportOutput | ro.ComparisonOutput, args: argparse.Namespace) 
         _write(target, "the page", lambda: ro.page(out, target))
         print(f"HTML report written to {target}")
         return
-    rendered = ro.render(out, args.format)
+    width = args.width or (shutil.get_terminal_size().columns if sys.stdout.isatty() else ro.WIDTH)
+    rendered = ro.render(out, args.format, width)
     if not target:
         sys.stdout.write(rendered)
         return
@@ -309,9 +308,6 @@ POSITIVE_FLOAT = _number(float, lambda v: 0 < v < float("inf"), "a positive floa
 class _Version(argparse.Action):
     """``--version``: sigeval's version, then what a bug report needs (versions, platform, BLAS)."""
 
-    def __init__(self, option_strings, dest=argparse.SUPPRESS, default=argparse.SUPPRESS, help=None):
-        super().__init__(option_strings, dest=dest, default=default, nargs=0, help=help)
-
     def __call__(self, parser, namespace, values, option_string=None):
         detail = ro.versions()
         sys.stdout.write("\n".join([f"sigeval {detail.pop('sigeval')}"] + [f"  {k}: {v}" for k, v in detail.items()]) + "\n")
@@ -324,6 +320,15 @@ def _output_options(command: argparse.ArgumentParser) -> None:
     command.add_argument("--output", metavar="FILE", help="write to FILE instead of printing; a .html FILE gets the "
                          "self-contained HTML page")
     command.add_argument("--json", action="store_const", dest="format", const="json", help="the same as --format json")
+    command.add_argument("--width", type=_number(int, lambda v: v >= 40, "a whole number >= 40"), metavar="COLUMNS",
+                         help="the width of the text tables (default: the terminal's, or 100 when not printing to one)")
+
+
+def _bootstrap_options(command: argparse.ArgumentParser, resamples: str) -> None:
+    command.add_argument("--n-resamples", type=_number(int, lambda v: v >= 2, "a whole number >= 2"), default=10_000,
+                         metavar="N", help=f"bootstrap resamples {resamples}")
+    command.add_argument("--rng", type=_number(int, lambda v: v >= 0, "a non-negative integer"), default=0,
+                         metavar="SEED", help="seed of the random generator of the bootstrap (default 0)")
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -332,8 +337,8 @@ def _parser() -> argparse.ArgumentParser:
         description="Intervals, paired tests and reports for comparing models, from CSV files.",
         epilog="Run 'sigeval COMMAND --help' for each command's options and an example.",
     )
-    parser.add_argument("--version", action=_Version, help="show the version, with those of Python, numpy, scipy, "
-                        "pandas, the platform and the BLAS (for bug reports), and exit")
+    parser.add_argument("--version", action=_Version, nargs=0, default=argparse.SUPPRESS, help="show the version, "
+                        "with those of Python, numpy, scipy, pandas, the platform and the BLAS (for bug reports), and exit")
     commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
     compare = commands.add_parser(
@@ -367,14 +372,10 @@ def _parser() -> argparse.ArgumentParser:
     compare.add_argument("--k", nargs="+", type=_number(int, lambda v: v >= 1, "a whole number >= 1"), metavar="K",
                          help="--from logs with several samples per item: the k of pass@k (default 1 and the fewest "
                          "samples of an item)")
-    compare.add_argument("--family", choices=("task", "all"), default="task",
+    compare.add_argument("--family", choices=FAMILIES, default="task",
                          help="--from logs: Holm over the pairs of each task (default), or over every pair of every task")
     compare.add_argument("--confidence-level", type=LEVEL, default=0.95, metavar="LEVEL")
-    compare.add_argument("--n-resamples", type=_number(int, lambda v: v >= 2, "a whole number >= 2"), default=10_000,
-                         metavar="N",
-                         help="bootstrap resamples per interval, at least 2 (default 10,000; at most --max-resamples in all)")
-    compare.add_argument("--rng", type=_number(int, lambda v: v >= 0, "a non-negative integer"), default=0,
-                         metavar="SEED", help="seed of the random generator of the bootstrap (default 0)")
+    _bootstrap_options(compare, "per interval, at least 2 (default 10,000; at most --max-resamples in all)")
     compare.add_argument("--auc-method", choices=("delong", "bootstrap"), default="delong",
                          help="each model's AUC interval with --metric auc: DeLong's (default) or a bootstrap")
     compare.add_argument("--max-resamples", type=_number(int, lambda v: v > 0, "a positive int"), default=MAX_RESAMPLES,
@@ -383,12 +384,15 @@ def _parser() -> argparse.ArgumentParser:
     _output_options(compare)
 
     runs = commands.add_parser(
-        "runs", help="a table of runs (task, model, seed, score): pairwise, power, equivalence, friedman",
+        "runs", help="a table of runs (task, model, seed, score): every view of sigeval.Report",
         description="A long table, one row per run: the task, the model, the seed and the score. Runs are "
         "paired by (task, seed). Prints the views of sigeval.Report: pairwise (paired t, Holm within each "
-        "task), power (MDE and seeds needed), equivalence (TOST at --margin, four verdicts) and friedman "
-        "(mean ranks over tasks, critical difference).",
+        "task or over every comparison), power (MDE and seeds needed), equivalence (TOST at --margin, four "
+        "verdicts), bayesian (posterior probabilities with a ROPE), friedman (mean ranks over tasks, "
+        "critical difference) and aggregate (IQM, mean, median, optimality gap over tasks).",
         epilog="example:\n  sigeval example runs > runs.csv\n  sigeval runs runs.csv --view all --margin 0.01\n"
+        "  sigeval runs runs.csv --view bayesian --rope 0.005 --width 80\n"
+        "  sigeval runs runs.csv --view power --family all --correction holm\n"
         "  sigeval runs runs.csv --view friedman --plot cd.png\n"
         "  sigeval runs --from mlflow --experiment sweep --metric val_acc --tracking-uri sqlite:///mlflow.db\n",
         formatter_class=argparse.RawDescriptionHelpFormatter,
@@ -401,8 +405,15 @@ def _parser() -> argparse.ArgumentParser:
     runs.add_argument("--metric", metavar="NAME", help="--from mlflow: the metric that scores a run (its last value)")
     runs.add_argument("--tracking-uri", metavar="URI", help="--from mlflow: where the runs are stored "
                       "(sqlite:///mlflow.db, a server's URL; default: MLflow's, MLFLOW_TRACKING_URI)")
-    runs.add_argument("--view", choices=("pairwise", "power", "equivalence", "friedman", "all"), default="pairwise")
+    runs.add_argument("--view", choices=(*VIEWS, "all"), default="pairwise",
+                      help="one view, or all of them with the summary and the scores per task (default pairwise)")
     runs.add_argument("--margin", type=POSITIVE_FLOAT, help="equivalence margin, in the units of the scores")
+    runs.add_argument("--rope", type=_number(float, lambda v: 0 <= v < float("inf"), "a float >= 0"),
+                      help="half-width of the Bayesian view's region of practical equivalence (default: the margin)")
+    runs.add_argument("--family", choices=FAMILIES, default="task",
+                      help="Holm's family: the comparisons of each task (default), or all of them")
+    runs.add_argument("--correction", choices=("none", "holm", "bonferroni"), default="none",
+                      help="the level of the power view's minimum detectable effects (default none: alpha)")
     runs.add_argument("--alpha", type=LEVEL, default=0.05)
     runs.add_argument("--target-power", type=LEVEL, default=0.80)
     for role in ("task", "model", "seed", "score"):
@@ -410,6 +421,7 @@ def _parser() -> argparse.ArgumentParser:
     runs.add_argument("--lower-is-better", action="store_true", help="for losses and error rates (ranks only)")
     runs.add_argument("--failed", choices=("raise", "drop-pairs"), default="raise",
                       help="failed, missing or duplicated runs: an error (default), or leave out their pairs")
+    _bootstrap_options(runs, "per interval of the aggregate view, at least 2 (default 10,000)")
     runs.add_argument("--plot", metavar="FILE", help="save the critical-difference diagram (needs matplotlib)")
     runs.add_argument("--html", metavar="FILE", help="also write the whole report as one self-contained HTML page")
     _output_options(runs)
@@ -480,7 +492,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     sigeval 0.2.0
     """
     args = _parser().parse_args(argv)
-    args.argv = list(sys.argv[1:] if argv is None else argv)
+    # The command as it was given (to main, or on the command line), for the environment block.
+    args.call = "sigeval " + " ".join(shlex.quote(a) for a in (sys.argv[1:] if argv is None else argv))
     gating = args.command == "gate"
     try:
         if args.command == "example":

@@ -127,7 +127,7 @@ def read_csv_table(path: str | os.PathLike, *, sep: str | None = None) -> pd.Dat
     text = _text(Path(path), str(path))
     sep = sep or _delimiter(text)
     try:
-        _check_header(list(itertools.islice(csv.reader(io.StringIO(text), delimiter=sep), 2)), str(path))
+        _check_header(list(itertools.islice(csv.reader(io.StringIO(text, newline=""), delimiter=sep), 2)), str(path))
         table = pd.read_csv(io.StringIO(text), sep=sep)
         if not table.index.equals(pd.RangeIndex(len(table))):
             # More fields on each row than in the header: pandas would silently use the first column as the index
@@ -245,7 +245,7 @@ def _delimiter(text: str) -> str:
     When no delimiter splits the first rows as it splits the header (a decimal comma, a row too long), the one
     that splits the header most, so that the error names the line; a comma on a tie.
     """
-    sample = "".join(itertools.islice(io.StringIO(text), _SNIFFED_LINES))
+    sample = "".join(itertools.islice(io.StringIO(text, newline=""), _SNIFFED_LINES))
     scores = {}
     for sep in DELIMITERS:
         try:
@@ -261,7 +261,7 @@ def _delimiter(text: str) -> str:
 
 def _records(text: str, sep: str) -> Iterator[tuple[int, list[str]]]:
     """Each record of the file with the line it starts on; blank lines (empty or spaces) skipped, as pandas skips them."""
-    reader = csv.reader(io.StringIO(text), delimiter=sep)
+    reader = csv.reader(io.StringIO(text, newline=""), delimiter=sep)
     end = 0
     for row in reader:
         start, end = end + 1, reader.line_num
