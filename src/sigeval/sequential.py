@@ -506,6 +506,13 @@ def confidence_sequence(
     one of the intervals, whatever the number of pairs; a comparison may be
     looked at after every pair and stopped on any rule.
 
+    The intervals returned are the running intersection of the intervals
+    computed at each number of pairs: all of them hold the mean at once with
+    that probability, so their intersection does too, and it never widens
+    (where it would be empty, which happens only once coverage has failed,
+    it starts again from that pair). The interval of one number of pairs
+    alone is wider.
+
     ``method="betting"`` needs only that every difference lies within
     ``bounds`` (for differences of accuracies, ``(-1, 1)``): the hedged capital
     process with predictable plug-in bets of Waudby-Smith and Ramdas (2024),
