@@ -668,8 +668,11 @@ class SequentialComparison:
     decided_at : int or None
         The number of pairs at which the decision was reached.
     low, high : float
-        The current interval (for ``"group-sequential"``, the :math:`1 - 2\alpha` t
-        interval of the last look, the one a TOST reads).
+        The current interval. For ``"group-sequential"``, the fixed-sample
+        :math:`1 - 2\alpha` t interval of the latest look (90% at the default
+        ``alpha``), the one a TOST at the last look reads: not a
+        :math:`1 - \alpha` interval, and not a confidence interval after an
+        early stop.
 
     Examples
     --------
