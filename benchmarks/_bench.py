@@ -29,25 +29,32 @@ class Comparison:
     goal: float | None = None
     # Expensive calls skip the warm-up run (their first call is the measurement).
     warmup: bool = True
+    # Given the last results of sigeval's call and of the alternative, says how far they agree (a short note),
+    # or raises AssertionError when they do not.
+    agree: Callable[[Any, Any], str] | None = None
 
 
-def median_seconds(fn: Callable[[], Any], repeats: int, warmup: bool = True) -> float:
+def median_seconds(fn: Callable[[], Any], repeats: int, warmup: bool = True) -> tuple[float, Any]:
+    """The median time of ``repeats`` calls, and the last call's result."""
     if warmup:
         fn()  # warm-up: imports, caches, first allocations
     times = []
     for _ in range(repeats):
         start = time.perf_counter()
-        fn()
+        result = fn()
         times.append(time.perf_counter() - start)
-    return statistics.median(times)
+    return statistics.median(times), result
 
 
 def measure(comparisons: list[Comparison]) -> list[dict[str, Any]]:
     rows = []
     for c in comparisons:
-        ours = median_seconds(c.ours, c.repeats, c.warmup)
-        theirs = median_seconds(c.theirs, c.repeats, c.warmup) * c.scale
+        ours, ours_result = median_seconds(c.ours, c.repeats, c.warmup)
+        theirs, theirs_result = median_seconds(c.theirs, c.repeats, c.warmup)
+        theirs *= c.scale
         note = f"x{c.scale:g} extrapolated" if c.scale != 1 else ""
+        if c.agree is not None:
+            note = f"{c.agree(ours_result, theirs_result)}; " + note
         if c.goal is not None:
             note = f"goal < {c.goal:g} s {'met' if ours < c.goal else 'NOT MET'}; " + note
         rows.append({"benchmark": c.name, "sigeval_s": ours, "alternative": c.alternative,

@@ -21,9 +21,9 @@ import pandas as pd
 import pytest
 
 import sigeval
-from sigeval._registry import STATISTICS
+from sigeval._registry import EXPORTED
 
-STATISTICS_MODULES = tuple(STATISTICS)
+STATISTICS_MODULES = EXPORTED
 
 
 def _public_functions() -> dict[str, object]:
@@ -125,8 +125,8 @@ VALID: dict[str, dict] = {
     "rank_confidence_sets": dict(scores=np.array(_TABLE).T, n_resamples=50, confidence_level=0.9, rng=0),
     "correlated_ttest": dict(differences=[0.02, 0.01, 0.03, 0.0], test_fraction=0.1, rope=0.01),
     "bayesian_paired_t": dict(scores_a=_A, scores_b=_B, rope=0.01),
-    "bayesian_signed_rank": dict(scores_a=_A, scores_b=_B, rope=0.01, prior_strength=0.5, n_samples=50, rng=0),
-    "bayesian_sign_test": dict(scores_a=_A, scores_b=_B, rope=0.01, prior_strength=1.0, n_samples=50, rng=0),
+    "bayesian_signed_rank": dict(scores_a=_A, scores_b=_B, rope=0.01, prior_strength=0.5, n_draws=50, rng=0),
+    "bayesian_sign_test": dict(scores_a=_A, scores_b=_B, rope=0.01, prior_strength=1.0, n_draws=50, rng=0),
     "iqm": dict(scores=_TABLE),
     "optimality_gap": dict(scores=_TABLE, gamma=0.9),
     "aggregate_mean": dict(scores=_TABLE),
@@ -139,6 +139,12 @@ VALID: dict[str, dict] = {
     "max_information_inflation": dict(bounds=sigeval.group_sequential_bounds(2), target_power=0.8),
     "confidence_sequence": dict(differences=[0.1, -0.2, 0.3, 0.05], bounds=(-1.0, 1.0), confidence_level=0.9,
                                 prior_precision=2.0),
+    "gate": dict(scores_a=_A, scores_b=_B, margin=0.02, alpha=0.05, target_power=0.8, bounds=(0.0, 1.0)),
+    "gate_table": dict(
+        table=pd.DataFrame({"task": "t", "model": ["new"] * 6 + ["main"] * 6, "seed": list(range(6)) * 2,
+                            "score": _A + _B}),
+        model_a="new", model_b="main", margin=0.02, alpha=0.05, target_power=0.8, bounds=(0.0, 1.0),
+    ),
 }
 
 #: Arguments that hold numbers but are not numeric inputs of the statistic.
@@ -153,6 +159,8 @@ NAN_IS_VALID = {
     ("sampled_mean", "scores"): "NaN pads a question with fewer samples (a question without any is refused)",
     ("sampled_paired_difference", "scores_a"): "NaN pads a question with fewer samples",
     ("sampled_paired_difference", "scores_b"): "NaN pads a question with fewer samples",
+    ("gate", "scores_a"): "NaN marks a failed run: counted, named, and its pair left out",
+    ("gate", "scores_b"): "NaN marks a failed run: counted, named, and its pair left out",
 }
 
 

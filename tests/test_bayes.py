@@ -209,14 +209,14 @@ def _signed_rank_loop(z, rope, prior, weights):
 def test_signed_rank_matches_a_plain_loop_over_the_same_draws(rope, prior):
     a = np.array([0.81, 0.74, 0.92, 0.66, 0.88, 0.79])
     b = np.array([0.80, 0.70, 0.90, 0.67, 0.84, 0.80])  # one difference of exactly 0.01 meets the rope
-    post = bayesian_signed_rank(a, b, rope=rope, prior_strength=prior, n_samples=300, rng=7)
+    post = bayesian_signed_rank(a, b, rope=rope, prior_strength=prior, n_draws=300, rng=7)
     weights = np.random.default_rng(7).dirichlet(np.r_[prior, np.ones(6)], 300)
     loop = _signed_rank_loop(a - b, rope, prior, weights)
     np.testing.assert_allclose(post.posterior_samples, loop, rtol=0, atol=1e-12)
     winners = np.bincount(np.argmax(loop, axis=1), minlength=3) / 300
     np.testing.assert_allclose((post.prob_a_better, post.prob_rope, post.prob_b_better), winners, atol=1e-12)
     assert isinstance(post, DirichletPosterior)
-    assert (post.n, post.n_samples, post.rope, post.prior_strength) == (6, 300, rope, prior)
+    assert (post.n, post.n_draws, post.rope, post.prior_strength) == (6, 300, rope, prior)
 
 
 def test_signed_rank_matches_baycomp_in_distribution():
@@ -226,7 +226,7 @@ def test_signed_rank_matches_baycomp_in_distribution():
     a = b + rng.normal(0.006, 0.012, 12)
     n = 40_000
     for rope in (0.0, 0.005, 0.01):
-        post = bayesian_signed_rank(a, b, rope=rope, n_samples=n, rng=1)
+        post = bayesian_signed_rank(a, b, rope=rope, n_draws=n, rng=1)
         ref = baycomp.SignedRankTest(a, b, rope=rope, nsamples=n, random_state=2)
         ours = np.array([post.prob_a_better, post.prob_rope, post.prob_b_better])
         theirs = np.array(ref.probs())
@@ -242,18 +242,18 @@ def test_signed_rank_matches_baycomp_in_distribution():
 def test_signed_rank_in_chunks_gives_the_same_samples(monkeypatch):
     a = np.random.default_rng(4).normal(0, 1, 9)
     b = np.random.default_rng(5).normal(0, 1, 9)
-    whole = bayesian_signed_rank(a, b, rope=0.2, n_samples=1001, rng=0)
+    whole = bayesian_signed_rank(a, b, rope=0.2, n_draws=1001, rng=0)
     monkeypatch.setattr(bayes_module, "_CHUNK_ELEMENTS", 37)  # 3 samples of 10 weights per block
-    chunked = bayes_module.bayesian_signed_rank(a, b, rope=0.2, n_samples=1001, rng=0)
+    chunked = bayes_module.bayesian_signed_rank(a, b, rope=0.2, n_draws=1001, rng=0)
     np.testing.assert_allclose(whole.posterior_samples, chunked.posterior_samples, rtol=0, atol=1e-15)
     monkeypatch.setattr(bayes_module, "_CHUNK_ELEMENTS", 1)  # one sample per block
-    one = bayes_module.bayesian_signed_rank(a, b, rope=0.2, n_samples=50, rng=0)
+    one = bayes_module.bayesian_signed_rank(a, b, rope=0.2, n_draws=50, rng=0)
     np.testing.assert_allclose(one.posterior_samples, whole.posterior_samples[:50], atol=1e-15)
 
 
 def test_signed_rank_ties_between_regions_count_half():
     # Every difference 0 without a rope: A and B each win half of each sample's mass.
-    post = bayesian_signed_rank([0.5, 0.6, 0.7], [0.5, 0.6, 0.7], n_samples=1000, rng=0)
+    post = bayesian_signed_rank([0.5, 0.6, 0.7], [0.5, 0.6, 0.7], n_draws=1000, rng=0)
     np.testing.assert_allclose(post.posterior_samples[:, [0, 2]], 0.5, atol=1e-12)
     assert (post.prob_a_better, post.prob_rope, post.prob_b_better) == (0.5, 0.0, 0.5)
     theta = np.array([[0.4, 0.2, 0.4], [0.5, 0.3, 0.2], [0.3, 0.3, 0.3 + 1e-13], [0.2, 0.2, 0.6]])
@@ -264,12 +264,12 @@ def test_signed_rank_ties_between_regions_count_half():
 def test_signed_rank_with_huge_scores():
     a = np.array([1.5e308, 1.6e308, 1.7e308, 1.2e308])
     b = a - np.array([1e307, 2e307, 3e307, -1e306])
-    post = bayesian_signed_rank(a / 2, -b / 2, rope=1e307, n_samples=2000, rng=0)
+    post = bayesian_signed_rank(a / 2, -b / 2, rope=1e307, n_draws=2000, rng=0)
     assert np.isfinite(post.posterior_samples).all() and post.prob_a_better > 0.99
-    scaled = bayesian_signed_rank(a / 2 / 1e300, -b / 2 / 1e300, rope=1e7, n_samples=2000, rng=0)
+    scaled = bayesian_signed_rank(a / 2 / 1e300, -b / 2 / 1e300, rope=1e7, n_draws=2000, rng=0)
     np.testing.assert_allclose(post.posterior_samples, scaled.posterior_samples, atol=1e-12)
     # Differences far below the rope's magnitude: all in the rope.
-    tiny = bayesian_signed_rank([1.0, 2.0], [1.0, 2.0 + 1e-300], rope=1.7e308, n_samples=100, rng=0)
+    tiny = bayesian_signed_rank([1.0, 2.0], [1.0, 2.0 + 1e-300], rope=1.7e308, n_draws=100, rng=0)
     assert tiny.prob_rope == 1.0
 
 
@@ -277,17 +277,83 @@ def test_signed_rank_uses_the_datasets_signs():
     # A better on every dataset by far more than the rope: A better in every sample but
     # those in which the prior's pseudo-observation at 0 carries most of the weight.
     a = np.arange(10) / 10 + 0.1
-    post = bayesian_signed_rank(a, a - 0.05, rope=0.01, n_samples=5000, rng=0)
+    post = bayesian_signed_rank(a, a - 0.05, rope=0.01, n_draws=5000, rng=0)
     assert post.prob_a_better > 0.99 and post.prob_b_better == 0.0
-    swapped = bayesian_signed_rank(a - 0.05, a, rope=0.01, n_samples=5000, rng=0)
+    swapped = bayesian_signed_rank(a - 0.05, a, rope=0.01, n_draws=5000, rng=0)
     np.testing.assert_array_equal(swapped.posterior_samples, post.posterior_samples[:, ::-1])
 
 
 def test_signed_rank_memory_is_refused_up_front():
-    with pytest.raises(ValueError, match="`n_samples` = .* would need .* of memory"):
-        bayesian_signed_rank([0.1, 0.2, 0.3], [0.0, 0.1, 0.4], n_samples=2**30, rng=0)
-    with pytest.raises(ValueError, match="`scores_a` = 30000 datasets would need"):
-        bayesian_signed_rank(np.zeros(30_000), np.ones(30_000), n_samples=1, rng=0)
+    with pytest.raises(ValueError, match="`n_draws` = .* would need .* of memory"):
+        bayesian_signed_rank([0.1, 0.2, 0.3], [0.0, 0.1, 0.4], n_draws=2**30, rng=0)
+    # Many tasks need no n x n table any more: the work (one weight per draw and task) is what is bounded.
+    post = bayesian_signed_rank(np.zeros(30_000), np.ones(30_000), n_draws=2, rng=0)
+    assert post.prob_b_better == 1.0
+    with pytest.raises(ValueError, match=r"^`n_draws` = 50000 with 30000 tasks would draw 1\.5e\+09 posterior "
+                                         r"weights \(n_draws x \(tasks \+ 1\)\); the limit is 1\.07e\+09, a minute "
+                                         r"or two of work\. Choose a smaller `n_draws`\.$"):
+        bayesian_signed_rank(np.zeros(30_000), np.ones(30_000), rng=0)
+
+
+def _signed_rank_before_issue_40(z, rope, prior, n_draws, rng):
+    """The previous implementation (the n x n tables of the Walsh sums and a matrix product per chunk of
+    samples), kept as the oracle of the O(n) one."""
+    values = np.r_[0.0, z]
+    sums = values[:, None] + values[None, :]
+    above = (sums - 2 * rope > 0) + 0.5 * (sums - 2 * rope == 0)
+    below = (-2 * rope - sums > 0) + 0.5 * (-2 * rope - sums == 0)
+    weights = np.random.default_rng(rng).dirichlet(np.r_[prior, np.ones(z.size)], n_draws)
+    theta = np.zeros((n_draws, 3))
+    theta[:, 0] = np.sum((weights @ above) * weights, axis=1)
+    if rope > 0:
+        theta[:, 2] = np.sum((weights @ below) * weights, axis=1)
+        theta[:, 1] = 1 - theta[:, 0] - theta[:, 2]
+    else:
+        theta[:, 2] = 1 - theta[:, 0]
+    return np.clip(theta, 0.0, 1.0)
+
+
+@pytest.mark.parametrize("n, rope, prior, decimals", [(300, 0.0, 0.5, 2), (300, 0.01, 0.5, 2), (1000, 0.005, 1.0, 3),
+                                                      (77, 0.02, 0.05, 15), (2, 0.0, 2.0, 1)])
+def test_signed_rank_equals_the_implementation_with_the_table_of_walsh_sums(n, rope, prior, decimals):
+    # Same draws; the sums of products differ in order only: 1e-12, and the same region wins in every sample.
+    rng = np.random.default_rng(n)
+    z = np.round(rng.normal(0.004, 0.01, n), decimals)  # rounded: many sums meet the rope exactly
+    post = bayesian_signed_rank(z, np.zeros(n), rope=rope, prior_strength=prior, n_draws=3000, rng=5)
+    old = _signed_rank_before_issue_40(z, rope, prior, 3000, 5)
+    np.testing.assert_allclose(post.posterior_samples, old, rtol=0, atol=1e-12)
+    winners = bayes_module._winners(old)
+    assert (post.prob_a_better, post.prob_rope, post.prob_b_better) == tuple(winners)
+
+
+def test_the_sums_below_a_level_are_counted_as_the_rounded_sums_compare():
+    rng = np.random.default_rng(0)
+    for v in (np.sort(np.round(rng.normal(0, 1, 200), 1)), np.sort(rng.normal(0, 1, 57)), np.array([0.0]),
+              np.array([0.1, 0.2, 0.2, 0.3]) * 3):
+        for level in (0.0, 0.3, 0.6000000000000001, -0.2, 5.0, -5.0):
+            sums = v[:, None] + v[None, :]
+            for inclusive in (False, True):
+                expected = (sums <= level if inclusive else sums < level).sum(axis=1)
+                got = bayes_module._count_sums_below(v, level, inclusive=inclusive)
+                np.testing.assert_array_equal(got, expected)
+
+
+@pytest.mark.parametrize("n, n_draws, rope", [(50, 50_000, 0.0), (50, 50_000, 0.01), (500, 20_000, 0.01),
+                                                (3000, 3000, 0.0), (10, 100, 0.01)])
+def test_signed_rank_memory_check_counts_what_is_allocated(n, n_draws, rope):
+    import tracemalloc
+
+    rng = np.random.default_rng(1)
+    b = rng.uniform(0.6, 0.9, n)
+    a = b + rng.normal(0.005, 0.01, n)
+    tracemalloc.start()
+    try:
+        bayesian_signed_rank(a, b, rope=rope, n_draws=n_draws, rng=0)
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    counted = bayes_module._signed_rank_bytes(n_draws, n + 1)
+    assert counted / 1.5 <= peak <= 1.5 * counted, (peak, counted)
 
 
 # --------------------------------------------------------------------------- the sign test
@@ -296,7 +362,7 @@ def test_signed_rank_memory_is_refused_up_front():
 def test_sign_test_is_baycomps_dirichlet_with_a_rope():
     a = np.array([0.81, 0.74, 0.92, 0.66, 0.88, 0.79, 0.71, 0.85, 0.70])
     b = np.array([0.80, 0.70, 0.90, 0.67, 0.84, 0.78, 0.66, 0.84, 0.70])
-    post = bayesian_sign_test(a, b, rope=0.015, prior_strength=2.0, n_samples=500, rng=3)
+    post = bayesian_sign_test(a, b, rope=0.015, prior_strength=2.0, n_draws=500, rng=3)
     # Differences .01 .04 .02 -.01 .04 .01 .05 .01 0: four beyond the rope for A, none for B.
     alpha = np.array([4, 5 + 2.0, 0]) + 1e-4
     np.testing.assert_array_equal(post.posterior_samples, np.random.default_rng(3).dirichlet(alpha, 500))
@@ -307,7 +373,7 @@ def test_sign_test_is_baycomps_dirichlet_with_a_rope():
 def test_sign_test_without_a_rope_splits_zeros_and_the_prior():
     a = np.array([0.81, 0.74, 0.92, 0.66, 0.88, 0.70])
     b = np.array([0.80, 0.70, 0.90, 0.67, 0.84, 0.70])
-    post = bayesian_sign_test(a, b, prior_strength=1.0, n_samples=400, rng=5)
+    post = bayesian_sign_test(a, b, prior_strength=1.0, n_draws=400, rng=5)
     # Four wins for A, one for B, one tie: Beta(4 + 1 + eps, 1 + 1 + eps) (the tie and the prior split).
     theta = np.random.default_rng(5).beta(4 + 1 + 1e-4, 1 + 1 + 1e-4, 400)
     np.testing.assert_array_equal(post.posterior_samples[:, 0], theta)
@@ -322,7 +388,7 @@ def test_sign_test_matches_baycomp_in_distribution():
     b = rng.uniform(0.6, 0.9, 15)
     a = b + rng.normal(0.004, 0.01, 15)
     n = 40_000
-    post = bayesian_sign_test(a, b, rope=0.005, n_samples=n, rng=1)
+    post = bayesian_sign_test(a, b, rope=0.005, n_draws=n, rng=1)
     ref = baycomp.SignTest(a, b, rope=0.005, nsamples=n, random_state=2)
     theirs = np.array(ref.probs())
     ours = np.array([post.prob_a_better, post.prob_rope, post.prob_b_better])
@@ -341,8 +407,8 @@ def _all_tests(a, b, rope, rng=0):
     return [
         correlated_ttest(np.subtract(a, b), test_fraction=0.1, rope=rope),
         bayesian_paired_t(a, b, rope=rope),
-        bayesian_signed_rank(a, b, rope=rope, n_samples=2000, rng=rng),
-        bayesian_sign_test(a, b, rope=rope, n_samples=2000, rng=rng),
+        bayesian_signed_rank(a, b, rope=rope, n_draws=2000, rng=rng),
+        bayesian_sign_test(a, b, rope=rope, n_draws=2000, rng=rng),
     ]
 
 
@@ -360,8 +426,8 @@ def test_the_three_probabilities_sum_to_one_and_swap_with_the_models(rope):
             assert post.prob_rope == 0.0
     # The sign test draws its Dirichlet cell by cell: the swap holds in distribution.
     n = 200_000
-    post = bayesian_sign_test(a, b, rope=rope, n_samples=n, rng=1)
-    swapped = bayesian_sign_test(b, a, rope=rope, n_samples=n, rng=2)
+    post = bayesian_sign_test(a, b, rope=rope, n_draws=n, rng=1)
+    swapped = bayesian_sign_test(b, a, rope=rope, n_draws=n, rng=2)
     p = _three(post)[::-1]
     assert np.all(np.abs(_three(swapped) - p) <= 5 * np.sqrt(2 * p * (1 - p) / n) + 1e-12)
 
@@ -407,13 +473,13 @@ def test_a_shift_beyond_the_rope_wins_as_the_evidence_grows():
         (lambda: bayesian_paired_t([0.1, 0.2], [0.2, 0.3, 0.4]), ValueError, "must be paired"),
         (lambda: bayesian_paired_t([1.7e308, 0.0], [-1.7e308, 0.0]), ValueError, "overflow float64"),
         (lambda: bayesian_signed_rank([0.1, 0.2], [0.2, 0.1], prior_strength=0), ValueError, "`prior_strength` must be positive"),
-        (lambda: bayesian_signed_rank([0.1, 0.2], [0.2, 0.1], n_samples=0), ValueError, "`n_samples` must be an integer >= 1"),
+        (lambda: bayesian_signed_rank([0.1, 0.2], [0.2, 0.1], n_draws=0), ValueError, "`n_draws` must be an integer >= 1"),
         (lambda: bayesian_signed_rank([0.1, 0.2], [0.2, 0.1], rope=-1.0), ValueError, "`rope` must be a half-width"),
         (lambda: bayesian_signed_rank([0.1], [0.2]), ValueError, r"at least 2 value\(s\)"),
         (lambda: bayesian_signed_rank([0.1, 0.2], [0.2, 0.1], rng="0"), TypeError, "`rng`"),
         (lambda: bayesian_sign_test([0.1, 0.2], [0.2, 0.1], prior_strength=-1.0), ValueError, "`prior_strength` must be positive"),
         (lambda: bayesian_sign_test([0.1, 0.2], [0.2, np.inf]), ValueError, "`scores_b` holds 1 NaN or infinite"),
-        (lambda: bayesian_sign_test([0.1, 0.2], [0.2, 0.1], n_samples=2**31), ValueError, "`n_samples` = .* would need"),
+        (lambda: bayesian_sign_test([0.1, 0.2], [0.2, 0.1], n_draws=2**31), ValueError, "`n_draws` = .* would need"),
     ],
 )
 def test_bad_input_is_refused(call, error, match):
@@ -430,10 +496,10 @@ def test_defaults():
     assert correlated_ttest(np.subtract(a, b), test_fraction=0.25).rope == 0.0
     for test, prior in ((bayesian_signed_rank, 0.5), (bayesian_sign_test, 1.0)):
         post = test(a, b, rng=0)
-        assert (post.n_samples, post.rope, post.prior_strength, post.n) == (50_000, 0.0, prior, 4)
+        assert (post.n_draws, post.rope, post.prior_strength, post.n) == (50_000, 0.0, prior, 4)
         assert post.posterior_samples.shape == (50_000, 3)
-    post = bayesian_sign_test(a, b, rope=0.02, prior_strength=2.5, n_samples=10, rng=0)
-    assert (post.rope, post.prior_strength, post.n, post.n_samples) == (0.02, 2.5, 4, 10)
+    post = bayesian_sign_test(a, b, rope=0.02, prior_strength=2.5, n_draws=10, rng=0)
+    assert (post.rope, post.prior_strength, post.n, post.n_draws) == (0.02, 2.5, 4, 10)
 
 
 def test_paired_spread_is_judged_against_the_scores():
@@ -466,7 +532,7 @@ def test_an_overflowing_standardised_rope_is_silent():
 
 @pytest.mark.parametrize("test", [bayesian_signed_rank, bayesian_sign_test, bayesian_paired_t])
 def test_overflowing_differences_are_refused_naming_both_inputs(test):
-    kwargs = {} if test is bayesian_paired_t else {"n_samples": 10, "rng": 0}
+    kwargs = {} if test is bayesian_paired_t else {"n_draws": 10, "rng": 0}
     with pytest.raises(ValueError, match=r"^The differences `scores_a - scores_b` overflow float64 at position\(s\) 0"):
         test([1.7e308, 0.0], [-1.7e308, 0.0], **kwargs)
     with pytest.raises(ValueError, match=r"^`scores_a` must hold at least 2 value\(s\); got 1"):
@@ -476,48 +542,47 @@ def test_overflowing_differences_are_refused_naming_both_inputs(test):
 
 
 def test_memory_messages_in_full(monkeypatch):
-    with pytest.raises(ValueError, match=r"^`n_samples` = 1073741824 would need 32.0 GiB of memory for the posterior "
-                                         r"weights; the limit is 4.0 GiB"):
-        bayesian_signed_rank([0.1, 0.2, 0.3], [0.0, 0.1, 0.4], n_samples=2**30, rng=0)
-    with pytest.raises(ValueError, match=r"^`scores_a` = 30000 datasets would need 6.7 GiB of memory for the table "
-                                         r"of Walsh averages"):
-        bayesian_signed_rank(np.zeros(30_000), np.ones(30_000), n_samples=1, rng=0)
-    with pytest.raises(ValueError, match=r"^`n_samples` = 2147483648 would need 48.0 GiB of memory for the posterior "
-                                         r"samples"):
-        bayesian_sign_test([0.1, 0.2], [0.2, 0.1], n_samples=2**31)
-    # At the limit: 3 numbers per sample of the sign test, 3 weights per sample of 2 datasets.
+    with pytest.raises(ValueError, match=r"^`n_draws` = 1073741824 would need 24.0 GiB of memory for the posterior "
+                                         r"draws and the weights of one chunk; the limit is 4.0 GiB"):
+        bayesian_signed_rank([0.1, 0.2, 0.3], [0.0, 0.1, 0.4], n_draws=2**30, rng=0)
+    with pytest.raises(ValueError, match=r"^`n_draws` = 2147483648 would need 48.0 GiB of memory for the posterior "
+                                         r"draws"):
+        bayesian_sign_test([0.1, 0.2], [0.2, 0.1], n_draws=2**31)
+    # At the limit: 3 numbers per sample of the sign test; the signed-rank test's 3 numbers per sample and its
+    # 5 chunk arrays of 4 numbers per sample (3 weights: 2 tasks and the prior; and a cumulative zero).
     import sigeval._validation as validation
 
     monkeypatch.setattr(validation, "MEMORY_LIMIT", 3 * 8 * 100)
-    assert bayesian_sign_test([0.1, 0.2], [0.2, 0.1], n_samples=100, rng=0).n_samples == 100
-    assert bayesian_signed_rank([0.1, 0.2], [0.2, 0.1], n_samples=100, rng=0).n_samples == 100
-    with pytest.raises(ValueError, match="`n_samples` = 101 would need"):
-        bayesian_signed_rank([0.1, 0.2], [0.2, 0.1], n_samples=101, rng=0)
+    assert bayesian_sign_test([0.1, 0.2], [0.2, 0.1], n_draws=100, rng=0).n_draws == 100
+    monkeypatch.setattr(validation, "MEMORY_LIMIT", 8 * (3 * 100 + 5 * 100 * 4))
+    assert bayesian_signed_rank([0.1, 0.2], [0.2, 0.1], n_draws=100, rng=0).n_draws == 100
+    with pytest.raises(ValueError, match="`n_draws` = 101 would need"):
+        bayesian_signed_rank([0.1, 0.2], [0.2, 0.1], n_draws=101, rng=0)
 
 
 def test_region_probabilities_stay_in_the_unit_interval():
     # These weights make a quadratic form 1 + 4e-16 and the rope's remainder -4e-16 before clipping.
     for a, b in (([1.0, 1.0], [0.0, 0.0]), ([0.0, 0.0], [1.0, 1.0])):
-        samples = bayesian_signed_rank(a, b, rope=1e-12, prior_strength=0.1, n_samples=200, rng=0).posterior_samples
+        samples = bayesian_signed_rank(a, b, rope=1e-12, prior_strength=0.1, n_draws=200, rng=0).posterior_samples
         assert samples.min() >= 0.0 and samples.max() <= 1.0
         assert np.any(samples == 1.0) and np.any(samples[:, 1] == 0.0)
 
 
 def test_walsh_averages_keep_their_signs_at_both_ends_of_the_float_range():
     # Near the overflow: (1.7e308 + 1.7e308) / 2 exceeds a rope of 1e308, though 2 x 1e308 overflows.
-    post = bayesian_signed_rank([1.7e308, 1.7e308], [0.0, 0.0], rope=1e308, n_samples=500, rng=0)
+    post = bayesian_signed_rank([1.7e308, 1.7e308], [0.0, 0.0], rope=1e308, n_draws=500, rng=0)
     loop = _signed_rank_loop(np.array([1.7e308, 1.7e308]) / 2**1023, 1e308 / 2**1023, 0.5,
                              np.random.default_rng(0).dirichlet([0.5, 1, 1], 500))
     np.testing.assert_allclose(post.posterior_samples, loop, atol=1e-12)
     # Mixed signs near the overflow: the sums of opposite values must not become inf - inf.
     z = np.array([1.5e308, -1.4e308, -1.6e308])
-    post = bayesian_signed_rank(z, np.zeros(3), rope=1e306, n_samples=500, rng=1)
+    post = bayesian_signed_rank(z, np.zeros(3), rope=1e306, n_draws=500, rng=1)
     loop = _signed_rank_loop(z / 2**1023, 1e306 / 2**1023, 0.5, np.random.default_rng(1).dirichlet([0.5, 1, 1, 1], 500))
     np.testing.assert_allclose(post.posterior_samples, loop, atol=1e-12)
     assert post.posterior_samples[:, 2].max() > 0.1
     # Near the underflow, beside a large value: 5e-324 stays positive (no rescaling at ordinary magnitudes).
     tiny = np.array([1e10, 5e-324])
-    post = bayesian_signed_rank(tiny, np.zeros(2), n_samples=300, rng=2)
+    post = bayesian_signed_rank(tiny, np.zeros(2), n_draws=300, rng=2)
     loop = _signed_rank_loop(tiny, 0.0, 0.5, np.random.default_rng(2).dirichlet([0.5, 1, 1], 300))
     np.testing.assert_allclose(post.posterior_samples, loop, atol=1e-12)
 

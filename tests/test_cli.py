@@ -15,7 +15,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from sigeval import Report, adjust_pvalues, mcnemar, proportion_ci
+from sigeval import EXIT_STATUS, GateState, Report, adjust_pvalues, gate, gate_table, mcnemar, proportion_ci
 from sigeval.cli import main
 
 SCRIPT = Path(sys.executable).with_name("sigeval")
@@ -548,3 +548,143 @@ def test_compare_json_is_strict_and_exact(examples, capsys):
     c = (table["matcher_A"] == table.label).to_numpy(float)
     row = next(r for r in out["models"] if r["model"] == "matcher_A")
     assert row["ci_low"] == proportion_ci(int(c.sum()), c.size, method="wilson").low
+
+
+# --------------------------------------------------------------------------- sigeval gate
+
+_Z = np.array([-1.5, -0.5, 0.0, 0.25, 1.75])
+_Z = (_Z - _Z.mean()) / _Z.std(ddof=1)
+
+
+def _gate_runs(folder: Path, mean: float, sd: float = 0.01, name: str = "runs.csv", n_seeds: int = 5) -> Path:
+    """A table of runs of 'new' and 'main' on one task whose differences new - main have this mean and sd."""
+    z = np.resize(_Z, n_seeds)
+    base = 0.8 + 0.01 * np.arange(n_seeds) % 0.03
+    rows = [("val", m, s, score) for m, scores in (("new", base + mean + sd * z), ("main", base))
+            for s, score in enumerate(scores)]
+    path = folder / name
+    pd.DataFrame(rows, columns=["task", "model", "seed", "score"]).to_csv(path, index=False, float_format="%.17g")
+    return path
+
+
+def _gate(path, *args):
+    return sigeval("gate", path, "--model-a", "new", "--model-b", "main", *args)
+
+
+@pytest.mark.parametrize("mean, args, decision, status", [
+    (0.002, (), "pass", 0),
+    (-0.025, (), "fail", 1),
+    (-0.004, (), "undetermined", 2),
+    (-0.012, ("--fail-on", "zero"), "fail", 1),
+])
+def test_gate_decides_with_its_exit_status(tmp_path, monkeypatch, mean, args, decision, status):
+    monkeypatch.delenv("GITHUB_STEP_SUMMARY", raising=False)
+    done = _gate(_gate_runs(tmp_path, mean), "--margin", 0.01, *args)
+    assert done.returncode == status, done.stderr
+    assert done.stdout.startswith(f"{decision}: A - B = ") and done.stdout.count("\n") == 1 and not done.stderr
+
+
+def test_gate_lower_is_better_and_failed_runs(tmp_path, monkeypatch):
+    monkeypatch.delenv("GITHUB_STEP_SUMMARY", raising=False)
+    path = _gate_runs(tmp_path, -0.025)  # new scores lower: a better loss
+    assert _gate(path, "--margin", 0.01, "--lower-is-better").returncode == 0
+    table = pd.read_csv(path)
+    table.loc[(table.model == "new") & (table.seed == 1), "score"] = np.nan  # a failed run: an empty cell
+    table.to_csv(path, index=False)
+    done = _gate(path, "--margin", 0.01, "--lower-is-better", "--json")
+    out = _strict_json(done.stdout)
+    assert (out["n"], out["n_failed_a"], out["failed_a"], out["flagged"]) == (4, 1, [1], True)
+    assert done.returncode == out["exit_status"] == 0
+
+
+def test_gate_json_is_the_library_result(tmp_path, monkeypatch):
+    monkeypatch.delenv("GITHUB_STEP_SUMMARY", raising=False)
+    path = _gate_runs(tmp_path, -0.004)
+    done = _gate(path, "--margin", 0.01, "--json")
+    out = _strict_json(done.stdout)
+    expected = gate_table(pd.read_csv(path), model_a="new", model_b="main", margin=0.01)
+    assert out == json.loads(json.dumps(expected.to_dict()))
+    assert done.returncode == 2 and out["n_more"] == expected.n_more > 0
+
+
+def test_gate_appends_its_summary(tmp_path, monkeypatch):
+    step = tmp_path / "step_summary.md"
+    step.write_text("earlier step\n")
+    monkeypatch.setenv("GITHUB_STEP_SUMMARY", str(step))
+    path = _gate_runs(tmp_path, 0.002)
+    assert _gate(path, "--margin", 0.01).returncode == 0
+    expected = gate_table(pd.read_csv(path), model_a="new", model_b="main", margin=0.01).to_markdown()
+    assert step.read_text() == "earlier step\n" + expected + "\n"
+    mine = tmp_path / "mine.md"
+    assert _gate(path, "--margin", 0.01, "--summary", mine).returncode == 0
+    assert mine.read_text() == expected + "\n" and step.read_text().count("### sigeval gate") == 1
+    done = _gate(path, "--margin", 0.01, "--summary", tmp_path / "no" / "such.md")
+    assert done.returncode == 3 and "cannot write the summary" in done.stderr
+
+
+def test_gate_state_keeps_one_sequence_over_calls(tmp_path, monkeypatch):
+    monkeypatch.delenv("GITHUB_STEP_SUMMARY", raising=False)
+    state = tmp_path / "state.json"
+    first = _gate_runs(tmp_path, 0.004, sd=0.004, name="first.csv", n_seeds=5)
+    more = _gate_runs(tmp_path, 0.004, sd=0.004, name="more.csv", n_seeds=12)
+    done = _gate(first, "--margin", 0.005, "--state", state)
+    assert done.returncode == 2 and "95% interval" in done.stdout and state.exists()
+    done = _gate(more, "--margin", 0.005, "--state", state, "--json")
+    out = _strict_json(done.stdout)
+    table = pd.read_csv(more)
+    expected = gate_table(table, model_a="new", model_b="main", margin=0.005, method="t-mixture")
+    assert (out["ci_low"], out["ci_high"], out["n"]) == (*expected.confidence_interval, 12)
+    assert done.returncode == EXIT_STATUS[expected.decision] and GateState.from_json(state.read_text()).keys == tuple(
+        range(12))
+    # A run that changed since the state saw it, another margin, or a fixed-sample gate with a state: errors (3).
+    table.loc[0, "score"] += 0.01
+    table.to_csv(more, index=False, float_format="%.17g")
+    for args in ((), ("--margin", 0.01)):
+        done = _gate(more, "--margin", 0.005, "--state", state, *args)
+        assert done.returncode == 3 and done.stderr.startswith("sigeval gate: error: ")
+    done = _gate(more, "--margin", 0.005, "--state", state, "--method", "fixed")
+    assert done.returncode == 3 and "--method fixed keeps none" in done.stderr
+    state.write_text("{not json")
+    done = _gate(first, "--margin", 0.005, "--state", state)
+    assert done.returncode == 3 and f"--state {state}: `text` is not JSON" in done.stderr
+
+
+def test_gate_on_items(tmp_path, monkeypatch):
+    monkeypatch.delenv("GITHUB_STEP_SUMMARY", raising=False)
+    rng = np.random.default_rng(4)
+    labels = rng.integers(0, 4, 400)
+    right_a, right_b = rng.random(400) < 0.85, rng.random(400) < 0.84
+    table = pd.DataFrame({"question": [f"q{i}" for i in range(400)], "label": labels,
+                          "new": np.where(right_a, labels, (labels + 1) % 4),
+                          "main": np.where(right_b, labels, (labels + 3) % 4)})
+    table.to_csv(tmp_path / "p.csv", index=False)
+    done = _gate(tmp_path / "p.csv", "--margin", 0.03, "--paired-by", "item", "--label", "label", "--item",
+                 "question", "--json")
+    out = _strict_json(done.stdout)
+    expected = gate(right_a.astype(float), right_b.astype(float), margin=0.03, paired_by="item")
+    assert (out["ci_low"], out["ci_high"], out["n"]) == (*expected.confidence_interval, 400)
+    assert done.returncode == expected.exit_status
+    done = _gate(tmp_path / "p.csv", "--margin", 0.03, "--paired-by", "item", "--label", "truth")
+    assert done.returncode == 3 and "needs the column(s) 'truth'" in done.stderr
+
+
+def test_gate_errors_exit_with_3(tmp_path, monkeypatch):
+    monkeypatch.delenv("GITHUB_STEP_SUMMARY", raising=False)
+    path = _gate_runs(tmp_path, 0.002)
+    for args in (("--margin", 0.01, "--model-a", "old"), ("--margin", -1), ()):
+        done = sigeval("gate", path, "--model-b", "main", *(args if "--model-a" in args else ("--model-a", "new",
+                                                                                                *args)))
+        assert done.returncode == 3, done
+        assert "sigeval gate: error: " in done.stderr and not done.stdout
+    done = _gate(tmp_path / "missing.csv", "--margin", 0.01)
+    assert done.returncode == 3 and "no such file" in done.stderr
+
+
+def test_gate_exit_statuses_in_a_real_process(tmp_path):
+    env = {k: v for k, v in os.environ.items() if k != "GITHUB_STEP_SUMMARY"}
+    for mean, status in ((0.002, 0), (-0.025, 1), (-0.004, 2)):
+        path = _gate_runs(tmp_path, mean, name=f"r{status}.csv")
+        done = in_subprocess("gate", path, "--model-a", "new", "--model-b", "main", "--margin", 0.01, env=env)
+        assert done.returncode == status, done.stderr
+    done = in_subprocess("gate", path, "--model-a", "new", env=env)
+    assert done.returncode == 3 and "required" in done.stderr

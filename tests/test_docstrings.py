@@ -19,11 +19,14 @@ from docutils import nodes  # noqa: E402
 from docutils.parsers.rst import Directive, directives, roles  # noqa: E402
 
 import sigeval  # noqa: E402
+from sigeval._registry import of_kind  # noqa: E402
 
 SPHINX_ROLES = ["func", "class", "mod", "meth", "attr", "data", "obj", "exc", "ref", "doc", "term",
                 "cite", "cite:t", "cite:p", "py:func", "py:class", "py:mod"]
+# The public modules of the registry, and the private ones that define an exported name (``_results``).
 MODULES = sorted({getattr(sigeval, name).__module__ for name in sigeval.__all__
-                  if hasattr(getattr(sigeval, name), "__module__")} | {"sigeval.cli", "sigeval.plots"})
+                  if hasattr(getattr(sigeval, name), "__module__")}
+                 | {f"sigeval.{m}" for m in of_kind("statistics", "front door", "plots")})
 
 
 def _literal_role(name, rawtext, text, lineno, inliner, options=None, content=None):

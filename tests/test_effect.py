@@ -164,6 +164,50 @@ def test_cliff_delta_reproduces_effsize():
     np.testing.assert_allclose(tuple(res.confidence_interval), (-0.7265846, 0.3890062), atol=5e-8)
 
 
+def _cliff_unpaired_before_issue_40(a, b):
+    """The previous implementation (random-order binary searches), kept as the oracle of the faster one."""
+    n_a, n_b = a.size, b.size
+    sorted_a, sorted_b = np.sort(a), np.sort(b)
+    row = (np.searchsorted(sorted_b, a) - (n_b - np.searchsorted(sorted_b, a, side="right"))) / n_b
+    column = ((n_a - np.searchsorted(sorted_a, b, side="right")) - np.searchsorted(sorted_a, b)) / n_a
+    delta = float(row.mean())
+    wins = float(np.sum(np.searchsorted(sorted_b, a)))
+    losses = float(np.sum(n_b - np.searchsorted(sorted_b, a, side="right")))
+    ties = float(n_a) * n_b - wins - losses
+    residual = wins * (1 - delta) ** 2 + losses * (1 + delta) ** 2 + ties * delta**2
+    unbiased = (
+        float(n_b) ** 2 * np.sum((row - delta) ** 2) + float(n_a) ** 2 * np.sum((column - delta) ** 2) - residual
+    ) / (float(n_a) * n_b * (n_a - 1) * (n_b - 1))
+    return delta, max(float(unbiased), (1 - delta**2) / (float(n_a) * n_b - 1))
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_cliff_delta_equals_the_previous_implementation_to_the_last_digits(seed):
+    # The counts are the same integers; the sums now run over the sorted scores (a different order of the same
+    # terms) and delta is (wins - losses) / (n_a n_b) rounded once, where the mean of the rows rounded many times.
+    rng = np.random.default_rng(seed)
+    n_a, n_b = rng.integers(2, 3000, size=2)
+    decimals = (0, 1, 3, 15)[seed % 4]  # from heavy ties to none
+    a = np.round(rng.normal(0.2, 1, n_a), decimals)
+    b = np.round(rng.normal(0.0, 1.5, n_b), decimals)
+    delta, variance = effect_module._cliff_unpaired(a, b)
+    old_delta, old_variance = _cliff_unpaired_before_issue_40(a, b)
+    assert abs(delta - old_delta) <= 1e-15
+    assert variance == pytest.approx(old_variance, rel=1e-12)
+    # delta is the exact fraction of pairs won minus lost, rounded once.
+    signs = np.sign(np.subtract.outer(a, b)).astype(np.int64)
+    assert delta == int(signs.sum()) / (n_a * n_b)
+
+
+def test_cliff_delta_equals_the_mann_whitney_u_of_scipy():
+    # delta = 2 U / (n_a n_b) - 1, U counting ties one half (the peer of the benchmark in benchmarks/bench_effect.py).
+    rng = np.random.default_rng(40)
+    a, b = np.round(rng.normal(0.1, 1, 20_001), 2), np.round(rng.normal(0, 1, 19_999), 2)
+    u = stats.mannwhitneyu(a, b).statistic
+    assert effect_size(a, b, kind="cliff_delta", paired=False).estimate == pytest.approx(
+        2 * u / (a.size * b.size) - 1, abs=1e-14)
+
+
 def test_the_variance_floor_and_complete_separation():
     # Few ties and a large delta: the unbiased estimate falls below its floor (1 - delta^2) / (n_a n_b - 1).
     a, b = [3.0, 4.0, 5.0], [1.0, 2.0, 3.5]
@@ -399,3 +443,30 @@ def test_the_common_language_label_measures_the_distance_from_one_half():
     assert res.estimate == pytest.approx(0.6) and res.magnitude == "small"
     paired = effect_size([1.0, 1.0, 1.0, 0.0, 0.0], [0.0, 0.0, 0.0, 1.0, 1.0], kind="common_language")
     assert paired.estimate == pytest.approx(0.6) and paired.magnitude == "unlabelled"
+
+
+@pytest.mark.parametrize("n_a, n_b", [(10**5, 10**5), (10**6, 2 * 10**5), (3 * 10**5, 10**6)])
+def test_cliff_delta_memory_check_counts_what_is_allocated(n_a, n_b):
+    import tracemalloc
+
+    rng = np.random.default_rng(0)
+    a, b = rng.normal(0, 1, n_a), rng.normal(0, 1, n_b)
+    tracemalloc.start()
+    try:
+        effect_size(a, b, kind="cliff_delta", paired=False)
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    counted = effect_module._CLIFF_BYTES_PER_SCORE * (n_a + n_b)
+    assert counted / 1.5 <= peak <= 1.5 * counted, (peak, counted)
+
+
+def test_cliff_delta_refuses_up_front_what_would_exceed_the_memory_limit(monkeypatch):
+    import sigeval._validation as validation
+
+    monkeypatch.setattr(validation, "MEMORY_LIMIT", 46 * 1000)
+    assert effect_size(np.arange(500.0), np.arange(500.0), kind="cliff_delta", paired=False).n_a == 500
+    with pytest.raises(ValueError, match=r"^`scores_a` = 500 and 501 scores would need 45\.0 KiB of memory for "
+                                         r"the sorted scores and their counts; the limit is 44\.9 KiB\. "
+                                         r"Compare random subsamples of the scores"):
+        effect_size(np.arange(500.0), np.arange(501.0), kind="cliff_delta", paired=False)

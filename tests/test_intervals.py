@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 from scipy import stats
 
-from sigeval import METHODS, coverage, proportion_ci
+from sigeval import METHODS, ConfidenceInterval, coverage, proportion_ci
 
 # Every (k, n) with n <= 30, plus a few large ones: boundaries included.
 SMALL = [(k, n) for n in range(1, 31) for k in range(n + 1)]
@@ -205,7 +205,9 @@ def test_coverage_at_boundaries_and_shapes():
         assert coverage(25, 0.0, method=method) == pytest.approx(1.0)
     grid = coverage(np.arange(1, 6)[:, None], np.linspace(0.1, 0.9, 7))
     assert grid.shape == (5, 7)
-    assert isinstance(coverage(10, 0.5), float)
+    # One return type: an array, 0-d for two numbers (it returned a float there, an array otherwise).
+    one = coverage(10, 0.5)
+    assert type(one) is np.ndarray and one.shape == () and float(one) == pytest.approx(0.978515625)
 
 
 def test_clopper_pearson_coverage_never_below_nominal():
@@ -267,6 +269,13 @@ def test_coverage_refuses_n_whose_bounds_exceed_the_memory_limit(monkeypatch):
     import sigeval._validation
 
     monkeypatch.setattr(sigeval._validation, "MEMORY_LIMIT", 6 * 8 * 101)
-    assert coverage(100, 0.5) == pytest.approx(_coverage_by_summation(100, 0.5, "wilson"), abs=1e-12)
+    assert float(coverage(100, 0.5)) == pytest.approx(_coverage_by_summation(100, 0.5, "wilson")[0], abs=1e-12)
     with pytest.raises(ValueError, match=r"^`n` = 101 would need 4.8 KiB of memory for the interval bounds at k = 0\.\.n; .*Choose a smaller `n`\.$"):
         coverage([3, 101], 0.5)
+
+
+def test_the_interval_is_also_under_the_name_every_result_uses():
+    ci = proportion_ci([4, 45], [10, 100], method="clopper-pearson")
+    assert type(ci.confidence_interval) is ConfidenceInterval
+    np.testing.assert_array_equal(np.asarray(ci.confidence_interval), np.asarray(ci))
+    assert "confidence_interval" not in repr(ci)  # the printed result is unchanged

@@ -8,20 +8,43 @@ from pathlib import Path
 import pytest
 
 import sigeval
-from sigeval._registry import ENGINES, FRONT_ENDS, STATISTICS
-
-# Private modules that are neither engines nor statistics: checks, option sets, result types (Report's too),
-# the registry, the run table of Report, progress bars.
-PRIVATE_HELPERS = {"_validation", "_options", "_results", "_report_results", "_registry", "_runs_table", "_progress"}
+from sigeval._registry import EXPORTED, FLOORS, MODULES, of_kind
 
 PACKAGE = Path(sigeval.__file__).parent
-# The statistics modules, from the one registry; a test below checks it lists every public module.
-CORE_MODULES = sorted(STATISTICS)
+# The modules the package exports, from the one registry; a test below checks it lists every module.
+CORE_MODULES = sorted(EXPORTED)
 
 
 def test_the_registry_lists_every_module_of_the_package():
-    on_disk = {p.stem for p in PACKAGE.glob("*.py") if p.stem != "__init__"} | {"plots"}
-    assert on_disk == set(STATISTICS) | set(ENGINES) | set(FRONT_ENDS) | PRIVATE_HELPERS
+    on_disk = {p.stem for p in PACKAGE.glob("*.py") if p.stem != "__init__"}
+    on_disk |= {p.parent.name for p in PACKAGE.glob("*/__init__.py")}
+    assert on_disk == set(MODULES)
+
+
+def test_each_module_has_a_kind_with_a_floor_and_test_files_that_exist():
+    root = PACKAGE.parents[1]
+    for name, module in MODULES.items():
+        assert module.kind in FLOORS, name
+        assert all((root / path).is_file() for path in module.tests), name
+        if FLOORS[module.kind] == 0 or module.kind == "renderer":
+            assert name.startswith("_"), name
+        if module.kind == "statistics" or module.exported:
+            assert not name.startswith("_"), name
+    assert set(EXPORTED) == set(of_kind("statistics")) | {"report", "predictions", "readers"}
+
+
+def test_the_package_exports_what_the_registry_says():
+    assert [m for m in EXPORTED if getattr(sigeval, m) is not importlib.import_module(f"sigeval.{m}")] == []
+    expected = ["ConfidenceInterval", "BootstrapResult",
+                *(n for m in EXPORTED for n in importlib.import_module(f"sigeval.{m}").__all__), "__version__"]
+    assert sigeval.__all__ == expected
+    assert not any(hasattr(sigeval, leftover) for leftover in ("_name", "_module", "_public"))
+
+
+def test_the_api_page_documents_every_public_module():
+    page = (PACKAGE.parents[1] / "book" / "api.md").read_text()
+    public = [m for m in of_kind("statistics", "front door", "plots") if not m.startswith("_")]
+    assert [m for m in public if f".. automodule:: sigeval.{m}\n" not in page] == []
 
 
 def test_importing_the_core_does_not_import_matplotlib_or_the_course():
@@ -64,5 +87,26 @@ def test_one_version_number():
     project = tomllib.loads((PACKAGE.parents[1] / "pyproject.toml").read_text())["project"]
     assert "version" not in project and project["dynamic"] == ["version"]
     assert version("sigeval") == sigeval.__version__
+    from sigeval._version import __version__
+
+    assert __version__ is sigeval.__version__
     changelog = (PACKAGE.parents[1] / "CHANGELOG.md").read_text()
     assert f"## [{sigeval.__version__}]" in changelog
+
+
+def test_the_type_stub_is_written_from_the_registry():
+    # __init__ imports the registry's modules in a loop no type checker follows; the stub says what it holds.
+    sys.path.insert(0, str(PACKAGE.parents[1] / "tools"))
+    import package_stub
+
+    sys.path.pop(0)
+    assert (PACKAGE / "__init__.pyi").read_text() == package_stub.text(), "run python tools/package_stub.py"
+
+
+def test_a_type_checker_sees_the_exported_signatures(tmp_path):
+    api = pytest.importorskip("mypy.api")
+    user = tmp_path / "user.py"
+    user.write_text("from sigeval import Report, proportion_ci, run_benchmark\n"
+                    "proportion_ci(45, 100, method='nope')\nReport([], units=3)\nrun_benchmark(1, 2, 3)\n")
+    out, _, status = api.run([str(user), "--no-incremental", "--cache-dir", str(tmp_path / "cache")])
+    assert status == 1 and {line.split(":")[1] for line in out.splitlines() if "[arg-type]" in line} == {"2", "3", "4"}, out

@@ -64,7 +64,7 @@ def test_mcnemar_exact_is_the_article_formula():
 def test_mcnemar_chi_square_by_hand(n01, n10):
     a, b = _vectors(50, n01, n10, 20)
     m = n01 + n10
-    plain = mcnemar(a, b, exact=False, correction=False)
+    plain = mcnemar(a, b, exact=False, continuity=False)
     assert plain.statistic == pytest.approx((n01 - n10) ** 2 / m, rel=1e-14)
     assert plain.pvalue == pytest.approx(stats.chi2.sf((n01 - n10) ** 2 / m, 1), rel=1e-12)
     assert plain.method == "chi-square"
@@ -101,7 +101,7 @@ def test_mcnemar_is_symmetric_in_the_models():
 
 
 @pytest.mark.parametrize(
-    "kwargs", [dict(), dict(mid_p=True), dict(exact=False), dict(exact=False, correction=False)]
+    "kwargs", [dict(), dict(mid_p=True), dict(exact=False), dict(exact=False, continuity=False)]
 )
 def test_mcnemar_without_disagreements_warns_and_gives_p_one(kwargs):
     a = np.array([1, 1, 0, 1, 0], dtype=bool)
@@ -155,7 +155,7 @@ def test_mcnemar_rejects_bad_input(a, b, error, match):
 
 def test_mcnemar_counts_is_mcnemar_on_the_table():
     for n01, n10 in [(44, 28), (0, 9), (7, 8), (120, 80), (3, 0)]:
-        for kwargs in (dict(), dict(exact=False), dict(exact=False, correction=False)):
+        for kwargs in (dict(), dict(exact=False), dict(exact=False, continuity=False)):
             assert mcnemar_counts(n01, n10, **kwargs) == mcnemar(*_vectors(13, n01, n10, 5), **kwargs)
 
 
@@ -171,7 +171,7 @@ def test_mcnemar_counts_article_values_and_types():
 def test_mcnemar_counts_vectorized_matches_scipy_and_the_scalar_test():
     n01, n10 = np.meshgrid(np.arange(0, 31), np.arange(0, 31), indexing="ij")
     n01, n10 = n01.ravel()[1:], n10.ravel()[1:]  # drop (0, 0)
-    for kwargs in (dict(), dict(exact=False), dict(exact=False, correction=False)):
+    for kwargs in (dict(), dict(exact=False), dict(exact=False, continuity=False)):
         res = mcnemar_counts(n01, n10, **kwargs)
         assert res.pvalue.shape == res.statistic.shape == n01.shape
         np.testing.assert_array_equal(res.n01, n01)
@@ -180,7 +180,7 @@ def test_mcnemar_counts_vectorized_matches_scipy_and_the_scalar_test():
     ref = [stats.binomtest(int(a), int(a + b), 0.5).pvalue for a, b in zip(n01, n10)]
     np.testing.assert_allclose(mcnemar_counts(n01, n10).pvalue, ref, rtol=1e-12, atol=1e-15)
     chi2 = (n01 - n10) ** 2 / (n01 + n10)
-    np.testing.assert_allclose(mcnemar_counts(n01, n10, exact=False, correction=False).statistic, chi2, rtol=1e-14)
+    np.testing.assert_allclose(mcnemar_counts(n01, n10, exact=False, continuity=False).statistic, chi2, rtol=1e-14)
 
 
 def test_mcnemar_counts_broadcasts():
@@ -269,7 +269,7 @@ def test_mcnemar_counts_up_to_two_to_the_53_disagreements():
         (3, "4", {}, TypeError, r"`n10` must hold integer counts"),
         ([1, 2, 3], [1, 2], {}, ValueError, r"`n01` and `n10` must broadcast to a common shape; got shapes \(3,\) and \(2,\)"),
         (3, 4, dict(exact="yes"), TypeError, r"`exact` must be True or False; got 'yes'"),
-        (3, 4, dict(correction=1), TypeError, r"`correction` must be True or False; got 1"),
+        (3, 4, dict(continuity=1), TypeError, r"`continuity` must be True or False; got 1"),
         (3, 4, dict(mid_p="yes"), TypeError, r"`mid_p` must be True or False; got 'yes'"),
         (3, 4, dict(mid_p=True, exact=False), ValueError, r"`mid_p=True` .* needs `exact=True`"),
     ],
@@ -306,7 +306,7 @@ def test_mid_p_fagerland_worked_example():
         for r in (
             exact,
             mid,
-            mcnemar_counts(1, 7, exact=False, correction=False),
+            mcnemar_counts(1, 7, exact=False, continuity=False),
             mcnemar_counts(1, 7, exact=False),
         )
     ]

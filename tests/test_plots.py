@@ -81,7 +81,7 @@ def test_continuous_values_get_at_most_60_bins(ax):
 
 def _posteriors():
     t_post = correlated_ttest([0.02, 0.01, 0.03, 0.0, 0.02], test_fraction=0.2, rope=0.01)
-    dp = bayesian_signed_rank([0.8, 0.7, 0.9, 0.6], [0.79, 0.72, 0.88, 0.6], rope=0.01, n_samples=300, rng=0)
+    dp = bayesian_signed_rank([0.8, 0.7, 0.9, 0.6], [0.79, 0.72, 0.88, 0.6], rope=0.01, n_draws=300, rng=0)
     scores = np.array([[0.9, 1.1, 0.5], [1.0, 1.3, 0.4], [0.8, 1.0, 0.6]])
     agg = [aggregate_ci(scores, statistic=s, n_resamples=50, rng=0) for s in ("iqm", "mean")]
     profile = performance_profile(scores, [0.0, 0.5, 1.0, 1.5], n_resamples=50, rng=0)
@@ -351,7 +351,7 @@ def _bad_calls():
         "posterior_simplex": [
             (lambda ax: P.posterior_simplex(ax, t_post), TypeError, "`posterior` must be a DirichletPosterior"),
             (lambda ax: P.posterior_simplex(ax, dataclasses.replace(dp, posterior_samples=np.ones((3, 2)))),
-             ValueError, r"must have shape \(n_samples, 3\); got \(3, 2\)"),
+             ValueError, r"must have shape \(n_draws, 3\); got \(3, 2\)"),
             (lambda ax: P.posterior_simplex(ax, dataclasses.replace(dp, posterior_samples=np.full((3, 3), NAN))),
              ValueError, "`posterior.posterior_samples` must be finite"),
             (lambda ax: P.posterior_simplex(ax, dp, gridsize=0), ValueError, "`gridsize` must be an integer >= 1"),
@@ -583,7 +583,7 @@ def test_cd_diagram_draws_model_names_with_dollar_signs_as_text():
         (lambda ax: plots.cd_diagram(ax.figure, friedman(np.eye(3) + 1)), TypeError, r"^`ax` must be a Matplotlib Axes"),
         # "`critical_difference` must be finite; got inf": the level at fault went unnamed.
         (lambda ax: plots.cd_diagram(ax, friedman(np.eye(3) + 1), alpha=1e-300), ValueError,
-         r"^`alpha` = 1e-300 is too small"),
+         r"^`alpha` must be at least 1e-12; got 1e-300\.$"),
         # Drawn, with a mean rank that no ranking of 2 models can have.
         (lambda ax: plots.cd_diagram(ax, SimpleNamespace(mean_ranks=[1.0, 1e308], models=["a", "b"], n_tasks=3)),
          ValueError, r"^`result\.mean_ranks` must lie between 1 and the number of models \(2\); got 1e\+308\.$"),
@@ -612,7 +612,7 @@ def test_posterior_density_shades_each_region_and_draws_a_point_mass(ax):
 
 
 def test_posterior_simplex_puts_each_certain_sample_in_its_corner(ax):
-    post = bayesian_signed_rank([0.8, 0.7, 0.9, 0.6], [0.79, 0.72, 0.88, 0.6], rope=0.01, n_samples=3, rng=0)
+    post = bayesian_signed_rank([0.8, 0.7, 0.9, 0.6], [0.79, 0.72, 0.88, 0.6], rope=0.01, n_draws=3, rng=0)
     corners = dataclasses.replace(post, posterior_samples=np.eye(3))
     plots.posterior_simplex(ax, corners, gridsize=5)
     offsets = ax.collections[0].get_offsets()

@@ -17,7 +17,7 @@ from sigeval.power_mcnemar import _critical_count, _exact_sample_size
 
 # --------------------------------------------------------------------------- McNemar power
 
-FORMS = [dict(), dict(mid_p=True), dict(exact=False), dict(exact=False, correction=False)]
+FORMS = [dict(), dict(mid_p=True), dict(exact=False), dict(exact=False, continuity=False)]
 
 
 def _power_by_enumeration(n, p01, p10, alpha=0.05, **kwargs):
@@ -41,9 +41,9 @@ def test_power_equals_the_sum_over_all_tables(kwargs, n, p01, p10):
 @pytest.mark.parametrize("kwargs", FORMS)
 @pytest.mark.parametrize("alpha", [0.01, 0.05, 0.2])
 def test_critical_counts_are_the_tests_own_rejection_region(kwargs, alpha):
-    exact, correction = kwargs.get("exact", True), kwargs.get("correction", True)
+    exact, continuity = kwargs.get("exact", True), kwargs.get("continuity", True)
     m = np.arange(0, 400)
-    c = _critical_count(m, alpha, exact, correction, kwargs.get("mid_p", False))
+    c = _critical_count(m, alpha, exact, continuity, kwargs.get("mid_p", False))
     for size in [0, 1, 2, 5, 6, 7, 17, 100, 257, 399]:
         k = np.arange(size + 1)
         with warnings.catch_warnings():
@@ -58,13 +58,13 @@ def test_critical_counts_at_alphas_equal_to_attainable_p_values(kwargs, size):
     # The test rejects when p <= alpha: at alpha equal to an attainable p-value that table
     # is in the region, one float below it is not, even where the closed-form guess (which
     # rounds the other way for the chi-square tests) has to be corrected downwards.
-    exact, correction, mid_p = kwargs.get("exact", True), kwargs.get("correction", True), kwargs.get("mid_p", False)
+    exact, continuity, mid_p = kwargs.get("exact", True), kwargs.get("continuity", True), kwargs.get("mid_p", False)
     k = np.arange(size + 1)
     pvalues = mcnemar_counts(k, size - k, **kwargs).pvalue
     off_tie = pvalues[2 * k != size]  # c < m/2 by definition; the mid-p tie is tested below
     for p in np.unique(off_tie[(off_tie > 0) & (off_tie < 1)]):
         for alpha in (p, np.nextafter(p, 0)):
-            c = int(_critical_count(np.array([size]), alpha, exact, correction, mid_p)[0])
+            c = int(_critical_count(np.array([size]), alpha, exact, continuity, mid_p)[0])
             np.testing.assert_array_equal(pvalues <= alpha, (k <= c) | (k >= size - c))
 
 
@@ -86,8 +86,8 @@ def test_mid_p_power_when_even_a_tie_is_significant(alpha):
 
 def test_critical_count_is_minus_one_without_a_significant_outcome():
     m = np.arange(0, 8)
-    for exact, correction in [(True, True), (False, True), (False, False)]:
-        c = _critical_count(m, 0.01, exact, correction, False)
+    for exact, continuity in [(True, True), (False, True), (False, False)]:
+        c = _critical_count(m, 0.01, exact, continuity, False)
         assert c.dtype == np.int64 and c.min() == -1
         assert np.all(c[m < 6] == -1)  # 2 / 2**5 > 0.01: nothing below 6 disagreements is significant
 
@@ -116,14 +116,14 @@ def test_power_at_equal_rates_is_the_size():
             assert 0 <= size <= 0.05
     assert mcnemar_power(40, 0.3, 0.3).power == pytest.approx(_power_by_enumeration(40, 0.3, 0.3), rel=1e-11)
     # The uncorrected chi-square form does not hold its level everywhere.
-    assert mcnemar_power(40, 0.3, 0.3, exact=False, correction=False).power > 0.05
+    assert mcnemar_power(40, 0.3, 0.3, exact=False, continuity=False).power > 0.05
 
 
 def test_power_approaches_connors_approximation_for_large_n():
     p01, p10 = 0.0515, 0.0485  # a small difference: power is moderate only at large n
     n = np.array([20_000, 60_000])
     normal = mcnemar_power(n, p01, p10, power_method="normal").power
-    np.testing.assert_allclose(mcnemar_power(n, p01, p10, exact=False, correction=False).power, normal, atol=0.002)
+    np.testing.assert_allclose(mcnemar_power(n, p01, p10, exact=False, continuity=False).power, normal, atol=0.002)
     np.testing.assert_allclose(mcnemar_power(n, p01, p10).power, normal, atol=0.01)
     assert 0.2 < normal[0] < normal[1] < 0.7
 
@@ -303,7 +303,7 @@ def test_exact_sample_size_when_the_rates_sum_to_one_plus_rounding():
 def test_exact_search_does_not_depend_on_its_first_horizon(kwargs, p01, p10):
     # The search starts at twice Connor's n (at least 64) and doubles its horizon as
     # needed; from a start far too small it must extend and find the same sizes.
-    form = (kwargs.get("exact", True), kwargs.get("correction", True), kwargs.get("mid_p", False))
+    form = (kwargs.get("exact", True), kwargs.get("continuity", True), kwargs.get("mid_p", False))
     expected = [mcnemar_sample_size(p01, p10, rule=rule, **kwargs) for rule in ("first", "stable")]
     assert expected[0] > 66  # beyond the first horizon from start = 1
     for start in [1, 40, 99]:
@@ -362,7 +362,7 @@ def test_sample_size_at_the_edges_of_the_rates():
         ((0.05, 0.02), dict(alpha=0.0), ValueError, r"`alpha` must be strictly between 0 and 1; got 0.0"),
         ((0.05, 0.02), dict(power_method="simulate"), ValueError, r"`power_method` must be one of 'enumeration', 'normal'"),
         ((0.05, 0.02), dict(rule="last"), ValueError, r"`rule` must be one of 'first', 'stable'; got 'last'"),
-        ((0.05, 0.02), dict(correction="yes"), TypeError, r"`correction` must be True or False"),
+        ((0.05, 0.02), dict(continuity="yes"), TypeError, r"`continuity` must be True or False"),
         ((0.0101, 0.01), {}, ValueError, r"The normal approximation already asks for .* items; the exact search stops at 1,000,000. Use `power_method='normal'`"),
     ],
 )

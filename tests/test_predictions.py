@@ -41,7 +41,7 @@ def test_the_command_prints_what_the_library_returns(tmp_path, capsys):
     out = json.loads(capsys.readouterr().out)
     res = compare_predictions(table, n_resamples=300, rng=7)
     # The JSON holds every digit: the tables are the library's, exactly.
-    pd.testing.assert_frame_equal(pd.DataFrame(out["models"]), res.models, check_exact=True)
+    pd.testing.assert_frame_equal(pd.DataFrame(out["models"]), res.per_model, check_exact=True)
     pd.testing.assert_frame_equal(pd.DataFrame(out["pairs"]), res.pairs, check_exact=True)
     assert out["note"] == res.note and "rng seed 7" in res.note
 
@@ -81,7 +81,7 @@ def test_accuracy_comparison_is_built_from_the_library_parts():
     table = _table(seed=1)
     res = compare_predictions(table, confidence_level=0.9, n_resamples=400, rng=3)
     correct = {m: (table[m] == table.label).to_numpy(float) for m in "ABC"}
-    for row in res.models.itertuples():
+    for row in res.per_model.itertuples():
         ci = proportion_ci(int(correct[row.model].sum()), 300, confidence_level=0.9)
         assert (row.accuracy, row.ci_low, row.ci_high) == (correct[row.model].mean(), ci.low, ci.high)
     gen = np.random.default_rng(3)
@@ -99,7 +99,7 @@ def test_auc_comparison_uses_delong_for_each_auc_by_default():
     y = rng.integers(0, 2, 200)
     table = pd.DataFrame({"label": y, "s1": y + rng.normal(0, 1, 200), "s2": y + rng.normal(0, 2, 200)})
     res = compare_predictions(table, metric="auc", n_resamples=300, rng=4)
-    for row in res.models.itertuples():
+    for row in res.per_model.itertuples():
         ref = delong_ci(y, table[row.model].to_numpy())
         assert (row.auc, row.ci_low, row.ci_high) == (ref.estimate, *ref.confidence_interval)
     assert "DeLong's standard error" in res.note and "resamples" not in res.note
@@ -114,7 +114,7 @@ def test_auc_comparison_uses_delong_and_bootstraps_each_auc():
     table = pd.DataFrame({"label": y, "s1": y + rng.normal(0, 1, 200), "s2": y + rng.normal(0, 2, 200)})
     res = compare_predictions(table, metric="auc", n_resamples=300, rng=4, auc_method="bootstrap")
     gen = np.random.default_rng(4)
-    for row in res.models.itertuples():
+    for row in res.per_model.itertuples():
         boot = bootstrap_ci((y, table[row.model].to_numpy()), statistic=roc_auc, n_resamples=300, rng=gen)
         assert (row.auc, row.ci_low, row.ci_high) == (boot.estimate, *boot.confidence_interval)
     ref = delong_test(y, table.s1, table.s2)
@@ -217,7 +217,7 @@ def test_labels_compared_as_text_cell_by_cell():
         with warnings.catch_warnings():
             warnings.simplefilter("error", RuntimeWarning)
             res = compare_predictions(table, n_resamples=50, rng=0)
-        assert res.models.accuracy.tolist() == accuracies
+        assert res.per_model.accuracy.tolist() == accuracies
 
 
 def test_auc_errors_name_the_column_not_the_bootstrap():
@@ -234,7 +234,7 @@ def test_auc_errors_name_the_column_not_the_bootstrap():
                                          r"No interval was computed"):
         compare_predictions(table.head(6), metric="auc", n_resamples=100, rng=0, auc_method="bootstrap")
     # DeLong's intervals (the default) need no resample.
-    assert len(compare_predictions(table.head(6), metric="auc").models) == 2
+    assert len(compare_predictions(table.head(6), metric="auc").per_model) == 2
 
 
 # --------------------------------------------------------------------------- exact notes, messages and the grouped path (mutation testing)
@@ -248,7 +248,7 @@ def test_grouped_accuracy_comparison_is_built_from_the_library_parts():
     codes = pd.factorize(table["clip"])[0]
     correct = {m: (table[m] == table.label).to_numpy(float) for m in "ABC"}
     gen = np.random.default_rng(6)
-    for row in res.models.itertuples():
+    for row in res.per_model.itertuples():
         boot = bootstrap_ci(correct[row.model], groups=codes, n_resamples=200, confidence_level=0.8, rng=gen)
         assert (row.n_items, row.accuracy, row.ci_low, row.ci_high) == (60, correct[row.model].mean(),
                                                                           *boot.confidence_interval)
@@ -261,7 +261,7 @@ def test_grouped_accuracy_comparison_is_built_from_the_library_parts():
     assert res.note == ("accuracy intervals: cluster bootstrap; differences: A minus B, paired cluster bootstrap "
                         "percentile interval (200 resamples, rng seed 6); p: sign flips of whole groups (exact or "
                         "10,000 draws), Holm-adjusted over 3 pair(s)")
-    assert list(res.models.columns) == ["model", "n_items", "accuracy", "ci_low", "ci_high"]
+    assert list(res.per_model.columns) == ["model", "n_items", "accuracy", "ci_low", "ci_high"]
     assert list(res.pairs.columns) == ["model_a", "model_b", "estimate", "ci_low", "ci_high", "pvalue", "pvalue_holm"]
 
 
@@ -284,8 +284,8 @@ def test_notes_say_exactly_how_every_number_was_computed():
     res = compare_predictions(scores, metric="auc", n_resamples=100, rng=4, auc_method="bootstrap")
     assert res.note == ("AUC intervals: bootstrap percentile (100 resamples, rng seed 4); differences: AUC of A minus "
                         "B with DeLong's interval and test, Holm-adjusted over 3 pair(s)")
-    assert res.models.n_items.tolist() == [40, 40, 40]
-    assert list(res.models.columns) == ["model", "n_items", "auc", "ci_low", "ci_high"]
+    assert res.per_model.n_items.tolist() == [40, 40, 40]
+    assert list(res.per_model.columns) == ["model", "n_items", "auc", "ci_low", "ci_high"]
     assert (res.metric, res.confidence_level, res.n_resamples) == ("auc", 0.95, 100)
 
 
@@ -334,8 +334,8 @@ def test_table_errors_say_exactly_what_is_wrong_and_where(table, kwargs, message
 def test_the_default_models_are_every_other_column():
     table = _table(n=40, seed=9).assign(clip=np.repeat(np.arange(8), 5))
     res = compare_predictions(table, groups="clip", n_resamples=50, rng=0)
-    assert res.models.model.tolist() == ["A", "B", "C"]
-    assert compare_predictions(table, groups="clip", models=["C", "A"], n_resamples=50, rng=0).models.model.tolist() == [
+    assert res.per_model.model.tolist() == ["A", "B", "C"]
+    assert compare_predictions(table, groups="clip", models=["C", "A"], n_resamples=50, rng=0).per_model.model.tolist() == [
         "C", "A"]
 
 
@@ -413,7 +413,7 @@ def test_auc_comparison_at_another_level_and_a_degenerate_pair():
     for method in ("delong", "bootstrap"):
         res = compare_predictions(table, metric="auc", confidence_level=0.8, n_resamples=100, rng=1, auc_method=method)
         gen = np.random.default_rng(1)
-        for row in res.models.itertuples():
+        for row in res.per_model.itertuples():
             s = table[row.model].to_numpy()
             ref = (delong_ci(y, s, confidence_level=0.8) if method == "delong" else
                    bootstrap_ci((y, s), statistic=roc_auc, n_resamples=100, confidence_level=0.8, rng=gen))
@@ -441,7 +441,7 @@ def test_whole_numbers_beyond_float64_precision_are_not_rounded_into_a_match():
         "B": [n, n - 1, 1000, 4],
     })
     res = compare_predictions(table, n_resamples=50, rng=0)
-    assert res.models.accuracy.tolist() == [1.0, 0.5]
+    assert res.per_model.accuracy.tolist() == [1.0, 0.5]
 
 
 def test_no_model_predicts_names_at_most_five_values_each_written_as_integers():

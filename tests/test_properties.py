@@ -12,6 +12,7 @@ examples deterministic and bounded.
 from __future__ import annotations
 
 import inspect
+import json
 import math
 import re
 import warnings
@@ -218,8 +219,8 @@ def test_permutation_pvalue_is_never_below_two_to_the_minus_n(ab, method, altern
 
 @given(n01=counts, n10=counts, form=st.sampled_from([(True, True, False), (True, True, True), (False, True, False), (False, False, False)]))
 def test_mcnemar_counts_pvalue_is_a_probability(n01, n10, form):
-    exact, correction, mid_p = form
-    res = outcome(lambda: sg.mcnemar_counts(n01, n10, exact=exact, correction=correction, mid_p=mid_p))
+    exact, continuity, mid_p = form
+    res = outcome(lambda: sg.mcnemar_counts(n01, n10, exact=exact, continuity=continuity, mid_p=mid_p))
     if res is not None:
         pvalue(res.pvalue)
         finite(res.statistic)
@@ -605,7 +606,7 @@ def test_compare_predictions_tables_are_consistent(data, n, level):
     res = outcome(lambda: sg.compare_predictions(table, label=None, confidence_level=level, n_resamples=20, rng=0))
     if res is None:
         return
-    models = res.models
+    models = res.per_model
     assert np.all((models.ci_low <= models.accuracy) & (models.accuracy <= models.ci_high))
     pairs = res.pairs
     pvalue(pairs.pvalue.to_numpy())
@@ -704,6 +705,46 @@ def test_confidence_sequences_are_nested_and_hold_the_running_mean(d, level):
         assert np.all(cs.low <= cs.high)
 
 
+@given(ab=pairs(min_size=1, max_size=10), failed=st.lists(st.integers(0, 19), max_size=4), margin=positive | wide,
+       alpha=st.floats(1e-6, 0.499), method=st.sampled_from(sg.GATE_METHODS), higher=st.booleans(),
+       fail_on=st.sampled_from(["margin", "zero"]))
+def test_the_gate_decides_as_its_interval_says(ab, failed, margin, alpha, method, higher, fail_on):
+    a, b = (x.copy() for x in ab)
+    for i in failed:  # failed runs on either side
+        (a if i % 2 else b)[(i // 2) % a.size] = np.nan
+    bounds = None
+    if method == "betting":
+        a, b = np.clip(a, 0.0, 1.0), np.clip(b, 0.0, 1.0)
+        bounds = (0.0, 1.0)
+    res = outcome(lambda: sg.gate(a, b, margin=margin, alpha=alpha, method=method, higher_is_better=higher,
+                                  fail_on=fail_on, bounds=bounds))
+    runs = pd.DataFrame({"task": "t", "model": ["A"] * a.size + ["B"] * b.size, "seed": list(range(a.size)) * 2,
+                         "score": np.r_[a, b]})
+    table = outcome(lambda: sg.gate_table(runs, model_a="A", model_b="B", margin=margin, alpha=alpha, method=method,
+                                          higher_is_better=higher, fail_on=fail_on, bounds=bounds))
+    if res is None:
+        assert table is None
+        return
+    if np.nanmax(np.abs(np.r_[a, b, 0.0])) < 1e300:  # a table of runs refuses scores beyond 1e300
+        assert table is not None and (table.decision, table.n, table.failed_a) == (res.decision, res.n, res.failed_a)
+    assert res.decision in sg.GATE_DECISIONS and res.exit_status == sg.EXIT_STATUS[res.decision]
+    assert res.flagged == (res.n_failed_a > res.n_failed_b) and res.n + res.n_failed_a >= res.n_pairs - res.n_failed_b
+    low, high = res.confidence_interval
+    assert not (np.isnan(low) or np.isnan(high)) and low <= high
+    if method == "fixed":
+        interval(res.confidence_interval, res.estimate)
+        pvalue([res.pvalue, res.pvalue_worse])
+        assert (res.decision == "fail") == (res.pvalue_worse <= alpha)
+    else:  # the sequence decides by its interval, oriented so that up is better
+        up_low, up_high = (low, high) if higher else (-high, -low)
+        worse_at = -res.margin if fail_on == "margin" else 0.0
+        assert (res.decision == "fail") == (up_high < worse_at)
+        assert (res.decision == "pass") == (up_high >= worse_at and up_low > -res.margin)
+    assert res.n_needed is None or (res.n_needed >= 2 and res.n_more == max(res.n_needed - res.n, 0))
+    json.dumps(res.to_dict(), allow_nan=False)
+    assert res.to_line().startswith(res.decision)
+
+
 # --------------------------------------------------------------------------- Bayesian comparisons
 
 
@@ -731,7 +772,7 @@ def test_t_posteriors_give_three_probabilities(ab, rope, fraction):
 def test_dirichlet_posteriors_give_three_probabilities(ab, rope, prior):
     a, b = ab
     for test in (sg.bayesian_signed_rank, sg.bayesian_sign_test):
-        post = outcome(lambda test=test: test(a, b, rope=rope, prior_strength=prior, n_samples=200, rng=0))
+        post = outcome(lambda test=test: test(a, b, rope=rope, prior_strength=prior, n_draws=200, rng=0))
         if post is not None:
             p = _regions(post)
             samples = post.posterior_samples

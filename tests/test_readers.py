@@ -204,7 +204,7 @@ def test_predictions_read_here_compare_as_the_frame_they_came_from(tmp_path):
     read = compare_predictions(read_csv_table(path), n_resamples=200, rng=1)
     direct = compare_predictions(frame, n_resamples=200, rng=1)
     pd.testing.assert_frame_equal(read.pairs, direct.pairs)
-    pd.testing.assert_frame_equal(read.models, direct.models)
+    pd.testing.assert_frame_equal(read.per_model, direct.per_model)
 
 
 def test_the_path_may_be_text_or_a_path(tmp_path):

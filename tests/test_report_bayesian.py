@@ -123,8 +123,8 @@ def test_bayesian_probabilities_sum_to_one_and_swap_with_the_models():
 @pytest.mark.parametrize("over", ["seeds", "tasks"])
 def test_bayesian_when_lower_is_better_swaps_the_outer_probabilities(over):
     table = long_table(HAND)
-    higher = Report(table).bayesian(rope=0.01, over=over, n_samples=500, rng=1)
-    lower = Report(table, higher_is_better=False).bayesian(rope=0.01, over=over, n_samples=500, rng=1)
+    higher = Report(table).bayesian(rope=0.01, over=over, n_draws=500, rng=1)
+    lower = Report(table, higher_is_better=False).bayesian(rope=0.01, over=over, n_draws=500, rng=1)
     assert lower.mean_diff.tolist() == higher.mean_diff.tolist()
     assert lower.prob_a_better.tolist() == higher.prob_b_better.tolist()
     assert lower.prob_b_better.tolist() == higher.prob_a_better.tolist()
@@ -211,12 +211,12 @@ def test_bayesian_on_subnormal_scores_is_the_function_s_answer():
 
 @pytest.mark.parametrize("rope, prior_strength", [(0.0, 0.5), (0.01, 0.5), (0.01, 2.0)])
 def test_bayesian_over_tasks_is_the_signed_rank_test_of_the_task_means(hand, rope, prior_strength):
-    view = hand.bayesian(rope=rope, over="tasks", prior_strength=prior_strength, n_samples=2_000, rng=7)
+    view = hand.bayesian(rope=rope, over="tasks", prior_strength=prior_strength, n_draws=2_000, rng=7)
     assert list(view.columns) == ["model_a", "model_b", "n_tasks", "mean_diff", "rope", *PROBS]
     means, _ = hand.mean_scores()
     generator = np.random.default_rng(7)  # one generator, pair after pair
     for row, (a, b) in zip(view.itertuples(index=False), [("A", "B"), ("A", "C"), ("B", "C")], strict=True):
-        post = bayesian_signed_rank(means[a], means[b], rope=rope, prior_strength=prior_strength, n_samples=2_000,
+        post = bayesian_signed_rank(means[a], means[b], rope=rope, prior_strength=prior_strength, n_draws=2_000,
                                     rng=generator)
         assert (row.model_a, row.model_b, row.n_tasks) == (a, b, 3)
         assert [row.prob_a_better, row.prob_rope, row.prob_b_better] == [post.prob_a_better, post.prob_rope,
@@ -232,9 +232,9 @@ def test_bayesian_over_tasks_uses_fifty_thousand_samples_by_default(hand, monkey
     seen = []
     original = report_module.bayesian_signed_rank
     monkeypatch.setattr(report_module, "bayesian_signed_rank",
-                        lambda *args, **kwargs: seen.append(kwargs) or original(*args, **{**kwargs, "n_samples": 10}))
+                        lambda *args, **kwargs: seen.append(kwargs) or original(*args, **{**kwargs, "n_draws": 10}))
     hand.bayesian(rope=0.01, over="tasks", rng=0)
-    assert {k["n_samples"] for k in seen} == {50_000} and {k["prior_strength"] for k in seen} == {0.5}
+    assert {k["n_draws"] for k in seen} == {50_000} and {k["prior_strength"] for k in seen} == {0.5}
 
 
 def test_bayesian_over_tasks_needs_two_tasks():
@@ -328,8 +328,8 @@ def test_aggregate_resamples_ten_thousand_times_at_gamma_one_by_default(hand, mo
             "`test_fraction` belongs to over='seeds' (the splits within a task); the signed-rank test over tasks "
             "has none; got test_fraction=0.5.") + "$"),
         ({"rope": 0.01, "over": "tasks", "prior_strength": 0}, ValueError, "`prior_strength` must be positive"),
-        ({"rope": 0.01, "over": "tasks", "n_samples": 0}, ValueError, "`n_samples` must be an integer >= 1"),
-        ({"rope": 0.01, "over": "tasks", "n_samples": 2.5}, TypeError, "`n_samples` must be an integer"),
+        ({"rope": 0.01, "over": "tasks", "n_draws": 0}, ValueError, "`n_draws` must be an integer >= 1"),
+        ({"rope": 0.01, "over": "tasks", "n_draws": 2.5}, TypeError, "`n_draws` must be an integer"),
         ({"rope": 0.01, "over": "tasks", "rng": "seed"}, TypeError, "`rng`"),
     ],
 )

@@ -223,7 +223,7 @@ def test_the_comparison_page_holds_each_table_the_note_and_the_environment(tmp_p
 
     a = pd.DataFrame({"model": ["A<1>"], "accuracy": [0.875]})
     b = pd.DataFrame({"model_a": ["A"], "pvalue": [0.25]})
-    result = SimpleNamespace(models=a, pairs=b)
+    result = SimpleNamespace(per_model=a, pairs=b)
     out = ro.page(ro.ComparisonOutput(result, "p < 0.05 & more", "x & <y>.csv", "sigeval compare x.csv"),
                   tmp_path / "page.html")
     assert out == tmp_path / "page.html"
@@ -919,7 +919,7 @@ def test_pages_are_written_in_utf8_whatever_the_locale(tmp_path):
 
     from sigeval import _report_output as ro
 
-    result = SimpleNamespace(models=pd.DataFrame({"model": ["±"]}), pairs=pd.DataFrame())
+    result = SimpleNamespace(per_model=pd.DataFrame({"model": ["±"]}), pairs=pd.DataFrame())
     before = locale.setlocale(locale.LC_CTYPE)
     locale.setlocale(locale.LC_CTYPE, "C")  # an ASCII locale: a page written in its encoding would fail on "±"
     try:

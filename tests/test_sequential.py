@@ -17,7 +17,7 @@ from sigeval import (
     sequential,
     spending_alpha,
 )
-from sigeval.sequential import _t_mixture_limits
+from sigeval.sequential import _running_intersection, _t_mixture_limits
 
 
 @pytest.fixture(autouse=True)
@@ -441,21 +441,21 @@ def _tm(**kwargs):
     (lambda: _tm(max_pairs=1), ValueError, "`max_pairs` must be a whole number >= 2; got 1."),
     (lambda: _tm(max_pairs=True), ValueError, "`max_pairs` must be a whole number >= 2; got True."),
     (lambda: _tm(max_pairs=5.0), ValueError, "`max_pairs` must be a whole number >= 2; got 5.0."),
-    (lambda: _tm().update("a", 0.5), TypeError, "`score_a` must hold real numbers; got dtype <U1."),
-    (lambda: _tm().update(0.5, "a"), TypeError, "`score_b` must hold real numbers; got dtype <U1."),
-    (lambda: _tm().update(0.5, np.array([None])), TypeError, "`score_b` must hold real numbers; got dtype object."),
-    (lambda: _tm().update(np.inf, 0.5), ValueError, "`score_a` must be finite; got [inf] (a failed run cannot be paired)."),
-    (lambda: _tm().update(0.5, np.nan), ValueError, "`score_b` must be finite; got [nan] (a failed run cannot be paired)."),
+    (lambda: _tm().update("a", 0.5), TypeError, "`scores_a` must hold real numbers; got dtype <U1."),
+    (lambda: _tm().update(0.5, "a"), TypeError, "`scores_b` must hold real numbers; got dtype <U1."),
+    (lambda: _tm().update(0.5, np.array([None])), TypeError, "`scores_b` must hold real numbers; got dtype object."),
+    (lambda: _tm().update(np.inf, 0.5), ValueError, "`scores_a` must be finite; got [inf] (a failed run cannot be paired)."),
+    (lambda: _tm().update(0.5, np.nan), ValueError, "`scores_b` must be finite; got [nan] (a failed run cannot be paired)."),
     (lambda: SequentialComparison(method="betting", bounds=(0, 1)).update(-0.5, 0.5), ValueError,
-     "`score_a` must lie within `bounds` (0.0, 1.0); got [-0.5]."),
+     "`scores_a` must lie within `bounds` (0.0, 1.0); got [-0.5]."),
     (lambda: SequentialComparison(method="betting", bounds=(0, 1)).update(0.5, 1.5), ValueError,
-     "`score_b` must lie within `bounds` (0.0, 1.0); got [1.5]."),
+     "`scores_b` must lie within `bounds` (0.0, 1.0); got [1.5]."),
     (lambda: _tm().update([0.1, 0.2], [0.1]), ValueError,
-     "`score_a` and `score_b` must be paired, with the same length; got 2 and 1."),
+     "`scores_a` and `scores_b` must be paired, with the same length; got 2 and 1."),
     (lambda: _tm().update([[0.1]], [0.1]), ValueError,
-     "`score_a` and `score_b` must be one score or a 1-D array each; got shapes (1, 1) and (1,)."),
+     "`scores_a` and `scores_b` must be one score or a 1-D array each; got shapes (1, 1) and (1,)."),
     (lambda: _tm().update([0.1], [[0.1]]), ValueError,
-     "`score_a` and `score_b` must be one score or a 1-D array each; got shapes (1,) and (1, 1)."),
+     "`scores_a` and `scores_b` must be one score or a 1-D array each; got shapes (1,) and (1, 1)."),
     (lambda: _tm(max_pairs=2).update([0.1, 0.2, 0.3], [0.1, 0.2, 0.3]), ValueError,
      "this update would exceed `max_pairs` (2); got 3 pairs after 0."),
     (lambda: _gs(looks=[3, 6]).update([0.5] * 3, [0.4] * 3), ValueError,
@@ -774,3 +774,188 @@ def test_power_of_a_one_sided_design_with_a_very_early_look(theta):
     t = b.information_rates
     missed = _mvn(theta * np.sqrt(t), _z_covariance(t)).cdf(b.critical_values, rng=np.random.default_rng(0))
     assert sequential._rejection_probability(b, theta) == pytest.approx(1.0 - missed, abs=1e-9)
+
+
+# --- issue 40: the t-mixture driver carries running sums ------------------------------------------
+
+
+class _RecomputingComparison(SequentialComparison):
+    """The driver before issue 40, kept as the oracle: the whole t-mixture sequence recomputed at each update."""
+
+    def _sequence(self, new):
+        spread = None if self.bounds is None else (self.bounds[0] - self.bounds[1], self.bounds[1] - self.bounds[0])
+        cs = confidence_sequence(self.differences, bounds=spread, confidence_level=1.0 - self.alpha,
+                                 method="t-mixture")
+        lows, highs = _running_intersection(np.append(self.low, cs.low[-new.size:]),
+                                            np.append(self.high, cs.high[-new.size:]))
+        start = self.n - new.size
+        for i, (lo_t, hi_t) in enumerate(zip(lows[1:], highs[1:])):
+            self.low, self.high = float(lo_t), float(hi_t)
+            last = self.max_pairs is not None and start + i + 1 >= self.max_pairs
+            self.decision = self._verdict(self.low, self.high, settled=not last)
+            if self.decision != "continue":
+                self.decided_at = start + i + 1
+                break
+
+
+def _t_mixture_paths():
+    rng = np.random.default_rng(40)
+    yield {}, rng.normal(0.001, 0.01, 400), np.zeros(400), 1
+    yield {"margin": 0.02, "max_pairs": 300}, rng.normal(0.5, 0.05, 300), rng.normal(0.5, 0.05, 300), 1
+    yield {"bounds": (0.0, 1.0), "margin": 0.01}, rng.uniform(0.4, 0.6, 500), rng.uniform(0.4, 0.6, 500), 7
+    # Zeros first, then differences growing by 1e100 at a time: the sums are rescaled by powers of two.
+    grow = np.r_[np.zeros(5), rng.normal(1, 1, 30) * 1e-200, rng.normal(1, 1, 30), rng.normal(1, 1, 30) * 1e200]
+    yield {"threshold": 1e300}, grow, np.zeros(grow.size), 3
+    yield {"alpha": 0.2}, np.r_[np.full(20, 0.25), rng.normal(0.25, 1e-3, 80)], np.zeros(100), 4
+
+
+@pytest.mark.parametrize("kwargs, a, b, batch", list(_t_mixture_paths()))
+def test_t_mixture_driver_equals_the_driver_that_recomputed_the_sequence(kwargs, a, b, batch):
+    # The limits agree to 1e-12 relative: the running sums are kept in units of a power of two near the largest
+    # |difference| so far, where confidence_sequence divides by the largest one itself (a last-digit change).
+    fast = SequentialComparison(method="t-mixture", **kwargs)
+    slow = _RecomputingComparison(method="t-mixture", **kwargs)
+    for start in range(0, a.size, batch):
+        decisions = [comp.update(a[start:start + batch], b[start:start + batch]) for comp in (fast, slow)]
+        assert decisions[0] == decisions[1] and fast.decided_at == slow.decided_at and fast.n == slow.n
+        np.testing.assert_allclose([fast.low, fast.high], [slow.low, slow.high], rtol=1e-12, atol=0)
+        if decisions[0] != "continue":
+            break
+    np.testing.assert_array_equal(fast.differences, slow.differences)
+
+
+def test_the_t_mixture_driver_keeps_running_sums_not_the_whole_sequence():
+    comp = SequentialComparison(method="t-mixture")
+    comp.update(np.full(3, 0.5), np.zeros(3))
+    assert comp._t_mixture.n == 3 and comp._t_mixture.total == 3 * 0.5 / comp._t_mixture.scale
+    comp.update(0.25, 0.0)
+    assert comp._t_mixture.n == 4 and comp._t_mixture.squares > 0
+    assert len(comp._t_mixture.kappa) == 6  # the factors of n = 1..6: computed at n = 1 and 3 for twice the pairs
+    np.testing.assert_array_equal(comp.differences, [0.5, 0.5, 0.5, 0.25])
+
+
+def test_a_difference_that_overflows_is_refused_by_the_driver():
+    comp = SequentialComparison(method="t-mixture")
+    with pytest.raises(ValueError, match=r"`scores_a - scores_b` overflows float64"):
+        comp.update(1e308, -1e308)
+    assert comp.n == 0
+
+
+# --- issue 40: the betting sequence carries a window of the grid -----------------------------------
+
+
+class _DenseBetting(sequential._Betting):
+    """The betting sequence before issue 40, kept as the oracle: every grid point carried at every pair."""
+
+    def __init__(self, alpha):
+        super().__init__(alpha)
+        self.dense_up, self.dense_down = np.zeros(self.grid.size), np.zeros(self.grid.size)
+
+    def extend(self, x):
+        lam = self._bets(x)
+        low, high = np.empty(x.size), np.empty(x.size)
+        for start in range(0, x.size, 256):
+            xb, lb = x[start:start + 256, None], lam[start:start + 256, None]
+            step = xb - self.grid
+            up = self.dense_up + np.cumsum(np.log1p(np.minimum(lb, self.cap_up) * step), axis=0)
+            down = self.dense_down + np.cumsum(np.log1p(-np.minimum(lb, self.cap_down) * step), axis=0)
+            self.dense_up, self.dense_down = up[-1], down[-1]
+            capital = np.maximum(up, down)
+            inside = capital < self.threshold
+            empty = ~inside.any(axis=1)
+            inside[empty, np.argmin(capital[empty], axis=1)] = True
+            first = np.argmax(inside, axis=1)
+            last = self.grid.size - 1 - np.argmax(inside[:, ::-1], axis=1)
+            low[start:start + xb.shape[0]] = self.grid[np.maximum(first - 1, 0)]
+            high[start:start + xb.shape[0]] = self.grid[np.minimum(last + 1, self.grid.size - 1)]
+        return low, high
+
+
+def _betting_paths():
+    rng = np.random.default_rng(40)
+    yield "iid", rng.beta(2.0, 3.0, 3000), 0.05, [3000]
+    yield "narrow", np.clip(rng.normal(0.5, 0.01, 2000), 0, 1), 0.05, [2000]
+    # The mean moves: the set not rejected empties, then points left far behind are needed again.
+    yield "jump", np.r_[rng.uniform(0.2, 0.4, 1500), rng.uniform(0.6, 0.8, 1500)], 0.05, [3000]
+    yield "drift", np.clip(np.linspace(0.1, 0.9, 2500) + rng.normal(0, 0.05, 2500), 0, 1), 0.2, [2500]
+    yield "edges", np.r_[np.zeros(300), np.ones(5), rng.uniform(0, 0.01, 700)], 0.05, [1005]
+    yield "empty", np.r_[np.full(5, 0.45), np.full(5, 0.55), np.ones(27)], 0.95, [37]
+    yield "updates", rng.beta(5.0, 2.0, 900), 0.1, [1] * 300 + [7] * 40 + [256, 64]
+
+
+@pytest.mark.parametrize("name, x, alpha, sizes", list(_betting_paths()), ids=[p[0] for p in _betting_paths()])
+def test_betting_window_gives_the_limits_and_capital_of_the_whole_grid(name, x, alpha, sizes):
+    windowed, dense = sequential._Betting(alpha), _DenseBetting(alpha)
+    start = 0
+    for size in sizes:  # the same extends (one per update of a driver), so the same blocks
+        chunk = x[start:start + size]
+        start += size
+        got, expected = windowed.extend(chunk), dense.extend(chunk)
+        np.testing.assert_array_equal(got[0], expected[0])
+        np.testing.assert_array_equal(got[1], expected[1])
+    assert start == x.size
+    # Every point's capital, those left behind by the window brought up to date, is the dense one, bit for bit.
+    np.testing.assert_array_equal(windowed.log_up, dense.dense_up)
+    np.testing.assert_array_equal(windowed.log_down, dense.dense_down)
+
+
+def test_betting_window_narrows_and_blocks_are_kept_for_the_points_left_behind():
+    bet = sequential._Betting(0.05)
+    bet.extend(np.clip(np.random.default_rng(1).normal(0.5, 0.05, 5000), 0, 1))
+    lo, hi = bet._window
+    assert 0 < lo < hi < bet.grid.size and hi - lo < 400  # about 0.1 of the range, not the 4001 points
+    assert len(bet._blocks) == 20 and bet._done[0] < 20 == bet._done[(lo + hi) // 2]
+
+
+@pytest.mark.parametrize("n, method", [(10**5, "betting"), (10**6, "betting"), (10**5, "t-mixture"),
+                                       (10**6, "t-mixture")])
+def test_confidence_sequence_memory_check_counts_what_is_allocated(n, method):
+    import tracemalloc
+
+    d = np.clip(np.random.default_rng(0).normal(0.01, 0.1, n), -1, 1)
+    tracemalloc.start()
+    try:
+        confidence_sequence(d, bounds=(-1, 1), method=method)
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    counted = sequential._sequence_bytes(n, method)
+    assert counted / 1.5 <= peak <= 1.5 * counted, (peak, counted)
+
+
+def test_confidence_sequence_refuses_up_front_what_would_exceed_the_memory_limit(monkeypatch):
+    import sigeval._validation as validation
+
+    monkeypatch.setattr(validation, "MEMORY_LIMIT", 96 * 1000)
+    assert confidence_sequence(np.zeros(1000), method="t-mixture").n.size == 1000
+    with pytest.raises(ValueError, match=r"^`differences` = 1001 differences would need 93\.8 KiB of memory for "
+                                         r"the t-mixture sequence; the limit is 93\.8 KiB\. Pass fewer differences"):
+        confidence_sequence(np.zeros(1001), method="t-mixture")
+
+
+@pytest.mark.parametrize("kwargs", [{"method": "t-mixture"}, {"method": "betting", "bounds": (0.0, 1.0)},
+                                    {"method": "t-mixture", "bounds": (0.0, 1.0), "max_pairs": 40}])
+def test_an_update_by_plain_floats_equals_an_update_by_arrays(kwargs):
+    # One pair of floats skips building arrays for its checks: the same differences, limits and decisions.
+    rng = np.random.default_rng(8)
+    a, b = rng.uniform(0.3, 0.7, 40), rng.uniform(0.3, 0.7, 40)
+    floats, arrays = SequentialComparison(**kwargs), SequentialComparison(**kwargs)
+    for x, y in zip(a, b):
+        assert floats.update(float(x), y) == arrays.update(np.array([x]), np.array([y]))
+        assert (floats.low, floats.high) == (arrays.low, arrays.high)
+    np.testing.assert_array_equal(floats.differences, arrays.differences)
+    assert (floats.decision, floats.decided_at) == (arrays.decision, arrays.decided_at)
+
+
+@pytest.mark.parametrize("pair, match", [((np.nan, 0.5), "`scores_a` must be finite"),
+                                         ((0.5, np.inf), "`scores_b` must be finite"),
+                                         ((1.5, 0.5), r"`scores_a` must lie within `bounds` \(0.0, 1.0\); got \[1.5\]"),
+                                         ((0.5, -0.5), r"`scores_b` must lie within `bounds`"),
+                                         ((True, 0.5), "`scores_a` must hold real numbers; got dtype bool")])
+def test_plain_floats_that_fail_a_check_get_the_message_of_the_arrays(pair, match):
+    comp = SequentialComparison(method="t-mixture", bounds=(0.0, 1.0))
+    with pytest.raises((ValueError, TypeError), match=match):
+        comp.update(*pair)
+    assert comp.n == 0
+    with pytest.raises(ValueError, match=r"`scores_a - scores_b` overflows float64"):
+        SequentialComparison(method="t-mixture").update(1.7e308, -1.7e308)

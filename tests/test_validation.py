@@ -325,7 +325,7 @@ def test_counts_up_to_two_to_the_53_are_exact():
 
 def test_mcnemar_power_at_disagreement_rates_near_the_smallest_float():
     # scipy's binomial pmf overflows for rates near 1e-307; the power is n * psi * P(reject | m = 1).
-    res = sg.mcnemar_power(21, 0.0, 2.666642218705874e-308, alpha=0.5, exact=False, correction=False)
+    res = sg.mcnemar_power(21, 0.0, 2.666642218705874e-308, alpha=0.5, exact=False, continuity=False)
     assert res.power == pytest.approx(21 * 2.666642218705874e-308, rel=1e-12)
     assert sg.mcnemar_power(21, 0.0, 2.666642218705874e-308, alpha=0.5).power == 0.0
 
@@ -382,10 +382,10 @@ def test_method_exact_states_why_it_is_infeasible():
         sg.paired_permutation_test(gen.random(30), np.zeros(30), method="exact")
 
 
-def _full_sum_power(n, p01, p10, alpha=0.05, exact=True, correction=True, mid_p=False):
+def _full_sum_power(n, p01, p10, alpha=0.05, exact=True, continuity=True, mid_p=False):
     """The exact power summed over every m = 0..n (the definition)."""
     m = np.arange(n + 1)
-    reject = _rejection_probability(m, _share_of_a(p01, p10), alpha, exact, correction, mid_p)
+    reject = _rejection_probability(m, _share_of_a(p01, p10), alpha, exact, continuity, mid_p)
     return float(stats.binom.pmf(m, n, p01 + p10) @ reject)
 
 
@@ -401,7 +401,7 @@ def _full_sum_power(n, p01, p10, alpha=0.05, exact=True, correction=True, mid_p=
         (500, 1.0, 0.0, {}),
         (20_000, 0.02, 0.015, {"mid_p": True}),
         (20_000, 0.02, 0.015, {"exact": False}),
-        (50_000, 0.01, 0.008, {"exact": False, "correction": False}),
+        (50_000, 0.01, 0.008, {"exact": False, "continuity": False}),
     ],
 )
 def test_windowed_mcnemar_power_equals_the_full_sum(n, p01, p10, form):

@@ -1,8 +1,11 @@
 """One vocabulary (CONTRIBUTING.md): every public name, result field, Report column and CLI flag is checked.
 
-A name from the table of forbidden synonyms fails the test wherever it appears, except in the
-documented exceptions: the ``Report`` calls and columns that the source's report guide writes
-(``../shared/seeds/001_1e3ca91848b5879f.txt``), which readers' code calls as written.
+A name from the table of forbidden synonyms fails the test wherever it appears, whole or as a part of a
+compound name, except in the documented exceptions: the ``Report`` calls and columns that the source's
+report guide writes (``../shared/seeds/001_1e3ca91848b5879f.txt``), which readers' code calls as written.
+Each name holds one kind of thing across the API (the annotations of every parameter and result field of
+that name), a function returns one type whatever its arguments, docstrings say task where Demšar says
+dataset, and ``alpha`` follows one rule everywhere.
 """
 
 from __future__ import annotations
@@ -11,16 +14,20 @@ import argparse
 import dataclasses
 import importlib
 import inspect
+import itertools
 import re
+import types
 import typing
+from collections.abc import Callable, Sequence
 
 import numpy as np
 import pandas as pd
 import pytest
+from numpy.typing import ArrayLike
 
 import sigeval
 from sigeval import plots
-from sigeval._registry import STATISTICS
+from sigeval._registry import EXPORTED
 from sigeval.cli import _parser
 
 #: Forbidden name -> the vocabulary's word for it.
@@ -55,6 +62,14 @@ FORBIDDEN = {
     "dataset": "task",
     "num_models": "n_models",
     "ci": "confidence_interval",
+    "score_a": "scores_a (one pair or several)",
+    "score_b": "scores_b (one pair or several)",
+}
+#: Compound names that hold a forbidden word as a part and are the vocabulary's own words.
+COMPOUNDS = {
+    "confidence_level": "the vocabulary's level of an interval",
+    "design_effect": "Kish's design effect, a term of art (generative)",
+    "mean_diff": "the Report contract of the source's report guide",
 }
 #: Names that are forbidden only as arguments of statistics functions (they are results there).
 FORBIDDEN_ARGUMENTS = {"power": "target_power (the power to reach)", "seed": "rng", "correct": "k", "total": "n"}
@@ -74,7 +89,7 @@ TEXT_ARGUMENTS = {"task", "model", "seed", "score", "label", "labels", "xlabel",
 
 def _public_functions():
     """(qualified name, callable) for every public function and method a user can call."""
-    for module_name in STATISTICS:
+    for module_name in EXPORTED:
         module = importlib.import_module(f"sigeval.{module_name}")
         for name in module.__all__:
             obj = getattr(module, name)
@@ -105,7 +120,7 @@ FUNCTIONS = dict(_public_functions())
 
 
 def _result_classes():
-    for module_name in STATISTICS:
+    for module_name in EXPORTED:
         module = importlib.import_module(f"sigeval.{module_name}")
         for name in module.__all__:
             obj = getattr(module, name)
@@ -122,12 +137,24 @@ def _parameters(fn):
     return [p for p in inspect.signature(fn).parameters.values() if p.name not in ("self", "cls")]
 
 
-def _violations_of_name(where: str, name: str, *, argument: bool) -> list[str]:
+def _forbidden_parts(name: str) -> list[str]:
+    """The forbidden words a compound name holds as whole parts (``n_datasets_used`` holds ``n_datasets``)."""
+    if name in COMPOUNDS:
+        return []
+    parts = name.split("_")
+    runs = ("_".join(parts[i:j]) for i in range(len(parts)) for j in range(i + 1, len(parts) + 1))
+    return [run for run in runs if run in FORBIDDEN and run != name]
+
+
+def _violations_of_name(where: str, name: str, *, argument: bool, column: bool = False) -> list[str]:
     if (where, name) in REPORT_CONTRACT:
         return []
     found = []
     if name in FORBIDDEN:
         found.append(f"{where}: `{name}` (say `{FORBIDDEN[name]}`)")
+    table_interval = column and re.fullmatch(r"([a-z_]+_)?ci_(low|high)", name)  # the tables' rule: ci_low, ci_high
+    found += [f"{where}: `{name}` holds `{part}` (say `{FORBIDDEN[part]}`)" for part in _forbidden_parts(name)
+              if not table_interval]
     if argument and name in FORBIDDEN_ARGUMENTS and not where.startswith(("plots.", "course.")):
         found.append(f"{where}: argument `{name}` (say `{FORBIDDEN_ARGUMENTS[name]}`)")
     if re.fullmatch(r"[a-z_]+_pvalue", name):
@@ -179,7 +206,7 @@ def test_report_columns_keep_the_vocabulary_and_the_source_contract():
     frames = {"pairwise": report.pairwise(), "power": report.power(), "equivalence": report.equivalence(margin=0.01),
               "describe": report.describe()}
     found = [v for view, frame in frames.items() for column in frame.columns
-             for v in _violations_of_name(f"Report.{view}", str(column), argument=False)
+             for v in _violations_of_name(f"Report.{view}", str(column), argument=False, column=True)
              if not str(column).startswith("seeds_for_")]
     assert not found, "\n".join(found)
     for view in ("power", "equivalence"):
@@ -282,8 +309,241 @@ def test_the_guard_fails_on_a_reintroduced_synonym(name):
 def test_report_bayesian_and_aggregate_columns_keep_the_vocabulary():
     report = _report()
     frames = {"bayesian": report.bayesian(rope=0.01), "bayesian_tasks": report.bayesian(rope=0.01, over="tasks",
-                                                                                         n_samples=100, rng=0),
+                                                                                         n_draws=100, rng=0),
               "aggregate": report.aggregate(n_resamples=50, rng=0)}
     found = [v for view, frame in frames.items() for column in frame.columns
-             for v in _violations_of_name(f"Report.{view}", str(column), argument=False)]
+             for v in _violations_of_name(f"Report.{view}", str(column), argument=False, column=True)]
     assert not found, "\n".join(found)
+
+
+# --------------------------------------------------------------------------- one type per name (issue 36)
+
+#: (where, name) whose type differs from the name's elsewhere, each with the reason it stays.
+TYPE_EXCEPTIONS = {
+    ("ReportFriedman", "mean_ranks"): "Report's views label the library's arrays with the model names (pandas)",
+    ("ReportRankStability", "separation"): "Report's views label the library's arrays with the model names (pandas)",
+    ("ReportRankStability", "jackknife"): "Report's views label the library's arrays with the model names (pandas)",
+    ("WelchResult", "df"): "the Welch-Satterthwaite degrees of freedom are fractional",
+    ("bootstrap_ci", "statistic"): "scipy's names: the statistic to bootstrap (scipy.stats.bootstrap), "
+                                   "beside a test's statistic",
+    ("paired_bootstrap_ci", "statistic"): "scipy's names, as bootstrap_ci",
+    ("bootstrap_ranks", "statistic"): "scipy's names, as bootstrap_ci",
+    ("aggregate_ci", "statistic"): "the statistic to bootstrap, as bootstrap_ci",
+    ("max_information_inflation", "bounds"): "a group-sequential design, where confidence_sequence's bounds are "
+                                             "the range of the differences: left for a later rename",
+    ("compare_predictions", "table"): "a DataFrame of predictions, where the *_counts functions take a "
+                                      "PairedCounts 2x2 table",
+    ("gate_table", "table"): "a DataFrame of runs or predictions, as compare_predictions and Report take it",
+}
+_ARRAY_PARTS = {"_Buffer", "_SupportsArray", "_NestedSequence", "ndarray"}
+
+
+def _kind(hint) -> str | None:
+    """What a name holds, from its annotation: flag, count, real, text, table, labels, interval, array, callable,
+    a class name; None when unknown (``Any``). An optional argument holds what it holds when given; scalars and
+    arrays of them are one kind (``array`` goes with ``flag``, ``count`` and ``real``)."""
+    if hint is typing.Any:
+        return None
+    members = [m for m in (typing.get_args(hint) if typing.get_origin(hint) in (typing.Union, types.UnionType)
+                           else (hint,)) if m is not type(None)]
+    names = {getattr(typing.get_origin(m) or m, "__name__", str(m)) for m in members}
+    if names & _ARRAY_PARTS:
+        return "array"
+    if len(members) > 1:
+        kinds = {_kind(m) for m in members}
+        return kinds.pop() if len(kinds) == 1 else " or ".join(sorted(str(k) for k in kinds))
+    (hint,) = members
+    origin = typing.get_origin(hint)
+    if origin is typing.Literal or hint is str:
+        return "text"
+    if origin in (tuple, list, Sequence) or hint in (tuple, list, Sequence):
+        elements = {_kind(a) for a in typing.get_args(hint) if a is not Ellipsis}
+        return "array" if elements and elements <= {"count", "real"} else "labels"
+    if origin is Callable or hint is Callable:
+        return "callable"
+    simple = {bool: "flag", int: "count", float: "real", pd.DataFrame: "table", pd.Series: "table",
+              sigeval.ConfidenceInterval: "interval"}
+    return simple.get(hint, getattr(hint, "__name__", str(hint)))
+
+
+def _compatible(a: str, b: str) -> bool:
+    return a == b or {a, b} <= {"array", "flag", "count", "real"} and "array" in {a, b}
+
+
+def _typed_names() -> dict[str, list[tuple[str, str]]]:
+    """name -> [(where, kind)] over every public parameter and result field of the statistics and front doors."""
+    found: dict[str, list[tuple[str, str]]] = {}
+    for where, fn in FUNCTIONS.items():
+        if where.startswith(("plots.", "course.")):
+            continue
+        hints = typing.get_type_hints(fn)
+        for p in _parameters(fn):
+            if p.kind not in (p.VAR_KEYWORD, p.VAR_POSITIONAL) and (kind := _kind(hints.get(p.name, typing.Any))):
+                found.setdefault(p.name, []).append((where, kind))
+    for where, cls in RESULTS.items():
+        hints = typing.get_type_hints(cls)
+        for f in dataclasses.fields(cls):
+            if kind := _kind(hints[f.name]):
+                found.setdefault(f.name, []).append((where, kind))
+    return found
+
+
+def _type_breaks(typed: dict[str, list[tuple[str, str]]]) -> list[str]:
+    breaks = []
+    for name, uses in sorted(typed.items()):
+        uses = [(where, kind) for where, kind in uses if (where, name) not in TYPE_EXCEPTIONS]
+        if any(not _compatible(a, b) for (_, a), (_, b) in itertools.combinations(uses, 2)):
+            by_kind: dict[str, list[str]] = {}
+            for where, kind in uses:
+                by_kind.setdefault(kind, []).append(where)
+            breaks.append(f"`{name}`: " + "; ".join(f"{k} in {', '.join(sorted(w))}" for k, w in sorted(by_kind.items())))
+    return breaks
+
+
+def test_each_name_has_one_type_across_the_api():
+    """A parameter or result field of one name holds one kind of thing everywhere (a count is not a real, a
+    flag not an option, a table not a tuple of labels)."""
+    breaks = _type_breaks(_typed_names())
+    assert not breaks, "\n".join(breaks)
+
+
+def test_the_type_guard_sees_a_break():
+    typed = {"correction": [("mcnemar", _kind(bool)), ("pairwise_wilcoxon", _kind(typing.Literal["holm"]))],
+             "models": [("FriedmanResult", _kind(tuple)), ("Other", _kind(pd.DataFrame))],
+             "n_draws": [("f", _kind(int)), ("Result", _kind(float))],
+             "n": [("f", _kind(ArrayLike)), ("Result", _kind(int | np.ndarray)), ("g", _kind(int | None))]}
+    assert [b.split(":")[0] for b in _type_breaks(typed)] == ["`correction`", "`models`", "`n_draws`"]
+    assert _kind(Sequence) == _kind(tuple[str, ...]) == _kind(list | None) == "labels" != _kind(tuple[int, int])
+    assert set(TYPE_EXCEPTIONS) <= {(w, n) for n, uses in _typed_names().items() for w, _ in uses}
+
+
+#: Public functions whose return type changes with an argument, each with the reason it stays for now.
+RETURN_EXCEPTIONS = {
+    "ratio_of_sums": "the metrics answer the plain call on one test set with a float, a batch with an array "
+                     "(CONTRIBUTING, callable statistics)",
+    "average_precision": "a metric, as ratio_of_sums",
+    "roc_auc": "a metric, as ratio_of_sums",
+    "verdict_from_pvalues": "a string for scalar p-values, an array of them for arrays: left for a later change",
+    "questions_needed": "an int for a scalar number of samples, an array for arrays: left for a later change",
+}
+
+
+def _return_unions() -> list[str]:
+    found = []
+    for where, fn in FUNCTIONS.items():
+        if where.startswith(("plots.", "course.")) or where in RETURN_EXCEPTIONS:
+            continue
+        returned = typing.get_type_hints(fn).get("return")
+        if typing.get_origin(returned) in (typing.Union, types.UnionType):
+            found.append(f"{where} returns {returned}")
+    return found
+
+
+def test_a_result_never_changes_type_with_an_argument():
+    found = _return_unions()
+    assert not found, "\n".join(found)
+
+
+def test_an_interval_around_an_estimate_has_its_confidence_interval():
+    found = [where for where, cls in RESULTS.items()
+             if {"estimate", "low", "high"} <= {f.name for f in dataclasses.fields(cls)}
+             and "confidence_interval" not in {f.name for f in dataclasses.fields(cls)}]
+    assert not found, f"results with bounds around an estimate but no `confidence_interval`: {found}"
+    ci = sigeval.proportion_ci(45, 100)
+    assert ci.confidence_interval == sigeval.ConfidenceInterval(ci.low, ci.high)
+    assert type(ci.confidence_interval) is sigeval.ConfidenceInterval
+
+
+# --------------------------------------------------------------------------- docstrings: tasks, not datasets
+
+#: Where "dataset" is the right word: a data set that is split or scored (not a benchmark's unit, a task),
+#: or a sentence that quotes Demšar's word.
+DATASET_ALLOWED = [
+    r"dataset-level|dataset IoU",  # IoU over the whole test set
+    r"one (fixed )?dataset|simulated dataset",  # the splits of one data set (correlated t, Dietterich's tests)
+    r"dataset's items|\bthe dataset\b(?!s)",  # the one data set a learner is trained and tested on (crossval)
+    r"Demšar.*datasets?|datasets?.*(Demšar|his tasks)",  # a sentence quoting Demšar
+]
+
+
+def _docstrings():
+    for module_name in EXPORTED:
+        module = importlib.import_module(f"sigeval.{module_name}")
+        yield f"sigeval.{module_name}", module.__doc__ or ""
+        for name in module.__all__:
+            obj = getattr(module, name)
+            if inspect.isfunction(obj) or inspect.isclass(obj):
+                yield f"sigeval.{module_name}.{name}", inspect.getdoc(obj) or ""
+                for attr, member in vars(obj).items() if inspect.isclass(obj) else ():
+                    if not attr.startswith("_") and callable(member) and member.__doc__:
+                        yield f"sigeval.{module_name}.{name}.{attr}", inspect.getdoc(member)
+    yield "sigeval", sigeval.__doc__ or ""
+
+
+def _dataset_sentences(where: str, doc: str) -> list[str]:
+    """The sentences of a docstring that say "dataset" where the vocabulary says task."""
+    paragraphs = re.split(r"\n\s*\n|\n\s*-{3,}\s*\n", doc)  # blank lines and section underlines end a sentence
+    sentences = [s for par in paragraphs for s in re.split(r"(?<=[.;])\s+", " ".join(par.split()))]
+    return [f"{where}: {s}" for s in sentences if re.search(r"\bdatasets?\b", s, re.IGNORECASE)
+            and not any(re.search(allowed, s, re.IGNORECASE) for allowed in DATASET_ALLOWED)]
+
+
+def test_docstrings_say_task_where_the_vocabulary_does():
+    found = [line for where, doc in _docstrings() for line in _dataset_sentences(where, doc)]
+    assert not found, "\n".join(found)
+
+
+def test_the_dataset_guard_sees_a_dataset():
+    assert _dataset_sentences("f", "Bayesian sign test over datasets (Benavoli et al.). Number of datasets.")
+    assert not _dataset_sentences("f", "Demšar's example, 14 datasets (his tasks). Dataset-level IoU.")
+
+
+# --------------------------------------------------------------------------- one rule for alpha
+
+def _alpha_calls(tmp_path):
+    """where -> call(alpha) for every public callable that takes `alpha`, with otherwise valid arguments."""
+    import matplotlib.pyplot as plt
+    from test_bad_inputs import VALID
+
+    from sigeval.course import dietterich
+
+    report = _report()
+    _, ax = plt.subplots()
+    calls = {name: (lambda alpha, name=name: FUNCTIONS[name](**{**VALID[name], "alpha": alpha}))
+             for name in VALID if "alpha" in inspect.signature(FUNCTIONS[name]).parameters}
+    calls.update({
+        "Report.pairwise": lambda alpha: report.pairwise(alpha=alpha),
+        "Report.power": lambda alpha: report.power(alpha=alpha),
+        "Report.equivalence": lambda alpha: report.equivalence(margin=0.01, alpha=alpha),
+        "Report.friedman": lambda alpha: report.friedman(alpha=alpha),
+        "Report.rank_stability": lambda alpha: report.rank_stability(n_boot=20, alpha=alpha, rng=0),
+        "Report.summary": lambda alpha: report.summary(alpha=alpha),
+        "Report.to_markdown": lambda alpha: report.to_markdown(alpha=alpha),
+        "Report.to_html": lambda alpha: report.to_html(tmp_path / "r.html", alpha=alpha),
+        "SequentialComparison": lambda alpha: sigeval.SequentialComparison(bounds=(0.0, 1.0), alpha=alpha),
+        "plots.cd_diagram": lambda alpha: plots.cd_diagram(ax, sigeval.friedman(np.eye(3) + 1), alpha=alpha),
+        "plots.error_rates": lambda alpha: plots.error_rates(ax, pd.DataFrame({"FWER": [0.6, 0.05]}), alpha=alpha),
+        "plots.power_curve": lambda alpha: plots.power_curve(ax, 0.02, [0.01], [3, 5], alpha=alpha),
+        "course.rejection_rates": lambda alpha: dietterich.rejection_rates(n_items=30, n_replications=2,
+                                                                           alpha=alpha, rng=0),
+        "course.type_one_error": lambda alpha: dietterich.type_one_error(n_items=30, n_replications=2,
+                                                                         alpha=alpha, rng=0),
+    })
+    return calls
+
+
+def test_every_alpha_follows_one_rule(tmp_path):
+    """`alpha` is a level in [1e-12, 1) everywhere: Report refused below 1e-12 what paired_difference took."""
+    calls = _alpha_calls(tmp_path)
+    takes_alpha = {where for where, fn in FUNCTIONS.items() if "alpha" in {p.name for p in _parameters(fn)}}
+    assert takes_alpha <= set(calls), f"add a call for {sorted(takes_alpha - set(calls))}"
+    accepted = []
+    for where, call in calls.items():
+        call(1e-12)
+        try:
+            call(1e-13)
+        except ValueError as err:
+            assert str(err) == "`alpha` must be at least 1e-12; got 1e-13.", f"{where}: {err}"
+        else:
+            accepted.append(where)
+    assert not accepted, f"accept alpha = 1e-13, which Report refuses: {accepted}"

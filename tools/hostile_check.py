@@ -244,7 +244,7 @@ def cp_check(table: pd.DataFrame, label: Any = "label", models: list | None = No
         ms = models or [c for c in table.columns if c != label]
         truth = table[label].to_numpy()
         acc = {m: float(np.mean(table[m].to_numpy() == truth)) for m in ms}
-        for row in res.models.itertuples():
+        for row in res.per_model.itertuples():
             close(row.accuracy, acc[row.model], what=f"accuracy of {row.model}")
         for row in res.pairs.itertuples():
             close(row.estimate, acc[row.model_a] - acc[row.model_b], abs_=1e-15, what="estimate")
@@ -254,7 +254,7 @@ def cp_check(table: pd.DataFrame, label: Any = "label", models: list | None = No
             p = 1.0 if n01 + n10 == 0 else stats.binomtest(n01, n01 + n10, 0.5).pvalue
             if mcnemar:
                 close(row.pvalue, min(p, 1.0), rel=1e-9, what="McNemar p")
-        all_finite(res.models)
+        all_finite(res.per_model)
         all_finite(res.pairs)
     return check
 
@@ -285,8 +285,8 @@ def _cp_cases() -> None:
     mi.columns = pd.MultiIndex.from_tuples([("x", "label"), ("x", "A"), ("y", "B")])
     case(CP, "MultiIndex columns, label=('x','label')", lambda: _cp(mi, label=("x", "label"), n_resamples=50, rng=0),
          "either", ("`table`", "`label`", "MultiIndex"),
-         check=lambda r: (close(r.models.accuracy[0], 10 / 12, what="accuracy of A"),
-                          close(r.models.accuracy[1], 6 / 12, what="accuracy of B")))
+         check=lambda r: (close(r.per_model.accuracy[0], 10 / 12, what="accuracy of A"),
+                          close(r.per_model.accuracy[1], 6 / 12, what="accuracy of B")))
     case(CP, "MultiIndex columns, label='label'", lambda: _cp(mi, n_resamples=50, rng=0),
          names=("`table`", "`label`", "MultiIndex", "'label'"))
     dup = cp_table().copy()
@@ -342,7 +342,7 @@ def _cp_cases() -> None:
     case(CP, "-0.0 predictions equal 0", lambda: _cp(neg0, n_resamples=50, rng=0), "value", check=cp_check(neg0))
     mixed = pd.DataFrame({"label": [1, "1", 1.0, "a"], "A": ["1", 1, "1", "a"], "B": [0, "0", 1, "b"]})
     case(CP, "mixed text/number labels", lambda: _cp(mixed, n_resamples=50, rng=0), "value",
-         check=lambda r: close(r.models.accuracy[0], 1.0, what="accuracy of A"))
+         check=lambda r: close(r.per_model.accuracy[0], 1.0, what="accuracy of A"))
     boolean = pd.DataFrame({"label": [True, False, True, False], "A": [True, False, True, True],
                             "B": [False, False, True, False]})
     case(CP, "boolean labels and predictions", lambda: _cp(boolean, n_resamples=50, rng=0), "either",
@@ -378,7 +378,7 @@ def _cp_cases() -> None:
     auc_t = pd.concat([small] * 8, ignore_index=True)
     auc_t["A"] = auc_t["A"] + np.arange(48) / 1000
     case(CP, "metric='auc' valid", lambda: _cp(auc_t, metric="auc", n_resamples=100, rng=0), "value",
-         check=lambda r: (close(r.models.auc[0], auc_brute(auc_t.label.tolist(), auc_t.A.tolist()), what="auc A"),
+         check=lambda r: (close(r.per_model.auc[0], auc_brute(auc_t.label.tolist(), auc_t.A.tolist()), what="auc A"),
                           close(r.pairs.estimate[0], auc_brute(auc_t.label.tolist(), auc_t.A.tolist())
                                 - auc_brute(auc_t.label.tolist(), auc_t.B.tolist()), abs_=1e-12, what="estimate")))
     for lab, col in [("inf score", [INF, 0.9, 0.8, 0.3, 0.7, 0.2]), ("1e308 scores", [1e308, -1e308, 1e308, 0, 1, 0]),
@@ -416,7 +416,7 @@ def _cp_cases() -> None:
     big_t = pd.DataFrame({"label": np.tile([0, 1], 100_000), "A": np.tile([0, 1, 1, 0], 50_000),
                           "B": np.tile([1, 1, 0, 0], 50_000)})
     case(CP, "200,000 items, n_resamples=2000 (memory)", lambda: _cp(big_t, n_resamples=2000, rng=0), "either",
-         ("`n_resamples`",), check=lambda r: close(r.models.accuracy[0], 0.5))
+         ("`n_resamples`",), check=lambda r: close(r.per_model.accuracy[0], 0.5))
 
 
 # --------------------------------------------------------------------------- cases: pass_at_k
@@ -1216,9 +1216,9 @@ def _seq_cases() -> None:
     for lab, v in SCALAR_HOSTILE:
         case("SequentialComparison", f"margin={lab}", lambda v=v: sc(method="t-mixture", margin=v),
              "either" if lab in ("None", "1e308", "2**70") else "error", names="`margin`")
-        case("SequentialComparison", f"update score_a={lab}", lambda v=v: sc(method="t-mixture").update(v, 0.5),
+        case("SequentialComparison", f"update scores_a={lab}", lambda v=v: sc(method="t-mixture").update(v, 0.5),
              "either" if lab in ("-0.0", "1e308", "list [0.5]", "True", "False", "2**70") else "error",
-             names=("`score_a`",))
+             names=("`scores_a`",))
     case("SequentialComparison", "looks not increasing", lambda: sc(method="group-sequential", looks=[10, 5]),
          names="`looks`")
     case("SequentialComparison", "looks text", lambda: sc(method="group-sequential", looks=["5", "10"]), names="`looks`")

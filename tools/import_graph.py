@@ -3,11 +3,14 @@
     python tools/import_graph.py          # the floors and every arrow
     python tools/import_graph.py --check  # exit 1 on a circle, a private name reached across, or an arrow back up
 
-Floors, from the bottom: 0 the private helpers and engines (checks, option sets,
-results, numeric helpers, the bootstrap, sign-flip, McNemar, t and rank engines);
-1 the statistics modules; 2 the front doors (``report`` and its renderer ``_report_output``, ``predictions``, ``cli``,
-``plots``, ``course``). An arrow may point down or along a floor, never up.
-``tests/test_import_graph.py`` runs the checks.
+Each module's floor comes from its kind in the one registry (``sigeval._registry``): 0 the private helpers
+and engines (checks, option sets, results, numeric helpers, the bootstrap, sign-flip, McNemar, t and rank
+engines); 1 the statistics modules; 2 the front doors (``report``, ``predictions``, ``cli``), ``Report``'s
+renderer ``_report_output``, ``plots`` and ``course``; 3 the package itself (``sigeval``, its
+``__init__``), which imports every exported module, so that a module importing the package (for a name
+it re-exports, or ``__version__``) is an arrow back up and a circle. An arrow may point down or along a
+floor, never up; a module missing from the registry is a problem too. ``tests/test_import_graph.py``
+runs the checks.
 """
 
 from __future__ import annotations
@@ -20,66 +23,84 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 PACKAGE = ROOT / "src" / "sigeval"
 sys.path.insert(0, str(ROOT / "src"))
-from sigeval._registry import STATISTICS  # noqa: E402
+from sigeval._registry import EXPORTED, FLOORS, MODULES, PACKAGE_FLOOR  # noqa: E402
 
-FRONT_DOORS = ("report", "_report_base", "_report_across", "_report_within", "_report_output", "predictions", "cli", "plots",
-               "course")
+#: The package itself, ``sigeval/__init__.py``.
+PACKAGE_NODE = "sigeval"
 
 
 def module_name(path: Path) -> str:
     parts = path.relative_to(PACKAGE).with_suffix("").parts
-    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts) or PACKAGE_NODE
 
 
 def floor(module: str) -> int:
-    top = module.split(".")[0]
-    if top in FRONT_DOORS:
-        return 2
-    if top in STATISTICS:
-        return 1
-    return 0
+    """The floor of a module's kind in the registry (the package on top); -1 for a module it does not list."""
+    if module == PACKAGE_NODE:
+        return PACKAGE_FLOOR
+    entry = MODULES.get(module.split(".")[0])
+    return -1 if entry is None else FLOORS[entry.kind]
 
 
 def is_private(module: str) -> bool:
     return any(part.startswith("_") for part in module.split("."))
 
 
+def _resolve(package: list[str], node: ast.ImportFrom) -> list[tuple[str, tuple[str, ...]]]:
+    """(imported module, names) of one ``from ... import ...`` inside the package; [] for another package."""
+    names = tuple(a.name for a in node.names)
+    if node.level:
+        base = package[: len(package) - node.level + 1]
+    elif node.module and node.module.split(".")[0] == PACKAGE_NODE:  # from sigeval[.x] import ...
+        base, node = [], ast.ImportFrom(module=".".join(node.module.split(".")[1:]) or None, names=node.names)
+    else:
+        return []
+    if node.module:
+        return [(".".join(base + node.module.split(".")) or PACKAGE_NODE, names)]
+    found = []  # from . import a, b: a submodule each, or names of the package
+    for name in names:
+        sub = ".".join(base + [name])
+        if (PACKAGE / Path(*sub.split("."))).with_suffix(".py").exists() or (PACKAGE / sub).is_dir():
+            found.append((sub, ()))
+        else:
+            found.append((".".join(base) or PACKAGE_NODE, (name,)))
+    return found
+
+
 def imports() -> list[tuple[str, str, tuple[str, ...]]]:
-    """Every import of one sigeval module by another, as (importer, imported, names), lazy ones included."""
-    arrows = []
+    """Every import of one sigeval module by another, as (importer, imported, names), lazy ones included.
+
+    The package itself is the node ``sigeval``: its arrows to the exported modules come from the registry,
+    which ``__init__`` reads to import them; an import of the package by a module is an arrow to it.
+    """
+    arrows = [(PACKAGE_NODE, name, ()) for name in EXPORTED]
     for path in sorted(PACKAGE.rglob("*.py")):
         here = module_name(path)
-        if here == "":
-            continue  # the package itself re-exports everything
         package = here.split(".")[:-1] if path.name != "__init__.py" else here.split(".")
+        if here == PACKAGE_NODE:
+            package = []
         for node in ast.walk(ast.parse(path.read_text())):
-            if isinstance(node, ast.ImportFrom) and node.level:
-                base = package[: len(package) - node.level + 1]
-                names = tuple(a.name for a in node.names)
-                if node.module:
-                    target = ".".join(base + node.module.split("."))
-                    arrows.append((here, target, names))
-                else:  # from . import a, b
-                    for name in names:
-                        sub = ".".join(base + [name])
-                        if (PACKAGE / Path(*sub.split("."))).with_suffix(".py").exists() or (PACKAGE / sub).is_dir():
-                            arrows.append((here, sub, ()))
-                        else:
-                            arrows.append((here, ".".join(base) or "", (name,)))
-    return [(a, b, n) for a, b, n in arrows if b != ""]
+            if isinstance(node, ast.ImportFrom):
+                arrows += [(here, target, names) for target, names in _resolve(package, node)]
+            elif isinstance(node, ast.Import):  # import sigeval[.x]
+                arrows += [(here, ".".join(a.name.split(".")[1:]) or PACKAGE_NODE, ()) for a in node.names
+                           if a.name.split(".")[0] == PACKAGE_NODE]
+    return [(a, b, n) for a, b, n in arrows if a != b]
 
 
 def problems(arrows=None) -> list[str]:
     arrows = imports() if arrows is None else arrows
     found = []
+    modules = sorted({a for a, _, _ in arrows} | {b for _, b, _ in arrows})
+    found += [f"{m} is not in the registry (sigeval._registry.MODULES)" for m in modules if floor(m) < 0]
     for here, target, names in arrows:
         for name in names:
-            if name.startswith("_") and not is_private(target) and target != here:
+            if name.startswith("_") and not name.startswith("__") and not is_private(target) and target != here:
                 found.append(f"{here} imports the private name {name!r} of the public module {target}")
-        if floor(target) > floor(here) and not is_private(here):
-            found.append(f"{here} (floor {floor(here)}) imports {target} (floor {floor(target)}): an arrow back up")
-        if floor(target) > floor(here) and is_private(here) and here.split(".")[0] not in FRONT_DOORS:
+        if floor(target) > floor(here) >= 0 and floor(here) == 0:
             found.append(f"the engine {here} imports {target}: engines sit below every public module")
+        elif floor(target) > floor(here) >= 0:
+            found.append(f"{here} (floor {floor(here)}) imports {target} (floor {floor(target)}): an arrow back up")
     found += [f"import circle: {' -> '.join(c)}" for c in circles(arrows)]
     return found
 

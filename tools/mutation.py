@@ -1,4 +1,5 @@
-"""Mutation testing of the statistics modules, one module at a time (``make mutation``).
+"""Mutation testing of the modules that compute (the registry's statistics, engines, front doors and renderer),
+one module at a time (``make mutation``).
 
 For each module, a scratch copy of the repository gets a ``[tool.mutmut]``
 section that mutates that module alone, runs the module's own test files, and
@@ -35,11 +36,13 @@ ROOT = Path(__file__).resolve().parents[1]
 EQUIVALENT_DIR = ROOT / "tools" / "mutation_equivalent"
 
 sys.path.insert(0, str(ROOT / "src"))
-from sigeval._registry import ENGINES, MUTATED_FRONT_ENDS, STATISTICS  # noqa: E402
+from sigeval._registry import MODULES as REGISTRY  # noqa: E402
+from sigeval._registry import MUTATED_KINDS  # noqa: E402
 
-# Every statistics module, every engine and the command, with the test files that test it (the one registry).
+# Every module that computes (statistics, engines, front doors, the renderer), with the test files that test
+# it: the one registry.
 MODULES: dict[str, list[str]] = {
-    name: list(tests) for name, tests in {**STATISTICS, **ENGINES, **MUTATED_FRONT_ENDS}.items()
+    name: list(module.tests) for name, module in REGISTRY.items() if module.kind in MUTATED_KINDS
 }
 
 

@@ -18,7 +18,7 @@ idea of the course, and its chapter explains it:
 ``power_mcnemar``     McNemar's test planned: exact power, test items needed
 ``equivalence``       TOST and the four verdicts
 ``multiple``          adjusted p-values for a family of tests: Bonferroni, Holm, Hochberg, BH, BY
-``ranking``           many models over many datasets: Friedman, Nemenyi, Holm vs control
+``ranking``           many models over many tasks: Friedman, Nemenyi, Holm vs control
 ``rank_uncertainty``  how sure a ranking is: rank stability, bootstrap rank intervals, rank confidence sets
 ``bayes``             Bayesian comparisons with a region of practical equivalence (correlated t, signed-rank)
 ``aggregate``         aggregate scores over runs x tasks: IQM, optimality gap, stratified bootstrap, profiles
@@ -39,60 +39,18 @@ from the package itself: ``from sigeval import proportion_ci``. Importing
 ``course`` extra; it is imported on first use.
 """
 
-from . import (
-    aggregate,
-    bayes,
-    counts,
-    crossval,
-    effect,
-    equivalence,
-    generative,
-    intervals,
-    metrics,
-    multiple,
-    paired,
-    permutation,
-    power,
-    power_mcnemar,
-    predictions,
-    procedures,
-    rank_uncertainty,
-    ranking,
-    readers,
-    report,
-    resampling,
-    roc,
-    seeds,
-    sequential,
-)
-from ._results import BootstrapResult, ConfidenceInterval
-from .aggregate import *  # noqa: F403
-from .bayes import *  # noqa: F403
-from .counts import *  # noqa: F403
-from .crossval import *  # noqa: F403
-from .effect import *  # noqa: F403
-from .equivalence import *  # noqa: F403
-from .generative import *  # noqa: F403
-from .intervals import *  # noqa: F403
-from .metrics import *  # noqa: F403
-from .multiple import *  # noqa: F403
-from .paired import *  # noqa: F403
-from .permutation import *  # noqa: F403
-from .power import *  # noqa: F403
-from .power_mcnemar import *  # noqa: F403
-from .predictions import *  # noqa: F403
-from .procedures import *  # noqa: F403
-from .rank_uncertainty import *  # noqa: F403
-from .ranking import *  # noqa: F403
-from .readers import *  # noqa: F403
-from .report import *  # noqa: F403
-from .resampling import *  # noqa: F403
-from .roc import *  # noqa: F403
-from .seeds import *  # noqa: F403
-from .sequential import *  # noqa: F403
+from importlib import import_module as _import_module
 
-# The one version number of the package (pyproject.toml reads it); CHANGELOG.md says what changed.
-__version__ = "0.3.0"
+from ._registry import EXPORTED as _EXPORTED
+from ._results import BootstrapResult, ConfidenceInterval
+from ._version import __version__
+
+# Each exported module (the registry's one list) and every name of its __all__, as ``sigeval.<name>``.
+for _name in _EXPORTED:
+    _module = _import_module(f".{_name}", __name__)
+    globals()[_name] = _module
+    globals().update({_public: getattr(_module, _public) for _public in _module.__all__})
+del _name, _module
 
 
 def __getattr__(name: str):
@@ -108,29 +66,6 @@ def __getattr__(name: str):
 __all__ = [
     "ConfidenceInterval",
     "BootstrapResult",
-    *intervals.__all__,
-    *resampling.__all__,
-    *metrics.__all__,
-    *permutation.__all__,
-    *paired.__all__,
-    *counts.__all__,
-    *roc.__all__,
-    *seeds.__all__,
-    *procedures.__all__,
-    *crossval.__all__,
-    *power.__all__,
-    *power_mcnemar.__all__,
-    *equivalence.__all__,
-    *multiple.__all__,
-    *ranking.__all__,
-    *rank_uncertainty.__all__,
-    *report.__all__,
-    *predictions.__all__,
-    *readers.__all__,
-    *generative.__all__,
-    *sequential.__all__,
-    *bayes.__all__,
-    *aggregate.__all__,
-    *effect.__all__,
+    *(_public for _name in _EXPORTED for _public in globals()[_name].__all__),
     "__version__",
 ]

@@ -100,11 +100,28 @@ def chunks(total: int, per_row: int):
         yield start, min(rows, total - start)
 
 
-def _multiplicities(drawn: np.ndarray, n_units: int) -> np.ndarray:
-    """How often each unit occurs in each row of ``drawn``."""
-    rows = drawn.shape[0]
-    flat = (drawn + n_units * np.arange(rows)[:, None]).ravel()
+# Every resample of the library is drawn by one of the three functions below: the units of each resample as
+# indices, how often each unit is drawn counted from those indices, or those counts drawn at once from the
+# multinomial. The last two have the same distribution but are different streams of the generator: each
+# caller keeps the one it has always drawn, so that a seed gives the numbers it gave (chapters and tests).
+
+
+def resample_indices(rng: np.random.Generator, n_units: int, rows: int) -> np.ndarray:
+    """The units of ``rows`` resamples of ``n_units`` units drawn with replacement, shape ``(rows, n_units)``."""
+    return rng.integers(0, n_units, size=(rows, n_units))
+
+
+def counts_by_index(rng: np.random.Generator, n_units: int, rows: int) -> np.ndarray:
+    """How often each unit is drawn in each of ``rows`` resamples, counted from :func:`resample_indices`."""
+    flat = (resample_indices(rng, n_units, rows) + n_units * np.arange(rows)[:, None]).ravel()
     return np.bincount(flat, minlength=rows * n_units).reshape(rows, n_units)
+
+
+def counts_by_multinomial(rng: np.random.Generator, n_units: int, shape: int | tuple[int, ...]) -> np.ndarray:
+    """How often each of ``n_units`` units is drawn in a resample of ``n_units`` with replacement, one
+    multinomial vector per entry of ``shape``: shape ``shape + (n_units,)`` (a stratified bootstrap passes
+    ``(n_resamples, n_strata)``)."""
+    return rng.multinomial(n_units, np.full(n_units, 1 / n_units), size=shape)
 
 
 class MeanStatistic:
@@ -175,8 +192,7 @@ class MeanStatistic:
         if self.grouped:
             g = self.sums.size
             for start, rows in chunks(n_resamples, 4 * g):
-                drawn = rng.integers(0, g, size=(rows, g))
-                out[start : start + rows] = self._group_means(_multiplicities(drawn, g))
+                out[start : start + rows] = self._group_means(counts_by_index(rng, g, rows))
                 tick(rows)
         elif self.by_counts:
             freqs = self.counts / n
@@ -186,7 +202,7 @@ class MeanStatistic:
                 tick(rows)
         else:
             for start, rows in chunks(n_resamples, 2 * n):
-                out[start : start + rows] = self.x[rng.integers(0, n, size=(rows, n))].mean(axis=1)
+                out[start : start + rows] = self.x[resample_indices(rng, n, rows)].mean(axis=1)
                 tick(rows)
         return out
 
@@ -278,7 +294,7 @@ class AUCStatistic:
         # A few arrays of n_items per resample: chunks of about 10^6 elements, which the
         # allocator reuses rather than maps afresh (cold pages cost about 1 ms per MB).
         for start, rows in chunks(n_resamples, 4 * n):
-            out[start : start + rows] = self._aucs(rng.integers(0, n, size=(rows, n)))
+            out[start : start + rows] = self._aucs(resample_indices(rng, n, rows))
             tick(rows)
         return out
 
@@ -341,7 +357,7 @@ class CallableStatistic:
         k = self.units.count
         out = np.empty(n_resamples)
         for start, rows in chunks(n_resamples, k * self.per_unit):
-            out[start : start + rows] = self.evaluate(rng.integers(0, k, size=(rows, k)))
+            out[start : start + rows] = self.evaluate(resample_indices(rng, k, rows))
             tick(rows)
         return out
 

@@ -32,27 +32,27 @@ def check_disagreements(n01: ArrayLike, n10: ArrayLike) -> tuple[np.ndarray, np.
     return n01_arr, n10_arr
 
 
-def check_form(exact: bool, correction: bool, mid_p: bool) -> tuple[bool, bool, bool]:
+def check_form(exact: bool, continuity: bool, mid_p: bool) -> tuple[bool, bool, bool]:
     """The three flags that choose the form of McNemar's test, validated together."""
     exact = check_flag(exact, "exact")
-    correction = check_flag(correction, "correction")
+    continuity = check_flag(continuity, "continuity")
     mid_p = check_flag(mid_p, "mid_p")
     if mid_p and not exact:
         raise ValueError(
             "`mid_p=True` is the mid-p version of the exact binomial test and needs "
             "`exact=True`; got exact=False. Use exact=False alone for the chi-square test."
         )
-    return exact, correction, mid_p
+    return exact, continuity, mid_p
 
 
-def method_name(exact: bool, correction: bool, mid_p: bool) -> str:
+def method_name(exact: bool, continuity: bool, mid_p: bool) -> str:
     if exact:
         return "mid-p" if mid_p else "exact"
-    return "chi-square (continuity corrected)" if correction else "chi-square"
+    return "chi-square (continuity corrected)" if continuity else "chi-square"
 
 
 def mcnemar_core(
-    n01: np.ndarray, n10: np.ndarray, exact: bool, correction: bool, mid_p: bool = False
+    n01: np.ndarray, n10: np.ndarray, exact: bool, continuity: bool, mid_p: bool = False
 ):
     """Statistic and two-sided p-value for validated integer counts (any shape).
 
@@ -73,7 +73,7 @@ def mcnemar_core(
             pvalue = np.where(tie, 1.0 - 0.5 * point, pvalue - point)
             pvalue = np.where(m == 0, 1.0, pvalue)
     else:
-        excess = np.abs(n01 - n10) - (1 if correction else 0)
+        excess = np.abs(n01 - n10) - (1 if continuity else 0)
         # With m = 0 the clipped excess is 0, so dividing by max(m, 1) gives chi2 = 0.
         statistic = np.maximum(excess, 0).astype(float) ** 2 / np.maximum(m, 1)
         pvalue = stats.chi2.sf(statistic, 1)

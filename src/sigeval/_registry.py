@@ -1,60 +1,130 @@
-"""The one list of the library's modules, and the test files that test each.
+"""The one list of the library's modules: each module's kind and the test files that test it.
 
-The tests that iterate over modules (bad inputs, properties, docstrings,
-vocabulary, the import graph), ``tools/mutation.py`` and
-``tools/import_graph.py`` read this registry; a new module gets its line here.
+Adding a module means adding its line to :data:`MODULES`, and nothing else: the package reads it for
+its imports and ``__all__`` (``sigeval/__init__.py``), ``tools/import_graph.py`` for the floors,
+``tools/mutation.py`` for the modules it mutates and their tests, and the tests that iterate over modules
+(package, import graph, bad inputs, docstrings, vocabulary, draws) for what they check. ``tests/test_package.py``
+fails when a module of the package is missing here, and when the package's type stub (``__init__.pyi``, which
+tells type checkers and editors what the loop of ``__init__`` imports) is not the one
+``python tools/package_stub.py`` writes from this list.
+
+The kinds, from the floor of the import graph they sit on (an import may point down or along a floor,
+never up):
+
+``helper`` (floor 0)
+    Private building blocks that compute no statistic: input checks, option sets, result types, this
+    registry, the version number, progress bars, the run table of ``Report``.
+``engine`` (floor 0)
+    Private computations several public modules share (the bootstrap, sign-flip, McNemar, t, rank and
+    noncentral-t engines, safe numerics).
+``statistics`` (floor 1)
+    The public modules of the course's ideas, exported by the package.
+``front door``, ``renderer``, ``plots``, ``course`` (floor 2)
+    What sits on the statistics: ``Report`` (and its private parts ``_report_*``), ``compare_predictions``,
+    the readers of CSV files and the command; the renderer of their outputs; the figures (extra ``plots``); the course's own apparatus
+    (extra ``course``).
+
+The package itself (``sigeval/__init__.py``, floor 3) imports the exported modules; no module imports it.
 """
 
 from __future__ import annotations
 
-#: The public statistics modules, in the order of the course, with their test files
-#: (paths relative to the repository root). Each is exported by ``sigeval``.
-STATISTICS: dict[str, tuple[str, ...]] = {
-    "intervals": ("tests/test_intervals.py",),
-    "resampling": ("tests/test_resampling.py", "tests/test_roc.py", "tests/test_progress.py"),
-    "metrics": ("tests/test_metrics.py", "tests/test_resampling.py", "tests/test_roc.py"),
-    "permutation": ("tests/test_permutation.py", "tests/test_resampling.py", "tests/test_counts.py"),
-    "paired": ("tests/test_paired.py",),
-    "counts": ("tests/test_counts.py",),
-    "roc": ("tests/test_roc.py",),
-    "seeds": ("tests/test_seeds.py",),
-    "procedures": ("tests/test_procedures.py",),
-    "crossval": ("tests/test_crossval.py",),
-    "power": ("tests/test_power.py",),
-    "power_mcnemar": ("tests/test_power_mcnemar.py",),
-    "equivalence": ("tests/test_equivalence.py",),
-    "multiple": ("tests/test_multiple.py",),
-    "ranking": ("tests/test_ranking.py",),
-    "rank_uncertainty": ("tests/test_rank_uncertainty.py", "tests/test_ranking.py"),
-    "report": ("tests/test_report.py", "tests/test_report_bayesian.py", "tests/test_report_output.py"),
-    "predictions": ("tests/test_predictions.py", "tests/test_cli.py"),
-    "readers": ("tests/test_readers.py", "tests/test_cli.py"),
-    "generative": ("tests/test_generative.py",),
-    "sequential": ("tests/test_sequential.py",),
-    "bayes": ("tests/test_bayes.py",),
-    "aggregate": ("tests/test_aggregate.py",),
-    "effect": ("tests/test_effect.py",),
+from dataclasses import dataclass
+from typing import Literal
+
+Kind = Literal["helper", "engine", "statistics", "front door", "renderer", "plots", "course"]
+
+#: Each kind's floor in the import graph.
+FLOORS: dict[str, int] = {
+    "helper": 0, "engine": 0, "statistics": 1, "front door": 2, "renderer": 2, "plots": 2, "course": 2,
+}
+#: The floor of the package itself, above every module it imports.
+PACKAGE_FLOOR = 3
+#: The kinds ``tools/mutation.py`` mutates: every module that computes, with the test files that test it.
+MUTATED_KINDS = ("statistics", "engine", "front door", "renderer")
+
+
+@dataclass(frozen=True)
+class Module:
+    """One module of the package: its kind, its test files (relative to the repository root) and whether
+    ``import sigeval`` re-exports its ``__all__``."""
+
+    kind: Kind
+    tests: tuple[str, ...] = ()
+    exported: bool = False
+
+
+def _statistics(*tests: str) -> Module:
+    return Module("statistics", tests, exported=True)
+
+
+#: Every module of the package, the statistics in the order of the course (the order of ``sigeval.__all__``).
+MODULES: dict[str, Module] = {
+    "intervals": _statistics("tests/test_intervals.py"),
+    "resampling": _statistics("tests/test_resampling.py", "tests/test_roc.py", "tests/test_progress.py"),
+    "metrics": _statistics("tests/test_metrics.py", "tests/test_resampling.py", "tests/test_roc.py"),
+    "permutation": _statistics("tests/test_permutation.py", "tests/test_resampling.py", "tests/test_counts.py"),
+    "paired": _statistics("tests/test_paired.py"),
+    "counts": _statistics("tests/test_counts.py"),
+    "roc": _statistics("tests/test_roc.py"),
+    "seeds": _statistics("tests/test_seeds.py"),
+    "procedures": _statistics("tests/test_procedures.py", "tests/test_draws.py"),
+    "crossval": _statistics("tests/test_crossval.py"),
+    "power": _statistics("tests/test_power.py"),
+    "power_mcnemar": _statistics("tests/test_power_mcnemar.py"),
+    "equivalence": _statistics("tests/test_equivalence.py"),
+    "multiple": _statistics("tests/test_multiple.py"),
+    "ranking": _statistics("tests/test_ranking.py"),
+    "rank_uncertainty": _statistics("tests/test_rank_uncertainty.py", "tests/test_ranking.py", "tests/test_draws.py"),
+    "report": Module("front door", ("tests/test_report.py", "tests/test_report_bayesian.py",
+                                    "tests/test_report_output.py"), exported=True),
+    "predictions": Module("front door", ("tests/test_predictions.py", "tests/test_cli.py"), exported=True),
+    "readers": Module("front door", ("tests/test_readers.py", "tests/test_cli.py"), exported=True),
+    "generative": _statistics("tests/test_generative.py"),
+    "sequential": _statistics("tests/test_sequential.py"),
+    "gating": _statistics("tests/test_gating.py"),
+    "bayes": _statistics("tests/test_bayes.py"),
+    "aggregate": _statistics("tests/test_aggregate.py", "tests/test_draws.py"),
+    "effect": _statistics("tests/test_effect.py"),
+    "cli": Module("front door", ("tests/test_cli.py",)),
+    "_report_base": Module("front door", ("tests/test_report.py",)),
+    "_report_across": Module("front door", ("tests/test_report.py", "tests/test_report_bayesian.py")),
+    "_report_within": Module("front door", ("tests/test_report.py", "tests/test_report_bayesian.py",
+                                            "tests/test_report_output.py")),
+    "_report_output": Module("renderer", ("tests/test_report_output.py", "tests/test_cli.py")),
+    "plots": Module("plots", ("tests/test_plots.py",)),
+    "course": Module("course", ("tests/test_shapes.py", "tests/test_mlp.py", "tests/test_cache.py",
+                                "tests/test_dietterich.py", "tests/test_reproduce.py")),
+    "_bootstrap_engine": Module("engine", ("tests/test_resampling.py", "tests/test_counts.py", "tests/test_roc.py",
+                                           "tests/test_progress.py", "tests/test_draws.py")),
+    "_signflip": Module("engine", ("tests/test_permutation.py", "tests/test_resampling.py", "tests/test_counts.py")),
+    "_mcnemar": Module("engine", ("tests/test_paired.py", "tests/test_power_mcnemar.py")),
+    "_ttest": Module("engine", ("tests/test_seeds.py", "tests/test_procedures.py", "tests/test_equivalence.py",
+                                "tests/test_crossval.py")),
+    "_paired_t": Module("engine", ("tests/test_paired_t.py", "tests/test_procedures.py", "tests/test_equivalence.py",
+                                   "tests/test_power.py", "tests/test_bayes.py", "tests/test_report.py",
+                                   "tests/test_report_bayesian.py")),
+    "_ranks": Module("engine", ("tests/test_ranking.py", "tests/test_rank_uncertainty.py")),
+    "_numeric": Module("engine", ("tests/test_validation.py", "tests/test_resampling.py", "tests/test_procedures.py")),
+    "_noncentral": Module("engine", ("tests/test_power.py", "tests/test_validation.py", "tests/test_report.py")),
+    "_labels": Module("helper", ("tests/test_predictions.py", "tests/test_gating.py")),
+    "_gate_pairs": Module("helper", ("tests/test_gating.py",)),
+    "_validation": Module("helper", ("tests/test_validation.py",)),
+    "_validation_figures": Module("helper", ("tests/test_plots.py", "tests/test_validation.py")),
+    "_options": Module("helper"),
+    "_results": Module("helper"),
+    "_registry": Module("helper", ("tests/test_package.py",)),
+    "_version": Module("helper", ("tests/test_package.py",)),
+    "_runs_table": Module("helper", ("tests/test_report.py",)),
+    "_report_results": Module("helper", ("tests/test_report.py",)),
+    "_progress": Module("helper", ("tests/test_progress.py",)),
 }
 
-#: The private engines the statistics modules share, with the test files that reach them.
-ENGINES: dict[str, tuple[str, ...]] = {
-    "_bootstrap_engine": ("tests/test_resampling.py", "tests/test_counts.py", "tests/test_roc.py", "tests/test_progress.py"),
-    "_signflip": ("tests/test_permutation.py", "tests/test_resampling.py", "tests/test_counts.py"),
-    "_mcnemar": ("tests/test_paired.py", "tests/test_power_mcnemar.py"),
-    "_ttest": ("tests/test_seeds.py", "tests/test_procedures.py", "tests/test_equivalence.py", "tests/test_crossval.py"),
-    "_report_base": ("tests/test_report.py",),
-    "_report_across": ("tests/test_report.py", "tests/test_report_bayesian.py"),
-    "_report_within": ("tests/test_report.py", "tests/test_report_bayesian.py", "tests/test_report_output.py"),
-    "_paired_t": ("tests/test_paired_t.py", "tests/test_procedures.py", "tests/test_equivalence.py", "tests/test_power.py",
-                  "tests/test_bayes.py", "tests/test_report.py", "tests/test_report_bayesian.py"),
-    "_ranks": ("tests/test_ranking.py", "tests/test_rank_uncertainty.py"),
-    "_numeric": ("tests/test_validation.py", "tests/test_resampling.py", "tests/test_procedures.py"),
-    "_noncentral": ("tests/test_power.py", "tests/test_validation.py", "tests/test_report.py"),
-    "_report_output": ("tests/test_report_output.py", "tests/test_cli.py"),
-}
 
-#: Public modules that are not statistics: the figures and the command line.
-FRONT_ENDS: tuple[str, ...] = ("plots", "cli")
+def of_kind(*kinds: Kind) -> tuple[str, ...]:
+    """The modules of these kinds, in the registry's order."""
+    return tuple(name for name, module in MODULES.items() if module.kind in kinds)
 
-#: The front ends ``tools/mutation.py`` mutates, with the test files that test them (the command's run in-process).
-MUTATED_FRONT_ENDS: dict[str, tuple[str, ...]] = {"cli": ("tests/test_cli.py",)}
+
+#: The modules whose ``__all__`` the package re-exports, in the order of ``sigeval.__all__``.
+EXPORTED: tuple[str, ...] = tuple(name for name, module in MODULES.items() if module.exported)

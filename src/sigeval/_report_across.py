@@ -11,10 +11,11 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from ._report_base import ReportData, check_alpha
+from ._report_base import ReportData
 from ._report_results import ReportFriedman, ReportRankStability
 from ._validation import (
     RngLike,
+    check_alpha,
     check_choices,
     check_positive_int,
     check_positive_real,
@@ -169,16 +170,16 @@ class AcrossTasks(ReportData):
             result=res,
         )
 
-    def _bayesian_tasks(self, rope: float, prior_strength: float, n_samples: int, rng: RngLike) -> pd.DataFrame:
+    def _bayesian_tasks(self, rope: float, prior_strength: float, n_draws: int, rng: RngLike) -> pd.DataFrame:
         """:meth:`bayesian` over tasks: the signed-rank test of every pair of models on the mean scores."""
         prior_strength = check_positive_real(prior_strength, "prior_strength")
-        n_samples = check_positive_int(n_samples, "n_samples")
+        n_draws = check_positive_int(n_draws, "n_draws")
         generator = check_rng(rng)
         table, _ = self._task_table()
         rows = []
         for i, j in zip(*np.triu_indices(len(self.models), 1)):
             a, b = table.iloc[:, i].to_numpy(), table.iloc[:, j].to_numpy()
-            post = bayesian_signed_rank(a, b, rope=rope, prior_strength=prior_strength, n_samples=n_samples,
+            post = bayesian_signed_rank(a, b, rope=rope, prior_strength=prior_strength, n_draws=n_draws,
                                         rng=generator)
             rows.append({"model_a": self.models[i], "model_b": self.models[j], "n_tasks": post.n,
                          "mean_diff": float(np.mean(a - b)), "rope": rope, "prob_a_better": post.prob_a_better,

@@ -14,7 +14,7 @@ import numpy as np
 import pandas as pd
 
 from ._runs_table import Comparisons, pair_runs, read_runs, show_runs
-from ._validation import check_choice, check_flag, check_unit_interval
+from ._validation import check_choice, check_flag
 
 FailedPolicy = Literal["raise", "drop-pairs"]
 #: The units of a report's numbers: the scores as given, or percentage points (proportions x 100).
@@ -26,18 +26,6 @@ FAMILIES = ("task", "all")
 #: The level of the power view: ``alpha`` itself, the level Holm's decision uses, or alpha over the family size.
 PowerCorrection = Literal["none", "holm", "bonferroni"]
 POWER_CORRECTIONS = ("none", "holm", "bonferroni")
-
-
-# Below this, 1 - alpha rounds to 1 and the quantiles of the tests overflow.
-_SMALLEST_ALPHA = 1e-12
-
-
-def check_alpha(alpha: float, name: str = "alpha") -> float:
-    """``alpha`` in (0, 1) and no smaller than the views' quantiles can handle."""
-    alpha = check_unit_interval(alpha, name)
-    if alpha < _SMALLEST_ALPHA:
-        raise ValueError(f"`{name}` must be at least {_SMALLEST_ALPHA:g}; got {alpha!r}.")
-    return alpha
 
 
 class ReportData:

@@ -65,7 +65,7 @@ def versions() -> dict[str, str]:
     """sigeval, Python, numpy, scipy, pandas (and matplotlib if installed), the platform and the BLAS."""
     import scipy
 
-    from . import __version__
+    from ._version import __version__
 
     out = {"sigeval": __version__, "Python": platform.python_version(), "numpy": np.__version__,
            "scipy": scipy.__version__, "pandas": pd.__version__}
@@ -315,7 +315,7 @@ VIEW_TITLES = {"describe": "scores per task (mean and sd over the seeds)", "pair
 def tables(output: ReportOutput | ComparisonOutput) -> dict[str, pd.DataFrame]:
     """The tables an output shows, by name (the failed runs when there are any, the Friedman ranks)."""
     if isinstance(output, ComparisonOutput):
-        return {"models": output.result.models, "pairs": output.result.pairs}
+        return {"models": output.result.per_model, "pairs": output.result.pairs}
     shown = output.views
     out = {"failed_runs": shown["failed_runs"]} if "failed_runs" in output.shown and len(shown["failed_runs"]) else {}
     out |= {view: shown[view] for view in VIEW_TITLES if view in output.shown and view in shown}
@@ -365,7 +365,7 @@ def text(output: ReportOutput | ComparisonOutput) -> str:
     """The tables as a terminal shows them, with the note of how they were computed."""
     if isinstance(output, ComparisonOutput):
         res = output.result
-        lines = [f"models ({res.confidence_level:.0%} intervals)", text_table(res.models), "", "pairs",
+        lines = [f"models ({res.confidence_level:.0%} intervals)", text_table(res.per_model), "", "pairs",
                  text_table(res.pairs), "", output.note]
         return "\n".join(lines) + "\n"
     shown = output.views
@@ -423,7 +423,7 @@ def _jsonable(value: Any, where: str, infinite: dict[str, str]) -> Any:
 def _json_fields(output: ReportOutput | ComparisonOutput) -> dict[str, Any]:
     if isinstance(output, ComparisonOutput):
         res = output.result
-        return {"models": res.models, "pairs": res.pairs, "note": output.note, "confidence_level": res.confidence_level}
+        return {"models": res.per_model, "pairs": res.pairs, "note": output.note, "confidence_level": res.confidence_level}
     shown = output.views
     fields: dict[str, Any] = {"report": repr(output.report), "failed_runs": shown["failed_runs"]}
     fields |= {view: shown[view] for view in ("summary", *VIEW_TITLES, "friedman")
@@ -629,7 +629,7 @@ def page(output: ReportOutput | ComparisonOutput, path: str | Path, title: str |
     """Write the output as one self-contained HTML page: the whole report, or the comparison's tables."""
     env = _environment(output)
     if isinstance(output, ComparisonOutput):
-        heading = f"Comparison of {len(output.result.models)} models: {output.source}"
+        heading = f"Comparison of {len(output.result.per_model)} models: {output.source}"
         body = [f"<h1>{html.escape(heading)}</h1>"]
         for name, frame in tables(output).items():
             body += [f"<h2>{html.escape(name)}</h2>", html_table(frame, 4)]

@@ -17,9 +17,9 @@ from ._noncentral import seeds_needed_each, seeds_needed_many, too_small
 from ._paired_t import posterior, refusals, student, tost
 from ._paired_t import power as power_core
 from ._report_across import AcrossTasks
-from ._report_base import FAMILIES, POWER_CORRECTIONS, Family, PowerCorrection, check_alpha
+from ._report_base import FAMILIES, POWER_CORRECTIONS, Family, PowerCorrection
 from ._runs_table import Comparisons, comparisons
-from ._validation import RngLike, check_choice, check_positive_real, check_real, check_unit_interval
+from ._validation import RngLike, check_alpha, check_choice, check_positive_real, check_real, check_unit_interval
 from .equivalence import tost_paired, verdict_from_pvalues
 from .multiple import adjust_pvalues, decision_levels
 from .power import power_paired
@@ -435,7 +435,7 @@ class WithinTasks(AcrossTasks):
         over: Literal["seeds", "tasks"] = "seeds",
         test_fraction: float | None = None,
         prior_strength: float = 0.5,
-        n_samples: int = 50_000,
+        n_draws: int = 50_000,
         rng: RngLike = None,
     ) -> pd.DataFrame:
         r"""How probable is it that A is practically better, equivalent or worse? The ROPE probabilities.
@@ -478,7 +478,7 @@ class WithinTasks(AcrossTasks):
             model ran (:meth:`mean_scores`) goes through the Bayesian
             signed-rank test, :func:`~sigeval.bayes.bayesian_signed_rank`,
             whose unit is the task; its probabilities are the fractions of
-            ``n_samples`` posterior samples in which each region is the most
+            ``n_draws`` posterior draws in which each region is the most
             probable, drawn from ``rng`` (one generator, pair after pair, in
             the order of the rows). It needs at least 2 tasks.
 
@@ -505,7 +505,7 @@ class WithinTasks(AcrossTasks):
         test_fraction : float or None
             ``over="seeds"`` only: None for independent seeds, or the test
             fraction :math:`\rho \in (0, 1)` when the seeds are re-splits of one dataset.
-        prior_strength, n_samples, rng
+        prior_strength, n_draws, rng
             ``over="tasks"`` only: as in :func:`~sigeval.bayes.bayesian_signed_rank`.
 
         Returns
@@ -544,7 +544,7 @@ class WithinTasks(AcrossTasks):
                     "`test_fraction` belongs to over='seeds' (the splits within a task); the signed-rank "
                     f"test over tasks has none; got test_fraction={test_fraction!r}."
                 )
-            frame = self._bayesian_tasks(rope, prior_strength, n_samples, rng)
+            frame = self._bayesian_tasks(rope, prior_strength, n_draws, rng)
         else:
             inflation = 0.0
             if test_fraction is not None:

@@ -13,7 +13,7 @@ within each task, the tasks stay fixed. This module follows them (and the
 above each threshold. The probability of improvement across tasks is
 :func:`sigeval.procedures.prob_improvement` given two matrices.
 
-Many models over many datasets are compared in :ref:`ch-ranking`.
+Many models over many tasks are compared in :ref:`ch-ranking`.
 """
 
 from __future__ import annotations
@@ -24,6 +24,7 @@ from typing import Literal
 import numpy as np
 from numpy.typing import ArrayLike
 
+from ._bootstrap_engine import counts_by_multinomial
 from ._numeric import check_finite_result, safe_scale
 from ._results import ConfidenceInterval
 from ._validation import (
@@ -171,7 +172,7 @@ def optimality_gap(scores: ArrayLike, *, gamma: float = 1.0) -> float:
 
     Notes
     -----
-    Explained beside the rankings over datasets, :ref:`ch-ranking`.
+    Explained beside the rankings over tasks, :ref:`ch-ranking`.
 
     Examples
     --------
@@ -198,7 +199,7 @@ def aggregate_mean(scores: ArrayLike) -> float:
 
     Notes
     -----
-    Explained beside the rankings over datasets, :ref:`ch-ranking`.
+    Explained beside the rankings over tasks, :ref:`ch-ranking`.
 
     Examples
     --------
@@ -226,7 +227,7 @@ def aggregate_median(scores: ArrayLike) -> float:
 
     Notes
     -----
-    Explained beside the rankings over datasets, :ref:`ch-ranking`.
+    Explained beside the rankings over tasks, :ref:`ch-ranking`.
 
     Examples
     --------
@@ -235,11 +236,6 @@ def aggregate_median(scores: ArrayLike) -> float:
     0.75
     """
     return _point(scores, "median")
-
-
-def _stratified_counts(rng: np.random.Generator, n_runs: int, n_tasks: int, n_resamples: int) -> np.ndarray:
-    """How often each resample draws each run of each task: shape (n_resamples, n_tasks, n_runs)."""
-    return rng.multinomial(n_runs, np.full(n_runs, 1 / n_runs), size=(n_resamples, n_tasks))
 
 
 def _percentile(boot: np.ndarray, confidence_level: float) -> tuple[np.ndarray, np.ndarray]:
@@ -340,7 +336,7 @@ def aggregate_ci(
     tasks in :ref:`ch-bayes`, 83.8% with ``interpolate=True`` on the same
     benchmarks.
 
-    Explained beside the rankings over datasets, :ref:`ch-ranking`.
+    Explained beside the rankings over tasks, :ref:`ch-ranking`.
 
     Examples
     --------
@@ -361,7 +357,8 @@ def aggregate_ci(
     n_runs, n_tasks = x.shape
     check_memory(3.0 * n_resamples * x.size, "n_resamples", n_resamples, "the stratified resamples")
     estimate = float(_aggregates(x, np.ones((1, n_tasks, n_runs)), aggregate, gamma, interpolate)[0])
-    boot = _aggregates(x, _stratified_counts(rng, n_runs, n_tasks, n_resamples), aggregate, gamma, interpolate)
+    # How often each resample draws each run of each task: shape (n_resamples, n_tasks, n_runs).
+    boot = _aggregates(x, counts_by_multinomial(rng, n_runs, (n_resamples, n_tasks)), aggregate, gamma, interpolate)
     check_finite_result({"estimate": estimate, "bootstrap_distribution": boot}, "`scores`")
     low, high = _percentile(boot, confidence_level)
     return AggregateInterval(
@@ -455,7 +452,7 @@ def performance_profile(
 
     Notes
     -----
-    Explained beside the rankings over datasets, :ref:`ch-ranking`.
+    Explained beside the rankings over tasks, :ref:`ch-ranking`.
 
     Examples
     --------
@@ -482,7 +479,7 @@ def performance_profile(
     check_memory(float(n_resamples) * (x.size + t.size) + float(x.size) * t.size,
                  "n_resamples", n_resamples, "the stratified resamples")
     above = (x[:, :, None] > t).astype(float)  # runs x tasks x taus
-    counts = _stratified_counts(rng, n_runs, n_tasks, n_resamples).astype(float)
+    counts = counts_by_multinomial(rng, n_runs, (n_resamples, n_tasks)).astype(float)
     boot = np.einsum("btr,rtk->bk", counts, above) / x.size
     low, high = _percentile(boot, confidence_level)
     return PerformanceProfile(

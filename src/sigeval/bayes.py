@@ -12,10 +12,10 @@ and Zaffalon (2017) propose and the ``baycomp`` package computes:
 - :func:`bayesian_paired_t`: the differences of independent paired runs
   (seeds that are separate trainings), with the noninformative prior;
 - :func:`bayesian_signed_rank` and :func:`bayesian_sign_test`: one score per
-  dataset and model, over several datasets (Benavoli et al., 2014, 2017).
+  task and model, over several tasks (Benavoli et al., 2014, 2017).
 
 The frequentist tests over splits are explained in :ref:`ch-procedures`, the
-comparisons over datasets in :ref:`ch-ranking`.
+comparisons over tasks in :ref:`ch-ranking`.
 """
 
 from __future__ import annotations
@@ -268,7 +268,7 @@ def bayesian_paired_t(scores_a: ArrayLike, scores_b: ArrayLike, *, rope: float =
     return _student_posterior(summarise(a, b), rope, 0.0, "scores")
 
 
-# --------------------------------------------------------------------------- Dirichlet posteriors over datasets
+# --------------------------------------------------------------------------- Dirichlet posteriors over tasks
 
 
 @dataclass(frozen=True)
@@ -278,7 +278,7 @@ class DirichletPosterior:
     Attributes
     ----------
     prob_a_better, prob_rope, prob_b_better : float
-        The fraction of posterior samples in which A practically better,
+        The fraction of posterior draws in which A practically better,
         practical equivalence, or B practically better is the most probable
         region (baycomp's definition); they sum to 1, and ``prob_rope`` is 0
         when ``rope = 0``.
@@ -287,11 +287,11 @@ class DirichletPosterior:
     prior_strength : float
         Weight of the prior's pseudo-observation at 0.
     n : int
-        Number of datasets.
-    n_samples : int
-        Number of posterior samples.
-    posterior_samples : ndarray, shape (n_samples, 3)
-        Each sample's probabilities of the three regions, in the order
+        Number of tasks.
+    n_draws : int
+        Number of posterior draws.
+    posterior_samples : ndarray, shape (n_draws, 3)
+        Each draw's probabilities of the three regions, in the order
         (A better, equivalent, B better); each row sums to 1.
     """
 
@@ -301,22 +301,22 @@ class DirichletPosterior:
     rope: float
     prior_strength: float
     n: int
-    n_samples: int
+    n_draws: int
     posterior_samples: np.ndarray = field(repr=False)
 
 
-def _check_datasets(
-    scores_a: ArrayLike, scores_b: ArrayLike, rope: float, prior_strength: float, n_samples: int
+def _check_tasks(
+    scores_a: ArrayLike, scores_b: ArrayLike, rope: float, prior_strength: float, n_draws: int
 ) -> tuple[np.ndarray, float, float, int]:
     a, b = check_paired(scores_a, scores_b, ("scores_a", "scores_b"), min_size=2)
     rope = _check_rope(rope)
     prior_strength = check_positive_real(prior_strength, "prior_strength")
-    n_samples = check_positive_int(n_samples, "n_samples")
-    return check_difference(a, b, ("scores_a", "scores_b")), rope, prior_strength, n_samples
+    n_draws = check_positive_int(n_draws, "n_draws")
+    return check_difference(a, b, ("scores_a", "scores_b")), rope, prior_strength, n_draws
 
 
 def _winners(theta: np.ndarray) -> np.ndarray:
-    """The fraction of samples (rows) in which each region (column) is the most probable; ties split equally."""
+    """The fraction of draws (rows) in which each region (column) is the most probable; ties split equally."""
     top = theta >= theta.max(axis=1, keepdims=True) - _TIE_TOLERANCE
     return (top / top.sum(axis=1, keepdims=True)).mean(axis=0)
 
@@ -332,7 +332,7 @@ def _dirichlet_posterior(
         rope=rope,
         prior_strength=prior_strength,
         n=n,
-        n_samples=int(theta.shape[0]),
+        n_draws=int(theta.shape[0]),
         posterior_samples=theta,
     )
 
@@ -342,8 +342,80 @@ def _heaviside(x: np.ndarray) -> np.ndarray:
     return (x > 0) + 0.5 * (x == 0)
 
 
-# Rows of posterior weights processed at once: bounds the memory of w @ A.
-_CHUNK_ELEMENTS = 2**22
+# Posterior samples are drawn and evaluated this many weights at a time: bounds the working memory.
+_CHUNK_ELEMENTS = 2**18
+# Arrays of a chunk's size alive at once at the peak of a chunk (drawn weights, sorted weights, cumulative sums,
+# the gathered sums and a temporary), measured in tests/test_bayes.py against what the memory check counts.
+_CHUNK_ARRAYS = 5
+# The most posterior weights drawn in one call (n_draws x (tasks + 1)): a minute or two of work.
+_MAX_WEIGHTS = 2**30
+
+
+def _count_sums_below(v: np.ndarray, level: float, *, inclusive: bool) -> np.ndarray:
+    """For each ``v[i]`` of the sorted ``v``, how many ``v[j]`` make ``v[i] + v[j]`` (rounded) less than
+    ``level`` (at most ``level`` if ``inclusive``): the sums grow with ``j``, so a binary search finds it."""
+    lo, hi = np.zeros(v.size, dtype=np.intp), np.full(v.size, v.size, dtype=np.intp)
+    active = lo < hi
+    while active.any():  # about log2(n) rounds, each over every i at once
+        mid = (lo + hi) // 2
+        sums = v + v[np.minimum(mid, v.size - 1)]
+        below = (sums <= level) if inclusive else (sums < level)
+        lo = np.where(active & below, mid + 1, lo)
+        hi = np.where(active & ~below, mid, hi)
+        active = lo < hi
+    return lo
+
+
+def _signed_rank_bytes(n_draws: int, m: int) -> float:
+    """The memory of :func:`bayesian_signed_rank`: the samples returned, and the arrays of one chunk."""
+    rows = min(n_draws, max(1, _CHUNK_ELEMENTS // (m + 1)))
+    return 8.0 * (3.0 * n_draws + _CHUNK_ARRAYS * rows * (m + 1.0))
+
+
+def _signed_rank_regions(
+    values: np.ndarray, threshold: float, prior_strength: float, n_draws: int, rng: np.random.Generator
+) -> np.ndarray:
+    r"""The quadratic forms :math:`\theta_A = w^\top H_{>} w` and (with a rope) :math:`\theta_B = w^\top H_{<} w`
+    of every posterior sample, in O(n) per sample (:class:`_SumsAbove`); :math:`\theta_B` is the mass above
+    ``threshold`` of the negated values, so that swapping the models swaps the two exactly."""
+    m = values.size
+    sides = [_SumsAbove(values, threshold)] + ([_SumsAbove(-values, threshold)] if threshold > 0 else [])
+    alpha = np.r_[prior_strength, np.ones(m - 1)]
+    theta = np.zeros((n_draws, 3))
+    rows = max(1, _CHUNK_ELEMENTS // (m + 1))
+    for start in range(0, n_draws, rows):  # chunks of draws: the same draws as one call would make
+        w = rng.dirichlet(alpha, min(rows, n_draws - start))
+        for column, side in zip((0, 2), sides):
+            theta[start:start + w.shape[0], column] = side.mass(w)
+    return theta
+
+
+class _SumsAbove:
+    r"""For weights :math:`w` on ``values``, :math:`\sum_{i,j} w_i w_j H(v_i + v_j - t)` with :math:`H(0) = 1/2`.
+
+    With the values sorted, the j whose sum with :math:`v_i` (rounded, as a table of the sums would hold it)
+    exceeds :math:`t` are those from an index on, since the sums grow with j; the row sum is the weight of the
+    values from that index on, plus half the weight of those whose sum meets :math:`t` exactly. Cumulative
+    sums of each sample's weights give every row sum at once, without the n x n table of the sums.
+    """
+
+    def __init__(self, values: np.ndarray, threshold: float):
+        self.order = np.argsort(values, kind="stable")
+        v = values[self.order]
+        self.beyond = _count_sums_below(v, threshold, inclusive=True)  # the first j with v_i + v_j > t
+        self.level = _count_sums_below(v, threshold, inclusive=False)  # the first j with v_i + v_j >= t
+
+    def mass(self, weights: np.ndarray) -> np.ndarray:
+        """The mass of each row of ``weights`` (samples x values, in the order of ``values``)."""
+        # Values along the first axis: the cumulative sums then add whole rows of samples at a time.
+        w = weights.T[self.order]
+        tail = np.zeros((w.shape[0] + 1, w.shape[1]))  # tail[j]: the weight of the values from the j-th on
+        np.cumsum(w[::-1], axis=0, out=tail[-2::-1])
+        inner = np.take(tail, self.beyond, axis=0)
+        if not np.array_equal(self.beyond, self.level):  # some sums meet t exactly: they count one half
+            inner += np.take(tail, self.level, axis=0)
+            inner *= 0.5
+        return np.einsum("ij,ij->j", w, inner)
 
 
 def bayesian_signed_rank(
@@ -352,17 +424,17 @@ def bayesian_signed_rank(
     *,
     rope: float = 0.0,
     prior_strength: float = 0.5,
-    n_samples: int = 50_000,
+    n_draws: int = 50_000,
     rng: RngLike = None,
 ) -> DirichletPosterior:
-    r"""Bayesian signed-rank test over datasets (Benavoli et al., 2014, 2017).
+    r"""Bayesian signed-rank test over tasks (Benavoli et al., 2014, 2017).
 
-    One score per dataset and model; :math:`z_i = a_i - b_i` over the
-    :math:`n` datasets. The distribution of the differences gets a Dirichlet
+    One score per task and model; :math:`z_i = a_i - b_i` over the
+    :math:`n` tasks. The distribution of the differences gets a Dirichlet
     process prior whose base measure is a single pseudo-observation
     :math:`z_0 = 0` of weight :math:`s` (``prior_strength``); its posterior
     puts random weights :math:`w \sim \mathrm{Dirichlet}(s, 1, \dots, 1)` on
-    :math:`z_0, z_1, \dots, z_n`. In each posterior sample the probabilities
+    :math:`z_0, z_1, \dots, z_n`. In each posterior draw the probabilities
     of the three regions are those of a Walsh average
     :math:`(z_i + z_j)/2` of two draws from the weighted differences,
 
@@ -376,28 +448,30 @@ def bayesian_signed_rank(
     ``rope``. With ``rope = 0``, :math:`\theta_0 = 0` and
     :math:`\theta_B = 1 - \theta_A`. The reported probabilities are, as in
     the paper and baycomp's ``SignedRankTest``, the fractions of the
-    ``n_samples`` samples in which each region is the most probable; a
-    sample whose largest two region probabilities agree within 1e-12 (only
+    ``n_draws`` draws in which each region is the most probable; a
+    draw whose largest two region probabilities agree within 1e-12 (only
     degenerate data, such as all differences 0 with ``rope = 0``) counts
-    half to each. The samples themselves are returned for the simplex plot
+    half to each. The draws themselves are returned for the simplex plot
     (:func:`sigeval.plots.posterior_simplex`).
 
-    All samples are drawn at once (``rng.dirichlet``) and evaluated as two
-    quadratic forms :math:`w^\top H w` in matrix products; 50,000 samples of
-    50 datasets take a fraction of a second.
+    The draws are made in chunks (``rng.dirichlet``, the same draws as one
+    call) and each quadratic form :math:`w^\top H w` is evaluated in O(n)
+    from cumulative sums of the weights over the sorted differences, without
+    the n x n table of :math:`H`: 50,000 draws over 5,000 tasks take
+    seconds, not the hours of a loop over the draws.
 
     Parameters
     ----------
     scores_a, scores_b : array_like of float
-        One score per dataset for A and for B (the mean over its
-        cross-validation, say), at least 2 datasets, in the same order.
+        One score per task for A and for B (the mean over its
+        cross-validation, say), at least 2 tasks, in the same order.
     rope : float
         Half-width :math:`r \ge 0` of the region of practical equivalence.
     prior_strength : float
         Weight :math:`s > 0` of the pseudo-observation at 0 (baycomp's
         ``prior``, 0.5 by default).
-    n_samples : int
-        Number of posterior samples.
+    n_draws : int
+        Number of posterior draws.
     rng : numpy.random.Generator, int or None
         Source of the Dirichlet draws.
 
@@ -408,46 +482,42 @@ def bayesian_signed_rank(
     Raises
     ------
     ValueError
-        If the arrays differ in length, have fewer than 2 datasets or hold
+        If the arrays differ in length, have fewer than 2 tasks or hold
         NaN or inf, ``rope`` is negative, ``prior_strength`` is not positive,
-        or the samples would need more than 4 GiB.
+        the draws would need more than 4 GiB, or more than 2**30 posterior
+        weights (``n_draws`` x (tasks + 1)) would be drawn.
 
     Notes
     -----
-    The comparison of models over datasets is explained in :ref:`ch-ranking`.
+    The comparison of models over tasks is explained in :ref:`ch-ranking`.
 
     Examples
     --------
     >>> from sigeval import bayesian_signed_rank
     >>> a = [0.81, 0.74, 0.92, 0.66, 0.88, 0.79, 0.71, 0.85]
     >>> b = [0.80, 0.70, 0.90, 0.67, 0.84, 0.78, 0.66, 0.84]
-    >>> post = bayesian_signed_rank(a, b, rope=0.01, n_samples=20_000, rng=0)
+    >>> post = bayesian_signed_rank(a, b, rope=0.01, n_draws=20_000, rng=0)
     >>> round(post.prob_a_better, 2), round(post.prob_rope, 2), round(post.prob_b_better, 2)
     (0.98, 0.01, 0.0)
     >>> post.posterior_samples.shape
     (20000, 3)
     """
-    z, rope, prior_strength, n_samples = _check_datasets(scores_a, scores_b, rope, prior_strength, n_samples)
+    z, rope, prior_strength, n_draws = _check_tasks(scores_a, scores_b, rope, prior_strength, n_draws)
     rng = check_rng(rng)
     m = z.size + 1
-    check_memory(float(n_samples) * m, "n_samples", n_samples, "the posterior weights")
-    check_memory(float(m) * m, "scores_a", f"{z.size} datasets", "the table of Walsh averages")
+    check_memory(_signed_rank_bytes(n_draws, m), "n_draws", n_draws,
+                 "the posterior draws and the weights of one chunk", itemsize=1)
+    if float(n_draws) * m > _MAX_WEIGHTS:
+        raise ValueError(
+            f"`n_draws` = {n_draws} with {z.size} tasks would draw {float(n_draws) * m:.3g} posterior "
+            f"weights (n_draws x (tasks + 1)); the limit is {float(_MAX_WEIGHTS):.3g}, a minute or two of "
+            "work. Choose a smaller `n_draws`."
+        )
     # Pairwise sums z_i + z_j against 2r, on values divided by a power of two
     # (exact) when they are large enough for the sums to overflow.
     top = max(float(np.max(np.abs(z))), rope)
     s = power_of_two_near(top) if top > 2.0**1000 else 1.0
-    values = np.r_[0.0, z / s]
-    sums = values[:, None] + values[None, :]
-    above = _heaviside(sums - 2 * (rope / s))
-    below = _heaviside(-2 * (rope / s) - sums)
-    weights = rng.dirichlet(np.r_[prior_strength, np.ones(z.size)], n_samples)
-    theta = np.empty((n_samples, 3))
-    step = max(1, _CHUNK_ELEMENTS // m)
-    for start in range(0, n_samples, step):  # blocks of samples, each one matrix product
-        w = weights[start:start + step]
-        theta[start:start + step, 0] = np.sum((w @ above) * w, axis=1)
-        if rope > 0:
-            theta[start:start + step, 2] = np.sum((w @ below) * w, axis=1)
+    theta = _signed_rank_regions(np.r_[0.0, z / s], 2 * (rope / s), prior_strength, n_draws, rng)
     if rope > 0:
         theta[:, 1] = 1 - theta[:, 0] - theta[:, 2]
     else:
@@ -463,12 +533,12 @@ def bayesian_sign_test(
     *,
     rope: float = 0.0,
     prior_strength: float = 1.0,
-    n_samples: int = 50_000,
+    n_draws: int = 50_000,
     rng: RngLike = None,
 ) -> DirichletPosterior:
-    r"""Bayesian sign test over datasets (Benavoli et al., 2014, 2017).
+    r"""Bayesian sign test over tasks (Benavoli et al., 2014, 2017).
 
-    Counts the datasets on which A is practically better
+    Counts the tasks on which A is practically better
     (:math:`z_i = a_i - b_i > r`), practically equivalent
     (:math:`|z_i| \le r`) and B practically better (:math:`z_i < -r`):
     :math:`n_A, n_0, n_B`. With the Dirichlet process prior of
@@ -480,7 +550,7 @@ def bayesian_sign_test(
         (\theta_A, \theta_0, \theta_B) \sim \mathrm{Dirichlet}(n_A + \epsilon,\; n_0 + s + \epsilon,\; n_B + \epsilon),
 
     with baycomp's :math:`\epsilon = 10^{-4}`, which keeps an empty cell's
-    parameter positive. The probabilities are the fractions of samples in
+    parameter positive. The probabilities are the fractions of draws in
     which each region is the most probable, as for the signed-rank test.
 
     With ``rope = 0`` the equivalence region is empty: differences of exactly
@@ -496,14 +566,14 @@ def bayesian_sign_test(
     Parameters
     ----------
     scores_a, scores_b : array_like of float
-        One score per dataset for A and for B, at least 2 datasets.
+        One score per task for A and for B, at least 2 tasks.
     rope : float
         Half-width :math:`r \ge 0` of the region of practical equivalence.
     prior_strength : float
         Weight :math:`s > 0` of the pseudo-observation (baycomp's ``prior``, 1
         by default).
-    n_samples : int
-        Number of posterior samples.
+    n_draws : int
+        Number of posterior draws.
     rng : numpy.random.Generator, int or None
         Source of the Dirichlet draws.
 
@@ -514,34 +584,34 @@ def bayesian_sign_test(
     Raises
     ------
     ValueError
-        If the arrays differ in length, have fewer than 2 datasets or hold
+        If the arrays differ in length, have fewer than 2 tasks or hold
         NaN or inf, ``rope`` is negative or ``prior_strength`` is not positive.
 
     Notes
     -----
-    The comparison of models over datasets is explained in :ref:`ch-ranking`.
+    The comparison of models over tasks is explained in :ref:`ch-ranking`.
 
     Examples
     --------
     >>> from sigeval import bayesian_sign_test
     >>> a = [0.81, 0.74, 0.92, 0.66, 0.88, 0.79, 0.71, 0.85]
     >>> b = [0.80, 0.70, 0.90, 0.67, 0.84, 0.78, 0.66, 0.84]
-    >>> post = bayesian_sign_test(a, b, rope=0.015, n_samples=20_000, rng=0)
+    >>> post = bayesian_sign_test(a, b, rope=0.015, n_draws=20_000, rng=0)
     >>> round(post.prob_a_better, 2), round(post.prob_rope, 2), round(post.prob_b_better, 2)
     (0.37, 0.63, 0.0)
     """
-    z, rope, prior_strength, n_samples = _check_datasets(scores_a, scores_b, rope, prior_strength, n_samples)
+    z, rope, prior_strength, n_draws = _check_tasks(scores_a, scores_b, rope, prior_strength, n_draws)
     rng = check_rng(rng)
-    check_memory(3.0 * n_samples, "n_samples", n_samples, "the posterior samples")
+    check_memory(3.0 * n_draws, "n_draws", n_draws, "the posterior draws")
     n_a = float(np.sum(z > rope))
     n_b = float(np.sum(z < -rope))
     n_0 = z.size - n_a - n_b
-    theta = np.zeros((n_samples, 3))
+    theta = np.zeros((n_draws, 3))
     if rope > 0:
         alpha = np.array([n_a, n_0 + prior_strength, n_b]) + _SIGN_TEST_EPSILON
-        theta[:] = rng.dirichlet(alpha, n_samples)
+        theta[:] = rng.dirichlet(alpha, n_draws)
     else:
         half = (n_0 + prior_strength) / 2
-        theta[:, 0] = rng.beta(n_a + half + _SIGN_TEST_EPSILON, n_b + half + _SIGN_TEST_EPSILON, n_samples)
+        theta[:, 0] = rng.beta(n_a + half + _SIGN_TEST_EPSILON, n_b + half + _SIGN_TEST_EPSILON, n_draws)
         theta[:, 2] = 1 - theta[:, 0]
     return _dirichlet_posterior(theta, rope, prior_strength, z.size)

@@ -8,9 +8,14 @@
 ``sigeval runs RUNS.csv``
     a long table of runs (task, model, seed, score) through the views of
     :class:`~sigeval.report.Report`.
+``sigeval gate FILE --model-a NAME --model-b NAME --margin M``
+    a regression gate for CI (:func:`~sigeval.gating.gate_table`): pass, fail or
+    undetermined, with exit status 0, 1 or 2 (3 for an error), a one-line verdict
+    (or JSON), the Markdown summary appended to ``$GITHUB_STEP_SUMMARY``, and with
+    ``--state FILE`` a confidence sequence kept between calls (:ref:`ch-gating`).
 ``sigeval example predictions|runs``
     prints an example file shipped with the package, made from the course's
-    shape benchmark, to try the other two on.
+    shape benchmark, to try the others on.
 
 Parse, one library call, one render: the files are read by
 :mod:`sigeval.readers`, the numbers computed by the library, every output
@@ -23,6 +28,7 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
+import json
 import os
 import shlex
 import sys
@@ -34,6 +40,7 @@ import pandas as pd
 
 from . import _report_output as ro
 from ._validation import TableError, row_list
+from .gating import EXIT_STATUS, GateMethod, GateResult, GateState, gate_table
 from .predictions import compare_predictions
 from .readers import read_csv_table, read_runs_csv
 from .report import Report
@@ -47,6 +54,9 @@ MAX_RESAMPLES = 100_000_000
 
 #: The views `runs --view all` prints, in order; the page and the Markdown of `all` hold every view.
 ALL_VIEWS = ("summary", "failed_runs", "describe", "pairwise", "power", "equivalence", "friedman")
+
+#: The exit status of ``sigeval gate`` for an error (bad file or options): 0, 1 and 2 are its decisions.
+GATE_ERROR = 3
 
 #: What to install for figures, as the README installs the package (it is not on PyPI).
 PLOTS_HINT = ("needs matplotlib, which sigeval's plots extra installs: pip install \"path/to/sigeval[plots]\" "
@@ -116,6 +126,53 @@ def _runs(args: argparse.Namespace) -> ro.ReportOutput:
         _write(args.html, "the page", lambda: ro.page(out, args.html))
     written = (("plot", args.plot), ("html", args.html))
     return dataclasses.replace(out, written=tuple((key, path) for key, path in written if path))
+
+
+def _gate(args: argparse.Namespace) -> GateResult:
+    if args.paired_by == "seed":
+        table = _read(read_runs_csv, args.file, task=args.task, model=args.model, seed=args.seed, score=args.score)
+    else:
+        table = _read(read_csv_table, args.file)
+    names = {args.task: "task", args.model: "model", args.seed: "seed", args.score: "score", args.item: "item"}
+    table = table.rename(columns={given: name for given, name in names.items() if given != name})
+    method: GateMethod = args.method or ("t-mixture" if args.state else "fixed")
+    if args.state and method == "fixed":
+        raise InputError("--state keeps the history of a confidence sequence; --method fixed keeps none (use "
+                         "--method t-mixture or betting)")
+    state = _read_state(args.state) if args.state and Path(args.state).exists() else None
+    try:
+        res = gate_table(table, model_a=args.model_a, model_b=args.model_b, margin=args.margin, alpha=args.alpha,
+                         higher_is_better=not args.lower_is_better, paired_by=args.paired_by, fail_on=args.fail_on,
+                         target_power=args.target_power, method=method, state=state, bounds=args.bounds,
+                         label=args.label)
+    except (ValueError, TypeError) as err:
+        where = args.file
+        if isinstance(err, TableError) and err.rows is not None:  # positions of the table, lines of the file
+            where += ", " + row_list(table.index[err.rows].to_numpy(), word="line")
+        raise InputError(f"{where}: {err.detail if isinstance(err, TableError) else err}") from None
+    if res.state is not None:
+        _write(f"--state {args.state}", "the state", lambda: Path(args.state).write_text(res.state.to_json()))
+    return res
+
+
+def _read_state(path: str) -> GateState:
+    try:
+        return GateState.from_json(Path(path).read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError) as err:
+        raise InputError(f"--state {path}: cannot read the file ({getattr(err, 'strerror', None) or err})") from None
+    except ValueError as err:
+        raise InputError(f"--state {path}: {err}") from None
+
+
+def _emit_gate(res: GateResult, args: argparse.Namespace) -> None:
+    """The verdict in one line (or JSON) on standard output, the Markdown summary appended to its file."""
+    sys.stdout.write((json.dumps(res.to_dict(), indent=1) if args.json else res.to_line()) + "\n")
+    summary = args.summary or os.environ.get("GITHUB_STEP_SUMMARY")
+    if summary:
+        def append() -> None:
+            with open(summary, "a", encoding="utf-8") as file:
+                file.write(res.to_markdown() + "\n")
+        _write(f"--summary {summary}" if args.summary else f"$GITHUB_STEP_SUMMARY ({summary})", "the summary", append)
 
 
 # --------------------------------------------------------------------------- output
@@ -263,6 +320,54 @@ def _parser() -> argparse.ArgumentParser:
     runs.add_argument("--html", metavar="FILE", help="also write the whole report as one self-contained HTML page")
     _output_options(runs)
 
+    gate = commands.add_parser(
+        "gate", help="a regression gate for CI: pass, fail or undetermined (exit status 0, 1, 2)",
+        description="Is the candidate (--model-a) worse than the baseline (--model-b) by --margin? From a table of "
+        "runs (task, model, seed, score; one task), or of items (--paired-by item: one row per item and a column "
+        "per model, or a long table with model, item and score columns). Pass: the candidate is shown to be worse "
+        "by less than the margin (one-sided at --alpha). Fail: it is shown worse by more than the margin, or at "
+        "all with --fail-on zero. Undetermined: neither, with the seeds or items that would settle it. Failed runs "
+        "(empty scores) are counted, and a candidate that fails more often is flagged. Exit status: 0 pass, 1 "
+        "fail, 2 undetermined, 3 an error. With --state FILE the decision reads a confidence sequence over every "
+        "call that used FILE, so that calling the gate again after running more seeds keeps its error rate.",
+        epilog="example:\n  sigeval example runs > runs.csv\n"
+        "  sigeval gate runs.csv --model-a matcher_B --model-b matcher_A --margin 0.01\n"
+        "  sigeval gate runs.csv --model-a new --model-b main --margin 0.005 --state gate-state.json --json\n"
+        "exit status: 0 pass, 1 fail, 2 undetermined, 3 error\n",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    # A usage error of the gate exits with its error status, not argparse's 2 (which means undetermined here).
+    gate.error = lambda message: gate.exit(  # type: ignore[method-assign]
+        GATE_ERROR, f"{gate.format_usage()}sigeval gate: error: {message}\n")
+    gate.add_argument("file", metavar="FILE.csv")
+    gate.add_argument("--model-a", required=True, metavar="NAME", help="the candidate (a model, or a model column)")
+    gate.add_argument("--model-b", required=True, metavar="NAME", help="the baseline")
+    gate.add_argument("--margin", type=POSITIVE_FLOAT, required=True,
+                      help="the largest loss that does not matter, in the units of the scores, fixed in advance")
+    gate.add_argument("--alpha", type=_number(float, lambda v: 0 < v < 0.5, "strictly between 0 and 0.5"),
+                      default=0.05, help="level of each one-sided decision (default 0.05)")
+    gate.add_argument("--lower-is-better", action="store_true", help="for losses and error rates")
+    gate.add_argument("--fail-on", choices=("margin", "zero"), default="margin",
+                      help="fail when shown worse by more than the margin (default), or worse at all")
+    gate.add_argument("--paired-by", choices=("seed", "item"), default="seed",
+                      help="runs paired by seed (default), or items paired by item")
+    gate.add_argument("--label", metavar="COLUMN", help="with --paired-by item, a column of true labels: the model "
+                      "columns hold predicted labels")
+    gate.add_argument("--target-power", type=LEVEL, default=0.80,
+                      help="probability of settling with the seeds or items an undetermined gate asks for (default 0.8)")
+    gate.add_argument("--method", choices=("fixed", "t-mixture", "betting"),
+                      help="the paired t-test at this sample size (default), or a confidence sequence (the default "
+                      "with --state)")
+    gate.add_argument("--state", metavar="FILE", help="keep the history of the comparison in FILE (JSON; created on "
+                      "the first call): the decision is valid however often the gate is called")
+    gate.add_argument("--bounds", type=float, nargs=2, metavar=("LOW", "HIGH"),
+                      help="limits of every score, for --method betting (for accuracies: 0 1)")
+    gate.add_argument("--summary", metavar="FILE", help="append the Markdown summary to FILE (default: to "
+                      "$GITHUB_STEP_SUMMARY when it is set)")
+    gate.add_argument("--json", action="store_true", help="print the result as JSON instead of one line")
+    for role in ("task", "model", "seed", "score", "item"):
+        gate.add_argument(f"--{role}", default=role, metavar="COLUMN")
+
     example = commands.add_parser("example", help="print an example CSV file shipped with sigeval",
                                   description="Print an example file, made from the course's shape benchmark.",
                                   epilog="example:\n  sigeval example predictions > predictions.csv",
@@ -282,14 +387,19 @@ def main(argv: Sequence[str] | None = None) -> int:
     """
     args = _parser().parse_args(argv)
     args.argv = list(sys.argv[1:] if argv is None else argv)
+    gating = args.command == "gate"
     try:
         if args.command == "example":
             sys.stdout.write(resources.files("sigeval").joinpath("data", EXAMPLES[args.which]).read_text())
+        elif gating:
+            res = _gate(args)
+            _emit_gate(res, args)
+            return EXIT_STATUS[res.decision]
         else:
             _emit(_compare(args) if args.command == "compare" else _runs(args), args)
     except InputError as err:
         print(f"sigeval {args.command}: error: {err}", file=sys.stderr)
-        return 1
+        return GATE_ERROR if gating else 1
     except BrokenPipeError:
         return 0
     except KeyboardInterrupt:
@@ -299,7 +409,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             raise
         print(f"sigeval {args.command}: internal error: {type(err).__name__}: {err}. This is a bug: please report "
               "it with the output of 'sigeval --version' (set SIGEVAL_DEBUG=1 for the traceback)", file=sys.stderr)
-        return 2
+        return GATE_ERROR if gating else 2
     return 0
 
 

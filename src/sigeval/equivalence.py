@@ -18,13 +18,13 @@ from ._paired_t import Summaries, student, summarise, tost
 from ._results import ConfidenceInterval
 from ._validation import (
     _show,
+    check_alpha,
     check_alpha_tost,
     check_broadcast,
     check_difference,
     check_finite_array,
     check_paired,
     check_positive_real,
-    check_unit_interval,
 )
 
 __all__ = [
@@ -258,7 +258,7 @@ def verdict_from_pvalues(
     >>> verdict_from_pvalues([0.01, 0.4, 0.01, 0.4], [0.3, 0.02, 0.001, 0.2])
     array(['different', 'equivalent', 'trivial', 'undetermined'], dtype='<U12')
     """
-    alpha = check_unit_interval(alpha, "alpha")
+    alpha = check_alpha(alpha)
     p_diff = check_finite_array(pvalue_difference, "pvalue_difference")
     p_eq = check_finite_array(pvalue_equivalence, "pvalue_equivalence")
     for p, name in ((p_diff, "pvalue_difference"), (p_eq, "pvalue_equivalence")):

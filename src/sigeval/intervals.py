@@ -10,7 +10,7 @@ Explained in :ref:`ch-intervals`.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Literal
 
 import numpy as np
@@ -49,11 +49,18 @@ class ProportionCI(ConfidenceInterval):
         The method that produced the bounds.
     confidence_level : float
         The nominal coverage.
+    confidence_interval : ConfidenceInterval
+        ``low`` and ``high`` as the interval of ``estimate``, under the name every
+        other result uses (the result itself is that interval too).
     """
 
     estimate: float | np.ndarray
     method: str
     confidence_level: float
+    confidence_interval: ConfidenceInterval = field(init=False, repr=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "confidence_interval", ConfidenceInterval(self.low, self.high))
 
 
 def proportion_ci(
@@ -193,7 +200,7 @@ def coverage(
     *,
     method: IntervalMethod = "wilson",
     confidence_level: float = 0.95,
-) -> float | np.ndarray:
+) -> np.ndarray:
     r"""Exact coverage probability of a binomial interval.
 
     .. math:: C(n, p) = \sum_{k=0}^{n} \binom{n}{k} p^k (1-p)^{n-k}\,
@@ -216,8 +223,9 @@ def coverage(
 
     Returns
     -------
-    float or ndarray
-        Coverage probabilities, of the broadcast shape of ``n`` and ``p``.
+    ndarray
+        Coverage probabilities, of the broadcast shape of ``n`` and ``p``: a 0-d
+        array for one ``n`` and one ``p`` (``float(...)`` gives the number).
 
     References
     ----------
@@ -250,4 +258,4 @@ def coverage(
         k_hi[at] = np.searchsorted(low, p_b[at], side="right") - 1
         k_lo[at] = np.searchsorted(high, p_b[at], side="left")
     covered = stats.binom.cdf(k_hi, n_b, p_b) - stats.binom.cdf(k_lo - 1, n_b, p_b)
-    return scalar_or_array(np.where(k_hi >= k_lo, np.clip(covered, 0, 1), 0.0))
+    return np.where(k_hi >= k_lo, np.clip(covered, 0, 1), 0.0)

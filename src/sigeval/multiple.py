@@ -37,7 +37,7 @@ import numpy as np
 from numpy.typing import ArrayLike
 
 from ._numeric import safe_scale
-from ._validation import _integer_array, _show, check_choice, check_scores, check_unit_interval, real_array
+from ._validation import _integer_array, _show, check_alpha, check_choice, check_scores, real_array
 
 __all__ = ["ADJUST_METHODS", "adjust_pvalues", "decision_levels", "expected_best_of_k"]
 
@@ -287,7 +287,7 @@ def decision_levels(
     array([0.0125, 0.0125, 0.0125, 0.0125])
     """
     method = check_choice(method, "method", ("holm", "bonferroni"))
-    alpha = check_unit_interval(alpha, "alpha")
+    alpha = check_alpha(alpha)
     p = _check_pvalues(pvalues)
     m = p.size
     if method == "bonferroni":
@@ -325,7 +325,7 @@ def _best_of_k_weights(n: int, k: np.ndarray) -> np.ndarray:
 
 def expected_best_of_k(
     scores: ArrayLike, k: int | ArrayLike, *, values: ArrayLike | None = None
-) -> float | np.ndarray:
+) -> np.ndarray:
     r"""Expected score of the best of ``k`` runs drawn at random from ``n`` runs.
 
     Picture a sweep of ``n`` runs (seeds) and a report that trains only ``k``
@@ -358,8 +358,9 @@ def expected_best_of_k(
 
     Returns
     -------
-    float or ndarray
-        A float for a scalar ``k``, otherwise an array of the shape of ``k``.
+    ndarray
+        The expected score (or value) for each ``k``, of the shape of ``k``: a 0-d
+        array for one ``k`` (``float(...)`` gives the number).
 
     Raises
     ------
@@ -378,7 +379,7 @@ def expected_best_of_k(
 
     Of the six pairs, three contain the run scoring 0.65, whose value is 0.61:
 
-    >>> round(expected_best_of_k([0.60, 0.62, 0.61, 0.65], 2, values=[0.61, 0.60, 0.62, 0.61]), 6)
+    >>> round(float(expected_best_of_k([0.60, 0.62, 0.61, 0.65], 2, values=[0.61, 0.60, 0.62, 0.61])), 6)
     0.608333
     """
     x = check_scores(scores, "scores")
@@ -405,5 +406,4 @@ def expected_best_of_k(
     for start in range(0, flat.size, block):
         weights = _best_of_k_weights(n, flat[start:start + block])
         out[start:start + block] = weights @ ascending[::-1]
-    out = out.reshape(k_arr.shape) * scale
-    return float(out) if out.ndim == 0 else out
+    return (out * scale).reshape(k_arr.shape)

@@ -6,7 +6,7 @@ tools here use the pairing instead of wasting it: McNemar's test on the items
 where the models disagree (with its exact power and the test-set size it
 needs), and the standard error of the per-item difference set beside the one
 that ignores the pairing. The Wilcoxon signed-rank test
-applies the same idea one level up, to two models scored on many datasets.
+applies the same idea one level up, to two models scored on many tasks.
 
 Explained in :ref:`ch-two-models`;
 the Wilcoxon test in :ref:`ch-ranking`.
@@ -111,7 +111,7 @@ class McNemarResult:
 
 
 
-def _mcnemar_result(n01, n10, exact, correction, mid_p) -> McNemarResult:
+def _mcnemar_result(n01, n10, exact, continuity, mid_p) -> McNemarResult:
     """Run the test and warn about pairs without disagreements (stack: user -> public -> here)."""
     none = (n01 + n10) == 0
     if none.any():
@@ -127,14 +127,14 @@ def _mcnemar_result(n01, n10, exact, correction, mid_p) -> McNemarResult:
                 "p-values are set to 1."
             )
         warnings.warn(message, UserWarning, stacklevel=3)
-    statistic, pvalue = mcnemar_core(n01, n10, exact, correction, mid_p)
+    statistic, pvalue = mcnemar_core(n01, n10, exact, continuity, mid_p)
     scalar = n01.ndim == 0
     return McNemarResult(
         n01=int(n01) if scalar else n01,
         n10=int(n10) if scalar else n10,
         statistic=scalar_or_array(statistic),
         pvalue=scalar_or_array(pvalue),
-        method=method_name(exact, correction, mid_p),
+        method=method_name(exact, continuity, mid_p),
     )
 
 
@@ -143,7 +143,7 @@ def mcnemar_counts(
     n10: int | ArrayLike,
     *,
     exact: bool = True,
-    correction: bool = True,
+    continuity: bool = True,
     mid_p: bool = False,
 ) -> McNemarResult:
     r"""McNemar's test from the two disagreement counts.
@@ -193,7 +193,7 @@ def mcnemar_counts(
     exact : bool
         Use the exact binomial test (recommended; Dietterich, 1998, found the
         test has low type I error) rather than the chi-square approximation.
-    correction : bool
+    continuity : bool
         Apply the continuity correction to the chi-square statistic; ignored
         when ``exact=True``.
     mid_p : bool
@@ -249,8 +249,8 @@ def mcnemar_counts(
     array([0.0764, 0.0013, 1.    ])
     """
     n01_arr, n10_arr = check_disagreements(n01, n10)
-    exact, correction, mid_p = check_form(exact, correction, mid_p)
-    return _mcnemar_result(n01_arr, n10_arr, exact, correction, mid_p)
+    exact, continuity, mid_p = check_form(exact, continuity, mid_p)
+    return _mcnemar_result(n01_arr, n10_arr, exact, continuity, mid_p)
 
 
 def mcnemar(
@@ -258,7 +258,7 @@ def mcnemar(
     scores_b: ArrayLike,
     *,
     exact: bool = True,
-    correction: bool = True,
+    continuity: bool = True,
     mid_p: bool = False,
 ) -> McNemarResult:
     r"""McNemar's test for two models scored on the same test items.
@@ -289,7 +289,7 @@ def mcnemar(
     exact : bool
         Use the exact binomial test (recommended; Dietterich, 1998, found the
         test has low type I error) rather than the chi-square approximation.
-    correction : bool
+    continuity : bool
         Apply the continuity correction to the chi-square statistic; ignored
         when ``exact=True``.
     mid_p : bool
@@ -332,10 +332,10 @@ def mcnemar(
     0.0604
     """
     a, b = _check_correctness(scores_a, scores_b)
-    exact, correction, mid_p = check_form(exact, correction, mid_p)
+    exact, continuity, mid_p = check_form(exact, continuity, mid_p)
     n01 = np.int64(np.count_nonzero(a & ~b))
     n10 = np.int64(np.count_nonzero(~a & b))
-    return _mcnemar_result(np.asarray(n01), np.asarray(n10), exact, correction, mid_p)
+    return _mcnemar_result(np.asarray(n01), np.asarray(n10), exact, continuity, mid_p)
 
 
 # --------------------------------------------------------------------------- standard errors
@@ -459,13 +459,13 @@ class WilcoxonResult:
     pvalue : float
         The p-value from ``scipy.stats.wilcoxon``.
     r_plus : float
-        Sum of the ranks of the datasets on which A scores higher than B.
+        Sum of the ranks of the tasks on which A scores higher than B.
     r_minus : float
-        Sum of the ranks of the datasets on which B scores higher than A.
+        Sum of the ranks of the tasks on which B scores higher than A.
     n : int
-        Number of datasets.
+        Number of tasks.
     n_zero : int
-        Datasets on which the two scores are equal.
+        Tasks on which the two scores are equal.
     zero_method : str
         How the zero differences entered the ranks.
     alternative : str
@@ -489,10 +489,10 @@ def wilcoxon_signed_rank(
     alternative: Alternative = "two-sided",
     zero_method: Literal["zsplit", "wilcox", "pratt"] = "zsplit",
 ) -> WilcoxonResult:
-    r"""Wilcoxon signed-rank test for two models scored on the same datasets.
+    r"""Wilcoxon signed-rank test for two models scored on the same tasks.
 
     Demšar (2006, section 3.1.3) recommends it for comparing two methods over
-    :math:`N` datasets, because scores on different datasets are not
+    :math:`N` tasks (his datasets), because scores on different tasks are not
     commensurable but their differences can be ranked. With
     :math:`d_i = a_i - b_i` ranked by :math:`|d_i|` (average ranks for ties),
 
@@ -501,7 +501,7 @@ def wilcoxon_signed_rank(
         R^+ = \sum_{d_i > 0} \operatorname{rank}(d_i), \qquad
         R^- = \sum_{d_i < 0} \operatorname{rank}(d_i), \qquad T = \min(R^+, R^-).
 
-    Zero differences (the two models tie on a dataset), by ``zero_method``:
+    Zero differences (the two models tie on a task), by ``zero_method``:
 
     ``"zsplit"`` (default)
         Zeros are ranked with the others and their ranks split evenly between
@@ -525,15 +525,15 @@ def wilcoxon_signed_rank(
       scipy's 9,999 resamples, so nothing is random);
     - 14 to 50 with zeros or ties: the normal approximation again.
 
-    So Demšar's worked example (14 datasets, two zeros) gets the normal
-    approximation, as in his paper, while a table of 10 datasets with a tie
+    So Demšar's worked example (14 tasks, two zeros) gets the normal
+    approximation, as in his paper, while a table of 10 tasks with a tie
     gets an exact p-value. If every difference is zero there is no
     information: ``pvalue`` is 1 and a ``UserWarning`` says so.
 
     Parameters
     ----------
     scores_a, scores_b : array_like of float
-        Scores of models A and B on the same datasets, in the same order.
+        Scores of models A and B on the same tasks, in the same order.
     alternative : str
         ``"two-sided"``, ``"greater"`` (A scores higher) or ``"less"``.
     zero_method : str

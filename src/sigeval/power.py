@@ -22,6 +22,7 @@ from ._paired_t import power as power_core
 from ._validation import (
     MAX_COUNT,
     _show,
+    check_alpha,
     check_alpha_tost,
     check_broadcast,
     check_finite_array,
@@ -169,7 +170,7 @@ def power_paired(
     n_arr = check_sizes(n, "n")
     if np.any(n_arr < 2):
         raise ValueError(f"`n` must be at least 2 pairs; got {_show(n_arr[n_arr < 2])}.")
-    alpha = check_unit_interval(alpha, "alpha")
+    alpha = check_alpha(alpha)
     target_power = _check_power_target(target_power, "target_power", alpha)
     eff = None if delta is None else check_finite_array(delta, "delta")
     # Copies: broadcast views are read-only and would leak into the result.
@@ -253,7 +254,7 @@ def seeds_needed(
     delta = check_real(delta, "delta")
     if delta == 0:
         raise ValueError("`delta` must be a non-zero difference to detect; got 0.0.")
-    alpha = check_unit_interval(alpha, "alpha")
+    alpha = check_alpha(alpha)
     target_power = _check_power_target(target_power, "target_power", alpha)
     with np.errstate(over="ignore"):  # an infinite effect size needs the fewest seeds, 2
         effect_size = abs(delta) / sigma

@@ -21,6 +21,7 @@ from scipy import stats
 from ._mcnemar import check_form, mcnemar_core
 from ._validation import (
     _show,
+    check_alpha,
     check_choice,
     check_memory,
     check_probability,
@@ -49,7 +50,7 @@ _TINY_RATE = 1e-300
 
 
 def _critical_count(
-    m: np.ndarray, alpha: float, exact: bool, correction: bool, mid_p: bool
+    m: np.ndarray, alpha: float, exact: bool, continuity: bool, mid_p: bool
 ) -> np.ndarray:
     r"""Largest :math:`c < m/2` whose counts ``(c, m - c)`` give ``p <= alpha``; -1 if none.
 
@@ -66,13 +67,13 @@ def _critical_count(
         guess = stats.binom.ppf(alpha / 2, m, 0.5) - 1
     else:
         # (|2k - m| - corr)^2 / m >= chi2 critical value, solved for k <= m/2.
-        reach = np.sqrt(stats.chi2.isf(alpha, 1) * m) + (1 if correction else 0)
+        reach = np.sqrt(stats.chi2.isf(alpha, 1) * m) + (1 if continuity else 0)
         guess = np.floor((m - reach) / 2)
     c = np.clip(np.nan_to_num(guess, nan=-1.0), -1, (m - 1) // 2).astype(np.int64)
 
     def rejects(k):
         k_safe = np.maximum(k, 0)
-        pvalue = mcnemar_core(k_safe, m - k_safe, exact, correction, mid_p)[1]
+        pvalue = mcnemar_core(k_safe, m - k_safe, exact, continuity, mid_p)[1]
         return (k >= 0) & (pvalue <= alpha)
 
     while True:  # too high: step down
@@ -88,16 +89,16 @@ def _critical_count(
     return c
 
 
-def _rejection_probability(m: np.ndarray, q: float, alpha, exact, correction, mid_p) -> np.ndarray:
+def _rejection_probability(m: np.ndarray, q: float, alpha, exact, continuity, mid_p) -> np.ndarray:
     """P(the test rejects | m disagreements), when each favours A with probability q."""
-    c = _critical_count(m, alpha, exact, correction, mid_p)
+    c = _critical_count(m, alpha, exact, continuity, mid_p)
     # n01 <= c or n01 >= m - c; both terms are 0 when c = -1.
     reject = stats.binom.cdf(c, m, q) + stats.binom.sf(m - c - 1, m, q)
     if mid_p:
         # The mid-p value of a tie n01 = n10 = m/2 is 1 - P(X = m/2)/2 < 1 (from 0.75 at
         # m = 2): at an alpha that high even the tie is significant, and so is every table.
         half = m // 2
-        tie = (m > 0) & (m % 2 == 0) & (mcnemar_core(half, half, exact, correction, mid_p)[1] <= alpha)
+        tie = (m > 0) & (m % 2 == 0) & (mcnemar_core(half, half, exact, continuity, mid_p)[1] <= alpha)
         reject = np.where(tie, 1.0, reject)
     return reject
 
@@ -108,7 +109,7 @@ def _share_of_a(p01: float, p10: float) -> float:
     return p01 / psi if psi > 0 else 0.5
 
 
-def _exact_power(n: np.ndarray, p01: float, p10: float, alpha, exact, correction, mid_p) -> np.ndarray:
+def _exact_power(n: np.ndarray, p01: float, p10: float, alpha, exact, continuity, mid_p) -> np.ndarray:
     """Exact power at the sizes ``n`` (1-D) for one pair of disagreement rates.
 
     Only the disagreement counts ``m`` where Binomial(n, psi) is not
@@ -123,7 +124,7 @@ def _exact_power(n: np.ndarray, p01: float, p10: float, alpha, exact, correction
     # The rejection probabilities are tabulated once over the union of the windows.
     check_memory(8.0 * (last - first + 1), "n", int(n.max()), "the exact power sum")
     reject = _rejection_probability(
-        np.arange(first, last + 1), _share_of_a(p01, p10), alpha, exact, correction, mid_p
+        np.arange(first, last + 1), _share_of_a(p01, p10), alpha, exact, continuity, mid_p
     )
     width = int((hi - lo).max()) + 1
     power = np.empty(n.size)
@@ -216,7 +217,7 @@ def mcnemar_power(
     *,
     alpha: float = 0.05,
     exact: bool = True,
-    correction: bool = True,
+    continuity: bool = True,
     mid_p: bool = False,
     power_method: PowerMethod = "enumeration",
 ) -> McNemarPowerResult:
@@ -232,7 +233,7 @@ def mcnemar_power(
     disagreements is :math:`m \sim \mathrm{Binomial}(n, \psi)`, and given
     :math:`m`, :math:`n_{01} \sim \mathrm{Binomial}(m, p_{01}/\psi)`. Given
     :math:`m`, the test (the one :func:`~sigeval.paired.mcnemar_counts` runs with the same
-    ``exact``, ``correction`` and ``mid_p``) rejects at level :math:`\alpha` exactly
+    ``exact``, ``continuity`` and ``mid_p``) rejects at level :math:`\alpha` exactly
     when :math:`\min(n_{01}, n_{10}) \le c_m`, with :math:`c_m` the largest
     count whose p-value is at most :math:`\alpha` (:math:`c_m = -1` when no
     outcome is significant; the mid-p value of a tie is below 1, so at
@@ -255,7 +256,7 @@ def mcnemar_power(
         1 - \beta \approx \Phi\!\left(\frac{|\delta|\sqrt n - z_{1-\alpha/2}\sqrt{\psi}}
         {\sqrt{\psi - \delta^2}}\right),
 
-    which ignores ``exact``, ``correction`` and ``mid_p``: it approximates the
+    which ignores ``exact``, ``continuity`` and ``mid_p``: it approximates the
     uncorrected chi-square test best and overstates the power of the exact
     test slightly.
 
@@ -272,7 +273,7 @@ def mcnemar_power(
         ``p01 + p10 <= 1``.
     alpha : float
         Level of the two-sided test; it rejects when ``p <= alpha``.
-    exact, correction, mid_p : bool
+    exact, continuity, mid_p : bool
         Which form of the test, as in :func:`~sigeval.paired.mcnemar_counts`.
     power_method : {"enumeration", "normal"}
         How the power is computed: ``"enumeration"``, the exact sum above
@@ -338,8 +339,8 @@ def mcnemar_power(
     """
     n_arr = check_sizes(n, "n")
     p01_arr, p10_arr = _check_rates(p01, p10)
-    alpha = check_unit_interval(alpha, "alpha")
-    exact, correction, mid_p = check_form(exact, correction, mid_p)
+    alpha = check_alpha(alpha)
+    exact, continuity, mid_p = check_form(exact, continuity, mid_p)
     power_method = check_choice(power_method, "power_method", _POWER_METHODS)
     try:
         n_b, p01_b, p10_b = np.broadcast_arrays(n_arr, p01_arr, p10_arr)
@@ -357,7 +358,7 @@ def mcnemar_power(
     which = which.ravel()
     for i, (r01, r10) in enumerate(pairs):
         at = which == i
-        power[at] = _exact_power(sizes[at], r01, r10, alpha, exact, correction, mid_p)
+        power[at] = _exact_power(sizes[at], r01, r10, alpha, exact, continuity, mid_p)
     return _power_result(power.reshape(n_b.shape), n_b, p01_b, p10_b, alpha, power_method)
 
 
@@ -399,7 +400,7 @@ def _normal_sample_size(p01: float, p10: float, alpha: float, power: float) -> i
     return max(1, math.ceil(n))
 
 
-def _exact_sample_size(p01, p10, alpha, target, exact, correction, mid_p, rule, start) -> int:
+def _exact_sample_size(p01, p10, alpha, target, exact, continuity, mid_p, rule, start) -> int:
     """Walk the exact power up the sizes n = 1, 2, ... (see mcnemar_sample_size).
 
     The distribution of m over 0..n is updated from one size to the next,
@@ -410,7 +411,7 @@ def _exact_sample_size(p01, p10, alpha, target, exact, correction, mid_p, rule, 
     horizon = max(64, 2 * start)
     weights = np.zeros(horizon + 2)
     weights[0] = 1.0  # n = 0: no disagreement
-    reject = _rejection_probability(np.arange(horizon + 2), q, alpha, exact, correction, mid_p)
+    reject = _rejection_probability(np.arange(horizon + 2), q, alpha, exact, continuity, mid_p)
     powers = [0.0]
     lo = hi = 0
     while True:
@@ -445,7 +446,7 @@ def _exact_sample_size(p01, p10, alpha, target, exact, correction, mid_p, rule, 
         weights = np.concatenate([weights, np.zeros(new_horizon - horizon)])
         extra_m = np.arange(horizon + 2, new_horizon + 2)
         reject = np.concatenate(
-            [reject, _rejection_probability(extra_m, q, alpha, exact, correction, mid_p)]
+            [reject, _rejection_probability(extra_m, q, alpha, exact, continuity, mid_p)]
         )
         horizon = new_horizon
 
@@ -457,7 +458,7 @@ def mcnemar_sample_size(
     alpha: float = 0.05,
     target_power: float = 0.8,
     exact: bool = True,
-    correction: bool = True,
+    continuity: bool = True,
     mid_p: bool = False,
     power_method: PowerMethod = "enumeration",
     rule: Literal["first", "stable"] = "first",
@@ -479,10 +480,10 @@ def mcnemar_sample_size(
 
         the smallest :math:`n` at which the approximate power of
         :func:`mcnemar_power` (``power_method="normal"``) reaches the target. It
-        ignores ``exact``, ``correction``, ``mid_p`` and ``rule``.
+        ignores ``exact``, ``continuity``, ``mid_p`` and ``rule``.
     ``power_method="enumeration"`` (the default)
         From the exact power of the test chosen by ``exact``,
-        ``correction`` and ``mid_p``, computed for every size :math:`n = 1, 2, \dots`.
+        ``continuity`` and ``mid_p``, computed for every size :math:`n = 1, 2, \dots`.
         Exact power is not monotone in :math:`n`: the test is discrete, and
         its rejection region grows by whole counts, so the power rises along
         a slight saw-tooth and can dip below the target just after first
@@ -510,7 +511,7 @@ def mcnemar_sample_size(
         Level of the two-sided test.
     target_power : float
         Target power, greater than ``alpha`` and below 1.
-    exact, correction, mid_p : bool
+    exact, continuity, mid_p : bool
         Which form of the test, as in :func:`~sigeval.paired.mcnemar_counts`.
     power_method : {"enumeration", "normal"}
         How the power is computed, as in :func:`mcnemar_power`.
@@ -575,14 +576,14 @@ def mcnemar_sample_size(
             "`p01` and `p10` must differ: with equal rates the models are equally accurate "
             f"and no test set is large enough to detect a difference; got p01 = p10 = {p01!r}."
         )
-    alpha = check_unit_interval(alpha, "alpha")
+    alpha = check_alpha(alpha)
     target_power = check_unit_interval(target_power, "target_power")
     if target_power <= alpha:
         raise ValueError(
             "`target_power` must exceed `alpha` (the test rejects with probability at most about "
             f"alpha when there is no difference); got target_power={target_power!r} with alpha={alpha!r}."
         )
-    exact, correction, mid_p = check_form(exact, correction, mid_p)
+    exact, continuity, mid_p = check_form(exact, continuity, mid_p)
     power_method = check_choice(power_method, "power_method", _POWER_METHODS)
     rule = check_choice(rule, "rule", _SIZE_RULES)
     start = _normal_sample_size(p01, p10, alpha, target_power)
@@ -594,5 +595,5 @@ def mcnemar_sample_size(
             f"stops at {_SEARCH_LIMIT:,}. Use `power_method='normal'` for differences this small."
         )
     return _exact_sample_size(
-        p01, p10, alpha, target_power, exact, correction, mid_p, rule, start
+        p01, p10, alpha, target_power, exact, continuity, mid_p, rule, start
     )

@@ -21,6 +21,7 @@ from typing import Any, Literal
 import numpy as np
 import pandas as pd
 
+from ._labels import correctness as _correctness
 from ._progress import progress_bar
 from ._results import BootstrapResult
 from ._validation import (
@@ -52,7 +53,7 @@ class PredictionsComparison:
 
     Attributes
     ----------
-    models : pandas.DataFrame
+    per_model : pandas.DataFrame
         One row per model: ``model``, ``n_items``, ``accuracy`` (or ``auc``),
         ``ci_low``, ``ci_high``.
     pairs : pandas.DataFrame
@@ -66,7 +67,7 @@ class PredictionsComparison:
     n_resamples : int
     """
 
-    models: pd.DataFrame
+    per_model: pd.DataFrame
     pairs: pd.DataFrame
     note: str
     metric: str
@@ -116,67 +117,6 @@ def _check_unique_columns(table: pd.DataFrame, columns: list) -> None:
 def _require(table: pd.DataFrame, column: Any, what: str) -> None:
     if column not in table.columns:
         raise TableError(None, f"no column {column!r} for the {what} (the columns are {', '.join(map(repr, table.columns))})")
-
-
-def _value(value: Any) -> str:
-    """A cell as the user wrote it: text quoted, numbers plain (no NumPy repr)."""
-    return repr(value) if isinstance(value, str) else str(value.item() if isinstance(value, np.generic) else value)
-
-
-def _correctness(table: pd.DataFrame, label: Any, models: list) -> dict[Any, np.ndarray]:
-    """Per model, 0/1 correctness per item: predictions against the label, or given as 0/1."""
-    for m in models:
-        missing = table[m].isna().to_numpy()
-        if missing.any():
-            raise TableError(
-                np.flatnonzero(missing),
-                f"model column {m!r} is empty; every model must be scored on every item "
-                "(the models would be compared on different numbers of items)",
-            )
-    if label is None:
-        out = {}
-        for m in models:
-            values = check_numeric_column(table, m)
-            bad = ~np.isin(values, (0, 1))
-            if bad.any():
-                raise TableError(
-                    np.flatnonzero(bad)[:1],
-                    f"without a label column, model column {m!r} must hold 0/1 correctness; "
-                    f"it holds {_value(table[m][bad].iloc[0])}",
-                )
-            out[m] = values
-        return out
-    truth = table[label]
-    missing = truth.isna().to_numpy()
-    if missing.any():
-        raise TableError(np.flatnonzero(missing), f"the label column {label!r} is empty")
-
-    # Compared as text, so that 1, 1.0 and "1" from different columns agree: a cell holding a whole
-    # number below 2**53 in magnitude is written as that integer, any other cell as its text (1e19 and
-    # 2e19 must not both wrap around to the same int64). The bound is strict: a larger integer cell may
-    # have been rounded on its way to float64 (2**53 + 1 becomes 2**53), while every float64 below
-    # 2**53 is the cell's exact value.
-    def as_text(column: pd.Series) -> pd.Series:
-        text = column.astype(str).to_numpy(dtype=object)
-        numeric = pd.to_numeric(column.astype(np.int64) if column.dtype == bool else column, errors="coerce")
-        if numeric.dtype.kind in "iuf":  # complex numbers stay text
-            values = numeric.to_numpy(dtype=float, na_value=np.nan)
-            with np.errstate(invalid="ignore"):
-                whole = np.isfinite(values) & (values == np.round(values)) & (np.abs(values) < 2**53)
-            text[whole] = values[whole].astype(np.int64).astype(str)
-        return pd.Series(text, index=column.index)
-
-    truth_text = as_text(truth)
-    predicted = {m: as_text(table[m]) for m in models}
-    seen = set().union(*(set(p) for p in predicted.values()))
-    if not seen & set(truth_text):
-        raise TableError(
-            None,
-            f"the label column {label!r} holds values ({', '.join(sorted(set(truth_text))[:5])}) that no "
-            f"model predicts (the models predict {', '.join(sorted(seen)[:5])}); are labels and predictions "
-            "encoded alike? For 0/1 correctness columns, pass label=None (--label none on the command line)",
-        )
-    return {m: (predicted[m] == truth_text).to_numpy(dtype=float) for m in models}
 
 
 def _check_budget(n_models: int, n_pairs: int, bootstraps: int, n_resamples: int, max_resamples: int) -> None:
@@ -397,7 +337,7 @@ def compare_predictions(
     >>> table = pd.DataFrame({"label": [0, 1, 1, 0, 1, 1, 0, 1],
     ...                       "A": [0, 1, 1, 0, 1, 1, 0, 0], "B": [0, 1, 0, 1, 1, 0, 0, 0]})
     >>> res = compare_predictions(table, n_resamples=1000, rng=0)
-    >>> res.models[["model", "accuracy"]].to_dict("records")
+    >>> res.per_model[["model", "accuracy"]].to_dict("records")
     [{'model': 'A', 'accuracy': 0.875}, {'model': 'B', 'accuracy': 0.5}]
     >>> res.pairs[["model_a", "model_b", "estimate", "pvalue"]].to_dict("records")
     [{'model_a': 'A', 'model_b': 'B', 'estimate': 0.375, 'pvalue': 0.25}]
@@ -444,5 +384,5 @@ def compare_predictions(
             per_model, pairs, note = _compare_accuracy(correct, codes, level, n_resamples, gen, seed, bar)
     pairs["pvalue_holm"] = adjust_pvalues(pairs.pvalue.to_numpy(), method="holm")
     return PredictionsComparison(
-        models=per_model, pairs=pairs, note=note, metric=metric, confidence_level=level, n_resamples=n_resamples
+        per_model=per_model, pairs=pairs, note=note, metric=metric, confidence_level=level, n_resamples=n_resamples
     )

@@ -19,12 +19,14 @@ import numpy as np
 from numpy.typing import ArrayLike
 from scipy import stats
 
+from ._bootstrap_engine import counts_by_multinomial
 from ._numeric import safe_scale
 from ._paired_t import student, summarise
 from ._results import ConfidenceInterval
 from ._validation import (
     RngLike,
     as_array,
+    check_alpha,
     check_choice,
     check_difference,
     check_flag,
@@ -246,7 +248,7 @@ def paired_difference(
     """
     nan_policy = check_choice(nan_policy, "nan_policy", ("raise", "omit"))
     c, r, dropped = _complete_pairs(scores_a, scores_b, nan_policy)
-    alpha = check_unit_interval(alpha, "alpha")
+    alpha = check_alpha(alpha)
     if threshold is not None:
         threshold = check_real(threshold, "threshold")
         if threshold < 0:
@@ -573,18 +575,18 @@ def _prob_improvement_runs(
             "n_resamples", n_resamples, "the bootstrap counts",
         )
         if paired:
-            counts = generator.multinomial(n_a, np.full(n_a, 1 / n_a), size=n_resamples)
+            counts = counts_by_multinomial(generator, n_a, n_resamples)
             boot = counts @ _wins(a, b) / n_a
         else:
             wins = _wins(a[:, None], b[None, :])
-            counts_a = generator.multinomial(n_a, np.full(n_a, 1 / n_a), size=n_resamples)
-            counts_b = generator.multinomial(n_b, np.full(n_b, 1 / n_b), size=n_resamples)
+            counts_a = counts_by_multinomial(generator, n_a, n_resamples)
+            counts_b = counts_by_multinomial(generator, n_b, n_resamples)
             boot = np.sum((counts_a @ wins) * counts_b, axis=1) / (n_a * n_b)
     return _result(estimate, trials, boot, method, alpha, gamma, paired, (n_a, n_b, 1))
 
 
 def _decision_arguments(alpha: float, gamma: float, rng: RngLike) -> tuple[float, float, np.random.Generator]:
-    alpha = check_unit_interval(alpha, "alpha")
+    alpha = check_alpha(alpha)
     gamma = check_unit_interval(gamma, "gamma")
     if gamma <= 0.5:
         raise ValueError(f"`gamma` must lie in (0.5, 1); got {gamma!r}.")
@@ -665,11 +667,11 @@ def _prob_improvement_tasks(
             "n_resamples", n_resamples, "the stratified bootstrap counts",
         )
         # The counts of every resample, (n_resamples, n_tasks, n_runs): runs drawn within each task.
-        counts_a = generator.multinomial(n_a, np.full(n_a, 1 / n_a), size=(n_resamples, n_tasks))
+        counts_a = counts_by_multinomial(generator, n_a, (n_resamples, n_tasks))
         if paired:
             boot = np.einsum("btr,rt->b", counts_a, _wins(a, b)) / (n_a * n_tasks)
         else:
             wins = _wins(a.T[:, :, None], b.T[:, None, :])  # tasks x runs of A x runs of B
-            counts_b = generator.multinomial(n_b, np.full(n_b, 1 / n_b), size=(n_resamples, n_tasks))
+            counts_b = counts_by_multinomial(generator, n_b, (n_resamples, n_tasks))
             boot = np.sum(np.einsum("bti,tij->btj", counts_a, wins) * counts_b, axis=(1, 2)) / (n_a * n_b * n_tasks)
     return _result(estimate, trials, boot, method, alpha, gamma, paired, (n_a, n_b, n_tasks))

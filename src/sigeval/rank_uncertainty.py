@@ -1,9 +1,9 @@
-"""How sure is a ranking? Resampling the datasets, or the test items.
+"""How sure is a ranking? Resampling the tasks, or the test items.
 
-A ranking over ``N`` datasets is one draw of datasets: :func:`rank_stability`
+A ranking over ``N`` tasks is one draw of tasks: :func:`rank_stability`
 resamples them (with replacement) and asks how often the full order comes
 back, which pairs stay separated by the critical difference, and how far each
-model moves when one dataset is left out. For ``k`` models scored on the same
+model moves when one task is left out. For ``k`` models scored on the same
 test items, :func:`bootstrap_ranks` resamples the items and gives each model a
 rank interval, as the PASCAL VOC summary tables do, and the models the leader
 does not significantly beat; both describe how much the ranks move. For a
@@ -25,11 +25,13 @@ from typing import Any, Literal
 import numpy as np
 from numpy.typing import ArrayLike
 
+from ._bootstrap_engine import counts_by_index, resample_indices
 from ._numeric import check_finite_result, safe_scale
 from ._ranks import score_table, within_ranks
 from ._results import ConfidenceInterval
 from ._validation import (
     RngLike,
+    check_alpha,
     check_flag,
     check_memory,
     check_positive_int,
@@ -71,7 +73,7 @@ class RankStabilityResult:
         mean ranks differ by at least the critical difference (0 on the diagonal).
     jackknife : ndarray
         ``(n_tasks, k)``: the shift of every model's mean rank when each
-        dataset is dropped in turn (leave-one-out minus observed).
+        task is dropped in turn (leave-one-out minus observed).
     critical_difference : float
         :func:`~sigeval.ranking.nemenyi_cd` for ``k`` models and ``n_tasks`` at ``alpha``.
     resampled_mean_ranks : ndarray
@@ -91,14 +93,6 @@ class RankStabilityResult:
     alpha: float
 
 
-def _multiplicities(n_units: int, n_resamples: int, rng: np.random.Generator) -> np.ndarray:
-    """How often each unit is drawn, for ``n_resamples`` resamples of ``n_units`` with replacement."""
-    drawn = rng.integers(0, n_units, size=(n_resamples, n_units))
-    offsets = (np.arange(n_resamples) * n_units)[:, None]
-    counts = np.bincount((drawn + offsets).ravel(), minlength=n_resamples * n_units)
-    return counts.reshape(n_resamples, n_units)
-
-
 def rank_stability(
     scores: ArrayLike,
     *,
@@ -107,12 +101,12 @@ def rank_stability(
     higher_is_better: bool = True,
     rng: RngLike = None,
 ) -> RankStabilityResult:
-    r"""How stable a ranking over datasets is when the datasets are resampled.
+    r"""How stable a ranking over tasks is when the tasks are resampled.
 
     A critical-difference diagram at small :math:`N` says nothing about whether
-    its order would survive a different draw of benchmark datasets. Each of
-    ``n_resamples`` resamples draws :math:`N` datasets with replacement (the
-    ranks within a dataset do not change) and recomputes the mean ranks
+    its order would survive a different draw of benchmark tasks. Each of
+    ``n_resamples`` resamples draws :math:`N` tasks with replacement (the
+    ranks within a task do not change) and recomputes the mean ranks
     :math:`R^*_j`:
 
     ``order_stability``
@@ -125,12 +119,12 @@ def rank_stability(
         of the observed design (:func:`~sigeval.ranking.nemenyi_cd`);
     ``jackknife``
         the shift :math:`R_{j,(-i)} - R_j = (R_j - r_{ij})/(N-1)` of every mean
-        rank when dataset :math:`i` is left out.
+        rank when task :math:`i` is left out.
 
     A low ``order_stability`` with uniformly low ``separation`` is the
     signature of an ordering that is noise; a large jackknife shift points at
-    one dataset that drives the ranking. Vectorised: a resample is the vector
-    of how often each dataset was drawn, and the resampled mean ranks are one
+    one task that drives the ranking. Vectorised: a resample is the vector
+    of how often each task was drawn, and the resampled mean ranks are one
     matrix product.
 
     Parameters
@@ -162,7 +156,7 @@ def rank_stability(
 
     Examples
     --------
-    Model 0 wins on every dataset, model 2 loses on every one:
+    Model 0 wins on every task, model 2 loses on every one:
 
     >>> import numpy as np
     >>> from sigeval import rank_stability
@@ -174,7 +168,7 @@ def rank_stability(
     table, models = score_table(scores)
     higher_is_better = check_flag(higher_is_better, "higher_is_better")
     n_resamples = check_positive_int(n_resamples, "n_resamples")
-    alpha = check_unit_interval(alpha, "alpha")
+    alpha = check_alpha(alpha)
     gen = check_rng(rng)
     n, k = table.shape
     # Every resample's draws and counts, mean ranks and pairwise differences.
@@ -186,7 +180,7 @@ def rank_stability(
     mean_ranks = ranks.mean(axis=0)
     cd = nemenyi_cd(k, n, alpha=alpha)
 
-    counts = _multiplicities(n, n_resamples, gen).astype(float)
+    counts = counts_by_index(gen, n, n_resamples).astype(float)
     resampled = counts @ ranks / n  # (B, k)
     # Pairwise differences on a grid of N-ths: compare counts of rank sums to avoid rounding.
     observed_sign = np.sign(_round_pairs(mean_ranks[:, None] - mean_ranks[None, :], n))
@@ -288,14 +282,14 @@ def _resampled_metrics(data, statistic, n_items, k, n_resamples, rng) -> np.ndar
         rows = max(1, _CHUNK_ELEMENTS // max(n_items, 1))
         for start in range(0, n_resamples, rows):
             b = min(rows, n_resamples - start)
-            counts = _multiplicities(n_items, b, rng).astype(float)
+            counts = counts_by_index(rng, n_items, b).astype(float)
             out[start : start + b] = counts @ data / n_items
         return out
     per_item = sum(int(np.prod(x.shape[1:], dtype=np.int64)) for arrays in data for x in arrays)
     rows = max(1, _CHUNK_ELEMENTS // max(n_items * max(per_item, 1), 1))
     for start in range(0, n_resamples, rows):
         b = min(rows, n_resamples - start)
-        idx = rng.integers(0, n_items, size=(b, n_items))
+        idx = resample_indices(rng, n_items, b)
         for j, arrays in enumerate(data):
             out[start : start + b, j] = _call_statistic(statistic, arrays, idx)
     return out
@@ -436,7 +430,7 @@ def bootstrap_ranks(
     """
     data, models, n_items = _model_data(scores, statistic)
     n_resamples = check_positive_int(n_resamples, "n_resamples")
-    alpha = check_unit_interval(alpha, "alpha")
+    alpha = check_alpha(alpha)
     gen = check_rng(rng)
     k = len(models)
     # Metrics, ranks and differences of every resample, and the k x k comparisons
@@ -648,7 +642,7 @@ def rank_confidence_sets(
     rows = max(1, _CHUNK_ELEMENTS // max(n, n_pairs))
     for start in range(0, n_resamples, rows):
         b = min(rows, n_resamples - start)
-        counts = _multiplicities(n, b, gen).astype(float)
+        counts = counts_by_index(gen, n, b).astype(float)
         largest[start : start + b] = np.abs(counts @ differences / n).max(axis=1)
     critical = float(np.quantile(largest, confidence_level, method="inverted_cdf"))
 

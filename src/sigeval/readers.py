@@ -66,7 +66,7 @@ def read_csv_table(path: str | os.PathLike, *, sep: str | None = None) -> pd.Dat
     Returns
     -------
     pandas.DataFrame
-        The columns as :func:`pandas.read_csv` types them, the index named
+        The columns as ``pandas.read_csv`` types them, the index named
         ``line``: the line of the file on which each row starts (the first row
         is on line 2).
 

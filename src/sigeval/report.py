@@ -39,10 +39,10 @@ from typing import Any
 
 import numpy as np
 
-from ._report_base import FAMILIES, POWER_CORRECTIONS, Family, PowerCorrection, check_alpha
+from ._report_base import FAMILIES, POWER_CORRECTIONS, Family, PowerCorrection
 from ._report_results import ReportFriedman, ReportRankStability
 from ._report_within import WithinTasks
-from ._validation import RngLike, check_choice, check_flag, check_positive_real, check_precision
+from ._validation import RngLike, check_alpha, check_choice, check_flag, check_positive_real, check_precision
 
 __all__ = ["Report", "ReportFriedman", "ReportRankStability"]
 

@@ -22,7 +22,8 @@ and says when the four verdicts of :ref:`ch-power` are reached. Explained in
 from __future__ import annotations
 
 import functools
-from collections.abc import Callable
+import math
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Literal
 
@@ -30,11 +31,13 @@ import numpy as np
 from numpy.typing import ArrayLike
 from scipy import optimize, stats
 
-from ._numeric import running_mean_and_squares
+from ._numeric import power_of_two_near, running_mean_and_squares
 from ._validation import (
+    check_alpha,
     check_choice,
     check_finite_array,
     check_interval,
+    check_memory,
     check_positive_int,
     check_positive_real,
     check_real,
@@ -67,10 +70,12 @@ _GRID_POINTS_ONE_SIDED = 801
 # so the interval only widens); this many points, processed this many pairs at a time.
 _BETTING_GRID = 4001
 _BETTING_BLOCK = 256
-
-
-def _check_alpha(alpha: float) -> float:
-    return check_unit_interval(alpha, "alpha")
+# The grid points carried beyond the last block's limits (at least), and the margin in log capital by which
+# a window's edge must be rejected: far above the rounding error of a sum of log factors (about 1e-12).
+_BETTING_MARGIN = 16
+_BETTING_SLACK = 1e-6
+# The score types SequentialComparison.update checks without arrays (one pair of plain floats).
+_PLAIN_FLOATS = (float, np.float64)
 
 
 def spending_alpha(
@@ -109,11 +114,16 @@ def spending_alpha(
     >>> spending_alpha([0.5, 1.0], alpha=0.025).round(5)
     array([0.00153, 0.025  ])
     """
-    alpha = _check_alpha(alpha)
+    alpha = check_alpha(alpha)
     spending = check_choice(spending, "spending", SPENDING_FUNCTIONS)
     t = check_finite_array(t, "t")
     if np.any(t <= 0) or np.any(t > 1):
         raise ValueError(f"`t` must hold information fractions in (0, 1]; got {t.tolist()}.")
+    return _spent(t, alpha, spending)
+
+
+def _spent(t: np.ndarray, alpha: float, spending: str) -> np.ndarray:
+    """The level spent by ``t`` at the one-sided level ``alpha`` (a two-sided design's half of its level)."""
     if spending == "obrien-fleming":
         # 2 sf(.) rather than 2 - 2 cdf(.): at small t the level spent is far below the float spacing near 1.
         return 2.0 * stats.norm.sf(stats.norm.isf(alpha / 2.0) / np.sqrt(t))
@@ -300,7 +310,7 @@ def group_sequential_bounds(
     >>> group_sequential_bounds(4, spending="pocock").critical_values.round(4)
     array([2.3683, 2.3675, 2.3582, 2.35  ])
     """
-    alpha = _check_alpha(alpha)
+    alpha = check_alpha(alpha)
     spending = check_choice(spending, "spending", SPENDING_FUNCTIONS)
     alternative = check_choice(alternative, "alternative", _ALTERNATIVES)
     t = _information_rates(n_looks, information_rates)
@@ -315,7 +325,7 @@ def _bounds(rates: tuple[float, ...], alpha: float, spending: Literal["obrien-fl
     t = np.array(rates)
     two_sided = alternative == "two-sided"
     sides = 2.0 if two_sided else 1.0
-    spent = sides * spending_alpha(t, alpha=alpha / sides, spending=spending)
+    spent = sides * _spent(t, alpha / sides, spending)
     recursion = _Recursion(two_sided)
     critical = np.empty(t.size)
     for k in range(t.size):  # a loop over the few looks; each look is one vectorised integral
@@ -430,7 +440,17 @@ def _check_bounds(bounds: ArrayLike) -> tuple[float, float]:
 class _Betting:
     """The hedged capital process with predictable plug-in bets (Waudby-Smith & Ramdas 2024, Thm 3) for
     observations in [0, 1], carried over a grid of candidate means so that new observations extend it;
-    the limits are the grid points just outside the set it does not reject."""
+    the limits are the grid points just outside the set it does not reject.
+
+    Only a window of the grid around that set is carried from block to block. The log capital of betting up,
+    log K+(m), falls as the candidate mean m grows (every factor 1 + bet (x - m) does), and that of betting
+    down, log K-(m), rises: so if the window's first point is rejected by K+ and its last by K-, with a
+    margin for rounding, every point outside is rejected too. A point that leaves the window keeps its
+    capital and the block it stopped at; when the window reaches it again it is brought up to date block by
+    block, with the same terms summed in the same order. The capital of every point, and so the limits, are
+    those of the whole grid carried at every pair (tests/test_sequential.py compares the two); the work is
+    the window's width per pair instead of the grid's 4001 points.
+    """
 
     def __init__(self, alpha: float):
         self.grid = np.linspace(0.0, 1.0, _BETTING_GRID)
@@ -438,11 +458,25 @@ class _Betting:
             # The bets on a candidate mean m are truncated at c/m and c/(1 - m), with c = 1/2, one of the two
             # values the paper recommends (1/2 or 3/4): every factor 1 +- bet (x - m) stays at 1/2 or more.
             self.cap_up, self.cap_down = 0.5 / self.grid, 0.5 / (1.0 - self.grid)
-        self.log_up = np.zeros(self.grid.size)
-        self.log_down = np.zeros(self.grid.size)
+        self._up, self._down = np.zeros(self.grid.size), np.zeros(self.grid.size)
+        self._done = np.zeros(self.grid.size, dtype=np.intp)  # blocks in each point's capital
+        self._blocks: list[tuple[np.ndarray, np.ndarray]] = []  # every block's observations and bets
+        self._window, self._margin = (0, self.grid.size), _BETTING_MARGIN
         self.n, self.total, self.squares = 0, 0.0, 0.0
         self.log_bet_numerator = np.log(2.0 * np.log(2.0 / alpha))
         self.threshold = np.log(2.0 / alpha)  # hedged: max(K+/2, K-/2) < 1/alpha
+
+    @property
+    def log_up(self) -> np.ndarray:
+        """log K+ at every grid point after the observations so far."""
+        self._catch_up(0, self.grid.size)
+        return self._up
+
+    @property
+    def log_down(self) -> np.ndarray:
+        """log K- at every grid point after the observations so far."""
+        self._catch_up(0, self.grid.size)
+        return self._down
 
     def _bets(self, x: np.ndarray) -> np.ndarray:
         t = self.n + np.arange(1, x.size + 1)
@@ -452,23 +486,71 @@ class _Betting:
         self.n, self.total, self.squares = int(t[-1]), self.total + float(x.sum()), (t[-1] + 1) * var_hat[-1] - 0.25
         return np.exp(0.5 * (self.log_bet_numerator - np.log(var_before * t * np.log1p(t))))
 
-    def extend(self, x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        lam = self._bets(x)
-        low, high = np.empty(x.size), np.empty(x.size)
-        for start in range(0, x.size, _BETTING_BLOCK):  # blocks of pairs, so memory stays grid x block
-            xb, lb = x[start:start + _BETTING_BLOCK, None], lam[start:start + _BETTING_BLOCK, None]
-            step = xb - self.grid
-            up = self.log_up + np.cumsum(np.log1p(np.minimum(lb, self.cap_up) * step), axis=0)
-            down = self.log_down + np.cumsum(np.log1p(-np.minimum(lb, self.cap_down) * step), axis=0)
-            self.log_up, self.log_down = up[-1], down[-1]
+    def _capital(self, xb: np.ndarray, lb: np.ndarray, points: slice) -> tuple[np.ndarray, np.ndarray]:
+        """log K+ and log K- of ``points`` after each pair of one block (xb, lb: columns), from their capital
+        before it."""
+        step = xb - self.grid[points]
+        up = self._up[points] + np.cumsum(np.log1p(np.minimum(lb, self.cap_up[points]) * step), axis=0)
+        down = self._down[points] + np.cumsum(np.log1p(-np.minimum(lb, self.cap_down[points]) * step), axis=0)
+        return up, down
+
+    def _catch_up(self, lo: int, hi: int) -> None:
+        """Bring the points lo..hi - 1 up to date, block by block from the oldest one they lack."""
+        behind = lo + np.flatnonzero(self._done[lo:hi] < len(self._blocks))
+        if not behind.size:
+            return
+        for k in range(int(self._done[behind].min()), len(self._blocks)):
+            xb, lb = self._blocks[k]
+            points = behind[self._done[behind] == k]  # those whose capital reaches up to block k
+            if points.size:
+                span = slice(int(points[0]), int(points[-1]) + 1)
+                up, down = self._capital(xb, lb, span)
+                keep = points - span.start
+                self._up[points], self._down[points] = up[-1, keep], down[-1, keep]
+                self._done[points] = k + 1
+
+    def _block(self, xb: np.ndarray, lb: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """The first and last grid index not rejected after each pair of a block, as the whole grid gives them."""
+        size = self.grid.size
+        lo, hi = self._window
+        while True:
+            self._catch_up(lo, hi)
+            up, down = self._capital(xb, lb, slice(lo, hi))
             capital = np.maximum(up, down)
             inside = capital < self.threshold
             empty = ~inside.any(axis=1)
-            inside[empty, np.argmin(capital[empty], axis=1)] = True
-            first = np.argmax(inside, axis=1)
-            last = self.grid.size - 1 - np.argmax(inside[:, ::-1], axis=1)
-            low[start:start + xb.shape[0]] = self.grid[np.maximum(first - 1, 0)]
-            high[start:start + xb.shape[0]] = self.grid[np.minimum(last + 1, self.grid.size - 1)]
+            # Outside the window every point is rejected if its edges are, by more than rounding can undo.
+            left_ok = lo == 0 or bool(np.all(up[:, 0] >= self.threshold + _BETTING_SLACK))
+            right_ok = hi == size or bool(np.all(down[:, -1] >= self.threshold + _BETTING_SLACK))
+            if left_ok and right_ok and empty.any():
+                # Nothing inside: the least rejected point must lie in the window, below both edges' capital.
+                least = capital[empty].min(axis=1)
+                left_ok = lo == 0 or bool(np.all(least < up[empty, 0] - _BETTING_SLACK))
+                right_ok = hi == size or bool(np.all(least < down[empty, -1] - _BETTING_SLACK))
+            if left_ok and right_ok:
+                break
+            self._margin *= 2  # widen the side that failed, by twice as much each time
+            lo = lo if left_ok else max(lo - self._margin, 0)
+            hi = hi if right_ok else min(hi + self._margin, size)
+        self._up[lo:hi], self._down[lo:hi] = up[-1], down[-1]
+        self._blocks.append((xb, lb))
+        self._done[lo:hi] = len(self._blocks)
+        inside[empty, np.argmin(capital[empty], axis=1)] = True
+        first = lo + np.argmax(inside, axis=1)
+        last = hi - 1 - np.argmax(inside[:, ::-1], axis=1)
+        # The next block's window: this block's limits and a margin, which halves back while it suffices.
+        self._margin = max(_BETTING_MARGIN, self._margin // 2)
+        self._window = (max(int(first.min()) - self._margin, 0), min(int(last.max()) + 1 + self._margin, size))
+        return first, last
+
+    def extend(self, x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        lam = self._bets(x)
+        low, high = np.empty(x.size), np.empty(x.size)
+        for start in range(0, x.size, _BETTING_BLOCK):  # blocks of pairs, so memory stays window x block
+            block = slice(start, start + _BETTING_BLOCK)
+            first, last = self._block(x[block, None], lam[block, None])
+            low[block] = self.grid[np.maximum(first - 1, 0)]
+            high[block] = self.grid[np.minimum(last + 1, self.grid.size - 1)]
         return low, high
 
 
@@ -479,17 +561,72 @@ def _t_mixture_limits(d: np.ndarray, alpha: float, prior_precision: float) -> tu
     sum of squares) stays below 1/alpha, solved in closed form."""
     n = np.arange(1, d.size + 1, dtype=float)
     mean, q = running_mean_and_squares(d)
+    return _t_mixture_from_sums(mean, q, 1e-28 * n, *_t_mixture_factors(n, alpha, prior_precision))
+
+
+def _t_mixture_factors(n: np.ndarray, alpha: float, prior_precision: float) -> tuple[np.ndarray, np.ndarray]:
+    """What the limits at ``n`` pairs need besides the data: kappa, and n (n - kappa) (not positive where the
+    sequence is still unbounded). The half-width is sqrt(q kappa / (n (n - kappa)))."""
     c2 = prior_precision
     log_a = np.log(1.0 / alpha) + 0.5 * np.log((n + c2) / c2)
     r = np.exp(2.0 * log_a / n)
     kappa = (1.0 - 1.0 / r) * (n + c2)
-    with np.errstate(divide="ignore", invalid="ignore"):
-        half = np.where(n > kappa, np.sqrt(np.maximum(q, 0.0) * kappa / (n * (n - kappa))), np.inf)
-    # One difference, or differences that are all equal, say nothing about the spread: a normal model
+    return kappa, np.where(n > kappa, n * (n - kappa), 0.0)
+
+
+def _t_mixture_from_sums(
+    mean: np.ndarray, q: np.ndarray, flat: np.ndarray, kappa: np.ndarray, denominator: np.ndarray
+) -> tuple[np.ndarray, np.ndarray]:
+    """The limits from the running mean, the sum of squared deviations ``q`` and the factors of
+    :func:`_t_mixture_factors`; ``flat`` is the ``q`` at or below which the differences count as all equal."""
+    # One difference (q = 0), or differences that are all equal, say nothing about the spread: a normal model
     # would collapse the interval on the common value, which the next different pair would contradict.
-    half[q <= 1e-28 * n] = np.inf
-    half[0] = np.inf
+    bounded = (denominator > 0) & (q > flat)
+    half = np.full(mean.shape, np.inf)
+    half[bounded] = np.sqrt(q[bounded] * kappa[bounded] / denominator[bounded])
     return mean - half, mean + half
+
+
+class _TMixture:
+    """The t-mixture limits of :class:`SequentialComparison`, carried from pair to pair: the running sum and
+    sum of squared deviations (Welford's, as :func:`running_mean_and_squares`) go on where the last pair left
+    them, so a new pair costs O(1) (:func:`confidence_sequence` recomputes them over every pair).
+
+    They are kept in units of the power of two at or below the largest |difference| so far (the squares
+    cannot overflow); when a larger difference arrives the sums are rescaled by a power of two, which is
+    exact, so the limits are those of :func:`confidence_sequence` on the same differences up to rounding."""
+
+    def __init__(self, alpha: float, prior_precision: float):
+        self.alpha, self.prior_precision = alpha, prior_precision
+        self.n, self.total, self.squares, self.mean = 0, 0.0, 0.0, 0.0
+        self.scale, self.top = 1.0, 0.0
+        self.kappa: list[float] = []  # the factors at n = 1, 2, ..., computed for twice the pairs seen
+        self.denominator: list[float] = []
+
+    def add(self, d: float) -> tuple[float, float]:
+        """The limits after one more difference ``d``."""
+        n = self.n + 1
+        if n > len(self.kappa):
+            kappa, denominator = _t_mixture_factors(np.arange(1.0, 2.0 * n + 1.0), self.alpha, self.prior_precision)
+            self.kappa, self.denominator = kappa.tolist(), denominator.tolist()
+        self.top = max(self.top, abs(d))
+        scale = power_of_two_near(self.top) if self.top > 0 else 1.0
+        if scale != self.scale:
+            ratio = self.scale / scale
+            self.total, self.squares, self.mean = self.total * ratio, self.squares * ratio * ratio, self.mean * ratio
+            self.scale = scale
+        x = d / scale
+        self.total += x
+        mean = self.total / n
+        self.squares += (x - self.mean) * (x - mean)
+        self.n, self.mean = n, mean
+        relative = self.top / scale
+        # As _t_mixture_from_sums, in floats: the same operations in the same order.
+        if self.denominator[n - 1] > 0 and self.squares > 1e-28 * n * (relative * relative):
+            half = math.sqrt(self.squares * self.kappa[n - 1] / self.denominator[n - 1])
+        else:
+            half = math.inf
+        return (mean - half) * scale, (mean + half) * scale
 
 
 def confidence_sequence(
@@ -570,6 +707,9 @@ def confidence_sequence(
     if prior_precision > 1e12:
         raise ValueError(f"`prior_precision` must be at most 1e12; got {prior_precision!r}.")
     d = _differences(differences)
+    check_memory(_sequence_bytes(d.size, method), "differences", f"{d.size} differences",
+                 f"the {method} sequence", itemsize=1,
+                 advice="Pass fewer differences (the limits of a prefix are the sequence's first ones).")
     alpha = 1.0 - level
     if method == "betting":
         if bounds is None:
@@ -592,6 +732,14 @@ def confidence_sequence(
             low, high = np.maximum(low, lo), np.minimum(high, hi)
     low, high = _running_intersection(low, high)
     return ConfidenceSequence(np.arange(1, d.size + 1), low, high, level, method)
+
+
+def _sequence_bytes(n: int, method: str) -> float:
+    """The memory of :func:`confidence_sequence` (measured in tests/test_sequential.py): arrays per difference
+    (the result, the running sums or the bets and blocks kept), and for betting one block over the whole grid."""
+    if method == "betting":
+        return 48.0 * n + 4 * 8.0 * _BETTING_GRID * _BETTING_BLOCK
+    return 96.0 * n
 
 
 def _running_intersection(low: np.ndarray, high: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -697,7 +845,7 @@ class SequentialComparison:
         looks: ArrayLike | None = None,
         max_pairs: int | None = None,
     ):
-        self.alpha = _check_alpha(alpha)
+        self.alpha = check_alpha(alpha)
         self.method = check_choice(method, "method", (*SEQUENCE_METHODS, "group-sequential"))
         self.threshold = 0.0 if threshold is None else check_real(threshold, "threshold")
         self.margin = None if margin is None else check_positive_real(margin, "margin")
@@ -726,8 +874,9 @@ class SequentialComparison:
                                       or max_pairs < 2):
             raise ValueError(f"`max_pairs` must be a whole number >= 2; got {max_pairs!r}.")
         self.max_pairs = max_pairs
-        self._d = np.empty(0)
+        self._buffer, self._n = np.empty(16), 0
         self._betting = _Betting(self.alpha) if self.method == "betting" else None
+        self._t_mixture = _TMixture(self.alpha, 1.0) if self.method == "t-mixture" else None
         self.low, self.high = -np.inf, np.inf
         self.decision = "continue"
         self.decided_at: int | None = None
@@ -735,14 +884,14 @@ class SequentialComparison:
     @property
     def n(self) -> int:
         """Pairs so far."""
-        return int(self._d.size)
+        return self._n
 
     @property
     def differences(self) -> np.ndarray:
         """The differences A - B so far, in order."""
-        return self._d.copy()
+        return self._buffer[:self._n].copy()
 
-    def update(self, score_a: ArrayLike, score_b: ArrayLike) -> str:
+    def update(self, scores_a: ArrayLike, scores_b: ArrayLike) -> str:
         """Add one pair of scores, or several in order, and return the decision.
 
         Several pairs at once decide as one update per pair would: the decision is that of the
@@ -752,46 +901,77 @@ class SequentialComparison:
         if self.decision != "continue":
             raise ValueError(f"the comparison has reached its decision {self.decision!r} after {self.n} pairs; "
                              "start a new SequentialComparison for new runs.")
-        a, b = (np.atleast_1d(np.asarray(v)) for v in (score_a, score_b))
-        for v, name in ((a, "score_a"), (b, "score_b")):
-            if v.dtype == object or not (np.issubdtype(v.dtype, np.integer) or np.issubdtype(v.dtype, np.floating)):
-                raise TypeError(f"`{name}` must hold real numbers; got dtype {v.dtype}.")
-            if not np.all(np.isfinite(v)):
-                raise ValueError(f"`{name}` must be finite; got {v.tolist()} (a failed run cannot be paired).")
-            if self.bounds is not None and np.any((v < self.bounds[0]) | (v > self.bounds[1])):
-                raise ValueError(f"`{name}` must lie within `bounds` {self.bounds}; got {v.tolist()}.")
-        if a.ndim != 1 or b.ndim != 1:
-            raise ValueError(f"`score_a` and `score_b` must be one score or a 1-D array each; got shapes {a.shape} "
-                             f"and {b.shape}.")
-        if a.shape != b.shape:
-            raise ValueError(
-                f"`score_a` and `score_b` must be paired, with the same length; got {a.size} and {b.size}."
-            )
-        if self.max_pairs is not None and self.n + a.size > self.max_pairs:
-            raise ValueError(f"this update would exceed `max_pairs` ({self.max_pairs}); got {a.size} pairs after {self.n}.")
-        new = a.astype(float) - b.astype(float)
-        self._d = np.concatenate((self._d, new))
+        new = self._one_difference(scores_a, scores_b)
+        if new is None:
+            new = self._differences_checked(scores_a, scores_b)
+        if self._n + new.size > self._buffer.size:  # doubling: appending costs O(1) per pair on average
+            self._buffer = np.concatenate((self._buffer[:self._n], np.empty(max(self._n, new.size))))
+        self._buffer[self._n:self._n + new.size] = new
+        self._n += new.size
         if self.method == "group-sequential":
             self._look()
         else:
             self._sequence(new)
         return self.decision
 
+    def _one_difference(self, scores_a: object, scores_b: object) -> np.ndarray | None:
+        """A - B for one pair of ordinary floats that pass every check of :meth:`update`, without building
+        arrays first (most updates add one pair; this keeps them at a few microseconds); None otherwise, and
+        the general checks then say what is wrong."""
+        if type(scores_a) not in _PLAIN_FLOATS or type(scores_b) not in _PLAIN_FLOATS:
+            return None
+        a, b = float(scores_a), float(scores_b)  # type: ignore[arg-type]
+        within = self.bounds is None or (self.bounds[0] <= min(a, b) and max(a, b) <= self.bounds[1])
+        # (No room to check: at max_pairs the comparison has decided, and update refused before.)
+        if not (math.isfinite(a) and math.isfinite(b) and within and math.isfinite(a - b)):
+            return None
+        return np.array([a - b])
+
+    def _differences_checked(self, scores_a: ArrayLike, scores_b: ArrayLike) -> np.ndarray:
+        """A - B for the pairs of an update, after checking them."""
+        a, b = (np.atleast_1d(np.asarray(v)) for v in (scores_a, scores_b))
+        for v, name in ((a, "scores_a"), (b, "scores_b")):
+            if v.dtype.kind not in "iuf":  # integers or floats: no bool, complex, text or objects
+                raise TypeError(f"`{name}` must hold real numbers; got dtype {v.dtype}.")
+            if not np.all(np.isfinite(v)):
+                raise ValueError(f"`{name}` must be finite; got {v.tolist()} (a failed run cannot be paired).")
+            if self.bounds is not None and np.any((v < self.bounds[0]) | (v > self.bounds[1])):
+                raise ValueError(f"`{name}` must lie within `bounds` {self.bounds}; got {v.tolist()}.")
+        if a.ndim != 1 or b.ndim != 1:
+            raise ValueError(f"`scores_a` and `scores_b` must be one score or a 1-D array each; got shapes {a.shape} "
+                             f"and {b.shape}.")
+        if a.shape != b.shape:
+            raise ValueError(
+                f"`scores_a` and `scores_b` must be paired, with the same length; got {a.size} and {b.size}."
+            )
+        if self.max_pairs is not None and self.n + a.size > self.max_pairs:
+            raise ValueError(f"this update would exceed `max_pairs` ({self.max_pairs}); got {a.size} pairs after {self.n}.")
+        with np.errstate(over="ignore", invalid="ignore"):
+            new = a.astype(float) - b.astype(float)
+        if not np.isfinite(new).all():
+            raise ValueError(f"`scores_a - scores_b` overflows float64 (|difference| > 1.8e308); got {new.tolist()}: "
+                             "rescale the scores (e.g. divide both by the same power of ten).")
+        return new
+
     def _sequence(self, new: np.ndarray) -> None:
+        limits: Iterable[tuple[float, float]]
         if self._betting is not None and self.bounds is not None:
             lo, hi = self.bounds
             width = 2.0 * (hi - lo)
             low, high = self._betting.extend((new + (hi - lo)) / width)
-            low, high = low * width - (hi - lo), high * width - (hi - lo)
+            limits = zip((low * width - (hi - lo)).tolist(), (high * width - (hi - lo)).tolist())
         else:
-            spread = None if self.bounds is None else (self.bounds[0] - self.bounds[1], self.bounds[1] - self.bounds[0])
-            cs = confidence_sequence(self._d, bounds=spread, confidence_level=1.0 - self.alpha, method="t-mixture")
-            low, high = cs.low[-new.size:], cs.high[-new.size:]
-        lows, highs = _running_intersection(np.append(self.low, low), np.append(self.high, high))
-        lows, highs = lows[1:], highs[1:]
+            assert self._t_mixture is not None
+            limits = map(self._t_mixture.add, new.tolist())  # lazily: pairs after a decision are not needed
+            if self.bounds is not None:  # the differences lie within (low - high, high - low) of the scores
+                width = self.bounds[1] - self.bounds[0]
+                limits = ((max(lo_t, -width), min(hi_t, width)) for lo_t, hi_t in limits)
         start = self.n - new.size
-        for i, (lo_t, hi_t) in enumerate(zip(lows, highs)):
-            self.low, self.high = float(lo_t), float(hi_t)
+        for i, (lo_t, hi_t) in enumerate(limits):
+            # The running intersection (an empty one starts afresh, as in _running_intersection), pair by pair.
+            if max(self.low, lo_t) <= min(self.high, hi_t):
+                lo_t, hi_t = max(self.low, lo_t), min(self.high, hi_t)
+            self.low, self.high = lo_t, hi_t
             last = self.max_pairs is not None and start + i + 1 >= self.max_pairs
             self.decision = self._verdict(self.low, self.high, settled=not last)
             if self.decision != "continue":  # the verdict of the first pair that reached one
@@ -811,7 +991,7 @@ class SequentialComparison:
         assert self.looks is not None
         for k in np.flatnonzero(self.looks <= self.n):
             n = int(self.looks[k])
-            d = self._d[:n]
+            d = self._buffer[:n]
             se = d.std(ddof=1) / np.sqrt(n)
             mean = d.mean()
             if se == 0:

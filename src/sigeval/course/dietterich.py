@@ -50,7 +50,7 @@ from .._ttest import (
     paired_t_core,
     proportions_core,
 )
-from .._validation import RngLike, check_positive_int, check_rng, check_unit_interval
+from .._validation import RngLike, check_alpha, check_positive_int, check_rng
 
 __all__ = ["TESTS", "RejectionRates", "rejection_rates", "type_one_error"]
 
@@ -302,7 +302,7 @@ def rejection_rates(
     """
     n_items = check_positive_int(n_items, "n_items", minimum=30)
     n_replications = check_positive_int(n_replications, "n_replications")
-    alpha = check_unit_interval(alpha, "alpha")
+    alpha = check_alpha(alpha)
     separation = _positive(separation, "separation")
     advantage = _real(advantage, "advantage")
     correlation = _real(correlation, "correlation")

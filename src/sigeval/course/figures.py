@@ -14,16 +14,18 @@ from matplotlib.axes import Axes
 from numpy.typing import ArrayLike
 
 from .._validation import (
-    check_binary_matrix,
-    check_columns,
     check_finite_array,
     check_paired,
-    check_positive_array,
     check_positive_int,
     check_probability,
     check_real,
-    check_same_shape,
     check_scores,
+)
+from .._validation_figures import (
+    check_binary_matrix,
+    check_columns,
+    check_positive_array,
+    check_same_shape,
     check_sequence,
     check_table,
 )

@@ -23,16 +23,8 @@ from dataclasses import dataclass, field
 import numpy as np
 import pandas as pd
 
-from .._validation import (
-    RngLike,
-    check_distinct_positive_ints,
-    check_executor,
-    check_finite_array,
-    check_positive_int,
-    check_positive_real,
-    check_rng,
-    check_seeds,
-)
+from .._validation import RngLike, check_finite_array, check_positive_int, check_positive_real, check_rng
+from .._validation_figures import check_distinct_positive_ints, check_executor, check_seeds
 from ._compute import CHUNK, one_blas_thread
 from .cache import disk_cached
 from .shapes import N_CLASSES, blur, iter_images, make_images

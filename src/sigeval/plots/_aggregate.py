@@ -6,14 +6,8 @@ from collections.abc import Mapping, Sequence
 
 from matplotlib.axes import Axes
 
-from .._validation import (
-    check_finite_array,
-    check_interval,
-    check_mapping,
-    check_result,
-    check_same_shape,
-    check_sequence,
-)
+from .._validation import check_finite_array, check_interval
+from .._validation_figures import check_mapping, check_result, check_same_shape, check_sequence
 
 _PALETTE = ("#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b", "#e377c2", "#7f7f7f")
 

@@ -8,13 +8,8 @@ import numpy as np
 from matplotlib.axes import Axes
 from scipy import stats
 
-from .._validation import (
-    check_finite_array,
-    check_positive_int,
-    check_real,
-    check_result,
-    check_sequence,
-)
+from .._validation import check_finite_array, check_positive_int, check_real
+from .._validation_figures import check_result, check_sequence
 
 #: One colour per region: A practically better, practically equivalent, B practically better.
 REGION_COLORS = ("#1f77b4", "#7f7f7f", "#ff7f0e")
@@ -110,7 +105,7 @@ def posterior_simplex(ax: Axes, posterior, *, names: Sequence[str] = ("A", "B"),
     >>> from sigeval import bayesian_signed_rank
     >>> from sigeval.plots import posterior_simplex
     >>> post = bayesian_signed_rank([0.81, 0.74, 0.92, 0.66, 0.88], [0.80, 0.70, 0.90, 0.67, 0.84],
-    ...                             rope=0.01, n_samples=5000, rng=0)
+    ...                             rope=0.01, n_draws=5000, rng=0)
     >>> fig, ax = plt.subplots()
     >>> _ = posterior_simplex(ax, post)
     >>> plt.close(fig)
@@ -121,7 +116,7 @@ def posterior_simplex(ax: Axes, posterior, *, names: Sequence[str] = ("A", "B"),
     samples = check_finite_array(samples, "posterior.posterior_samples")
     if samples.ndim != 2 or samples.shape[1] != 3:
         raise ValueError(
-            f"`posterior.posterior_samples` must have shape (n_samples, 3); got {samples.shape}."
+            f"`posterior.posterior_samples` must have shape (n_draws, 3); got {samples.shape}."
         )
     probs = check_finite_array(given, "posterior probabilities")
     name_a, name_b = _names(names)

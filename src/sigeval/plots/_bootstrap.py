@@ -8,14 +8,8 @@ import numpy as np
 from matplotlib.axes import Axes
 from numpy.typing import ArrayLike
 
-from .._validation import (
-    check_finite_array,
-    check_interval,
-    check_mapping,
-    check_positive_int,
-    check_real,
-    check_result,
-)
+from .._validation import check_finite_array, check_interval, check_positive_int, check_real
+from .._validation_figures import check_mapping, check_result
 from ._style import _interval_color
 
 

@@ -9,20 +9,23 @@ from matplotlib.axes import Axes
 from numpy.typing import ArrayLike
 
 from .._validation import (
+    check_alpha,
     check_binary,
     check_choices,
     check_finite_array,
-    check_given_together,
-    check_interval_rows,
     check_paired,
     check_positive_int,
     check_positive_real,
     check_probability,
     check_real,
+    check_unit_interval,
+)
+from .._validation_figures import (
+    check_given_together,
+    check_interval_rows,
     check_same_shape,
     check_sequence,
     check_sizes_at_least,
-    check_unit_interval,
 )
 from ..power import power_paired
 from ._style import VERDICT_COLORS
@@ -245,7 +248,7 @@ def power_curve(
     # The paired t-test needs two pairs.
     n = check_sizes_at_least(n, "n", 2)
     deltas = check_finite_array(deltas, "deltas").ravel().tolist()
-    alpha = check_unit_interval(alpha, "alpha")
+    alpha = check_alpha(alpha)
     target_power = check_unit_interval(target_power, "target_power")
     if labels is None:
         labels = [f"$\\delta = {delta:g}$" for delta in deltas]

@@ -11,14 +11,13 @@ from numpy.typing import ArrayLike
 from .._validation import (
     check_choices,
     check_finite_array,
-    check_mapping,
     check_positive_int,
     check_probability,
     check_real,
-    check_same_shape,
     check_sizes,
     check_unit_interval,
 )
+from .._validation_figures import check_mapping, check_same_shape
 from ..intervals import METHODS, IntervalMethod, coverage
 from ._style import METHOD_COLORS, _interval_color, _nominal_line
 

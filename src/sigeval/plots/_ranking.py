@@ -9,18 +9,8 @@ from matplotlib.axes import Axes
 from matplotlib.ticker import MaxNLocator
 from numpy.typing import ArrayLike
 
-from .._validation import (
-    _show,
-    check_axes,
-    check_choice,
-    check_paired,
-    check_probability,
-    check_result,
-    check_scores,
-    check_sequence,
-    check_table,
-    check_unit_interval,
-)
+from .._validation import _show, check_alpha, check_choice, check_paired, check_probability, check_scores
+from .._validation_figures import check_axes, check_result, check_sequence, check_table
 from ..multiple import expected_best_of_k
 from ..ranking import cd_groups, nemenyi_cd, pairwise_wilcoxon
 
@@ -102,7 +92,7 @@ def cd_diagram(
     method = check_choice(method, "method", ("nemenyi", "wilcoxon-holm"))
     if alpha is None:
         alpha = getattr(result, "alpha", 0.05)
-    alpha = check_unit_interval(alpha, "alpha")
+    alpha = check_alpha(alpha)
     # Report.friedman() keeps the library's FriedmanResult, whose models and ranks are arrays.
     result = getattr(result, "result", result)
     ranks, models, n_tasks = check_result(result, "result", "FriedmanResult", ("mean_ranks", "models", "n_tasks"))
@@ -199,7 +189,7 @@ def error_rates(ax: Axes, rates, *, alpha: float | None = 0.05) -> Axes:
     """
     values = check_probability(check_table(rates, "rates"), "rates")
     if alpha is not None:
-        alpha = check_unit_interval(alpha, "alpha")
+        alpha = check_alpha(alpha)
     methods, measures = list(rates.index), list(rates.columns)
     n_methods = len(methods)
     width = 0.8 / n_methods

@@ -8,7 +8,8 @@ from numpy.typing import ArrayLike
 from scipy import stats
 
 from .._numeric import running_mean_and_squares
-from .._validation import check_axes, check_finite_array, check_real, check_result
+from .._validation import check_finite_array, check_real
+from .._validation_figures import check_axes, check_result
 
 
 def confidence_sequence_plot(
