@@ -11,8 +11,10 @@ number and None, a ``ValueError`` or ``TypeError`` for the others.
 
 from __future__ import annotations
 
+import functools
 import inspect
 import numbers
+import tempfile
 import warnings
 from pathlib import Path
 
@@ -38,6 +40,38 @@ def _public_functions() -> dict[str, object]:
 
 
 FUNCTIONS = _public_functions()
+
+
+class _Lazy:
+    """An argument built on first use rather than at collection: a log that a tool writes (seconds to import it)."""
+
+    def __init__(self, build):
+        self.build = build
+
+
+@functools.cache
+def _lm_eval_output() -> Path:
+    from harness_logs import lm_eval_line, write_lm_eval_run
+
+    out = Path(tempfile.mkdtemp(prefix="sigeval_lm_eval_"))
+    for model, correct in (("a", [1, 0, 1, 1]), ("b", [0, 0, 1, 0])):
+        lines = [lm_eval_line(i, "none", {"acc": float(c)}) for i, c in enumerate(correct)]
+        write_lm_eval_run(out, model, "2026-01-01T00-00-00.000000", {"arc_easy": lines})
+    return out
+
+
+def _inspect_log() -> Path:
+    pytest.importorskip("inspect_ai", reason="the inspect extra is not installed")
+    from harness_logs import inspect_logs
+
+    return inspect_logs()[0]
+
+
+def _mlflow_uri() -> str:
+    pytest.importorskip("mlflow", reason="the mlflow extra is not installed")
+    from harness_logs import mlflow_store
+
+    return mlflow_store()
 
 _A = [0.71, 0.69, 0.74, 0.70, 0.72, 0.68]
 _B = [0.70, 0.69, 0.71, 0.71, 0.69, 0.66]
@@ -78,6 +112,14 @@ VALID: dict[str, dict] = {
         table=pd.DataFrame({"label": [0, 1, 1, 0, 1, 1], "A": [0, 1, 1, 0, 1, 0], "B": [1, 1, 0, 0, 1, 0]}),
         n_resamples=50, confidence_level=0.9, rng=0, max_resamples=10_000,
     ),
+    "compare_items": dict(
+        table=pd.DataFrame({"task": "t", "model": ["A"] * 6 + ["B"] * 6, "item": list(range(6)) * 2, "sample": 0,
+                            "metric": "acc", "score": _CORRECT_A[:6] + _CORRECT_B[:6]}),
+        n_resamples=50, confidence_level=0.9, rng=0,
+    ),
+    "read_lm_eval": dict(paths=_Lazy(_lm_eval_output), metric="acc"),
+    "read_inspect": dict(paths=_Lazy(_inspect_log), metric="match"),
+    "read_mlflow": dict(experiment="sweep", metric="val_acc", tracking_uri=_Lazy(_mlflow_uri)),
     "read_csv_table": dict(path=_EXAMPLES / "example_predictions.csv"),
     "read_runs_csv": dict(path=_EXAMPLES / "example_runs.csv", sep=","),
     "difference_se": dict(scores_a=_CORRECT_A, scores_b=_CORRECT_B),
@@ -247,7 +289,7 @@ def test_every_public_function_has_valid_base_arguments():
 def test_base_arguments_are_valid(name):
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", UserWarning)
-        FUNCTIONS[name](**VALID[name])
+        FUNCTIONS[name](**{k: v.build() if isinstance(v, _Lazy) else v for k, v in VALID[name].items()})
 
 
 def test_the_generated_table_is_large():

@@ -22,7 +22,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 import pytest
-from hypothesis import given
+from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from hypothesis.extra.numpy import arrays
 
@@ -257,6 +257,7 @@ def test_sign_test_counts_the_tasks_and_gives_a_probability(ab, alternative, zer
     res = outcome(lambda: sg.sign_test(a, b, alternative=alternative, zero_method=zero))
     if res is not None:
         pvalue(res.pvalue)
+        pvalue(res.pvalue_conditional)
         assert res.n_positive + res.n_negative + res.n_zero == len(a)
         assert 0 <= res.statistic <= res.n <= len(a) and res.statistic == int(res.statistic)
 
@@ -613,6 +614,64 @@ def test_compare_predictions_tables_are_consistent(data, n, level):
     assert np.all(pairs.pvalue_holm >= pairs.pvalue - 1e-15)
     accuracy = dict(zip(models.model, models.accuracy))
     np.testing.assert_allclose(pairs.estimate, [accuracy[a] - accuracy[b] for a, b in zip(pairs.model_a, pairs.model_b)])
+
+
+@settings(deadline=None, max_examples=30)
+@given(data=st.data(), n=st.integers(2, 25), n_models=st.integers(2, 3), samples=st.integers(1, 3), level=levels)
+def test_compare_items_tables_are_consistent(data, n, n_models, samples, level):
+    scores = data.draw(arrays(np.float64, (n_models, n, samples), elements=st.sampled_from([0.0, 1.0])))
+    models = ["A", "B", "C"][:n_models]
+    table = pd.DataFrame([{"task": "t", "model": m, "item": i, "sample": s, "metric": "acc", "score": scores[j, i, s]}
+                          for j, m in enumerate(models) for i in range(n) for s in range(samples)])
+    order = data.draw(st.permutations(range(len(table))))
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", UserWarning)
+        res = sg.compare_items(table.iloc[list(order)], confidence_level=level, n_resamples=20, rng=0)
+    per_model = res.per_model.set_index("model").loc[models]  # in the order of appearance of the shuffled rows
+    np.testing.assert_allclose(per_model.score, scores.mean(axis=(1, 2)), atol=1e-12)
+    ok = per_model.ci_low.notna().to_numpy()
+    assert np.all((per_model.ci_low[ok] <= per_model.score[ok] + 1e-12) & (per_model.score[ok] <= per_model.ci_high[ok] + 1e-12))
+    pairs = res.pairs
+    pvalue(pairs.pvalue.to_numpy())
+    assert np.all(pairs.pvalue_holm >= pairs.pvalue - 1e-15)
+    score = dict(zip(res.per_model.model, res.per_model.score))
+    np.testing.assert_allclose(pairs.estimate, [score[a] - score[b] for a, b in zip(pairs.model_a, pairs.model_b)],
+                               atol=1e-12)
+    assert res.missing.empty and res.pass_at_k.empty == (samples == 1)
+    ranks = res.rank_sets
+    assert np.all((ranks.rank_low <= ranks["rank"]) & (ranks["rank"] <= ranks.rank_high))
+
+
+@settings(deadline=None, max_examples=20, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(data=st.data(), n=st.integers(1, 20))
+def test_read_lm_eval_gives_back_what_the_files_hold(data, n, tmp_path_factory):
+    from harness_logs import lm_eval_line, write_lm_eval_run
+
+    out = tmp_path_factory.mktemp("lm_eval")
+    values = data.draw(arrays(np.float64, (2, n), elements=st.floats(-1e6, 1e6, allow_nan=False)))
+    ids = data.draw(st.lists(st.integers(0, 10**6), min_size=n, max_size=n, unique=True))
+    for m, row in zip(("a", "b"), values):
+        write_lm_eval_run(out, m, "2026-01-01T00-00-00.000000",
+                          {"task": [lm_eval_line(i, "none", {"score": float(v)}) for i, v in zip(ids, row)]})
+    table = sg.read_lm_eval(out, metric="score")
+    for m, row in zip(("a", "b"), values):
+        mine = table[table.model == m]
+        assert mine["item"].tolist() == ids and mine.score.tolist() == row.tolist()
+
+
+@pytest.mark.parametrize("reader", ["inspect", "mlflow"])
+def test_the_tool_readers_return_the_columns_they_promise(reader):
+    pytest.importorskip({"inspect": "inspect_ai", "mlflow": "mlflow"}[reader], reason=f"the {reader} extra is not installed")
+    import harness_logs
+
+    if reader == "inspect":
+        table = sg.read_inspect(list(harness_logs.inspect_logs()))
+        assert list(table.columns[:6]) == ["model", "task", "item", "sample", "metric", "score"]
+        assert table.score.notna().all() and table.score.between(0, 10).all()
+    else:
+        table = sg.read_mlflow("sweep", metric="val_acc", tracking_uri=harness_logs.mlflow_store())
+        assert list(table.columns[:4]) == ["task", "model", "seed", "score"]
+        assert (table.score.isna() == (table.error != "")).all()
 
 
 _CELLS = st.one_of(st.integers(-10**6, 10**6), st.floats(allow_nan=False, allow_infinity=False),

@@ -530,6 +530,23 @@ def _enumerated_sign_pvalue(k, n, alternative):
     return min(1.0, np.mean(np.abs(wins - n / 2) >= abs(k - n / 2) - 1e-12))
 
 
+def _enumerated_conditional_pvalue(plus, minus, half_ties, alternative):
+    """The p-value of Demšar's split count k = plus + half_ties given the ties, by brute force.
+
+    Under the null the tied tasks stay tied and each of the plus + minus untied tasks is won by A with
+    probability 1/2: enumerate their 2**(plus + minus) win/loss patterns, build the split count of each,
+    and measure its tail around the centre of the n = plus + minus + 2 half_ties counted tasks.
+    """
+    untied = plus + minus
+    counts = np.array([bin(pattern).count("1") for pattern in range(2**untied)]) + half_ties
+    observed, centre = plus + half_ties, (untied + 2 * half_ties) / 2
+    if alternative == "greater":
+        return np.mean(counts >= observed)
+    if alternative == "less":
+        return np.mean(counts <= observed)
+    return min(1.0, np.mean(np.abs(counts - centre) >= abs(observed - centre) - 1e-12))
+
+
 def test_sign_test_demsar_example():
     # Demšar, section 3.1.4: C4.5+m better on 10 datasets, worse on 2, tied on 2 ->
     # "11 out of 14 (counting also one of the two data sets on which [they] were tied)".
@@ -541,6 +558,10 @@ def test_sign_test_demsar_example():
     # Demšar's Table 3 lists 11 wins as enough at N = 14 (the exact two-sided test needs 12).
     assert res.pvalue == 940 / 16384 and res.pvalue > 0.05
     assert stats.binomtest(12, 14, 0.5).pvalue <= 0.05
+    # Given the two ties the split count is 1 + Binomial(12, 1/2): the exact p-value of 11 is
+    # P(|wins of 12 - 6| >= 4) = 2 * (C(12,10) + C(12,11) + C(12,12)) / 2**12 = 158 / 4096, below 0.05.
+    assert res.pvalue_conditional == pytest.approx(158 / 4096, abs=1e-15) and res.pvalue_conditional < 0.05
+    assert res.pvalue_conditional == sign_test(auc[:, 1], auc[:, 0], zero_method="wilcox").pvalue
     assert isinstance(res.statistic, float) and isinstance(res.n, int)
     assert (res.zero_method, res.alternative) == ("zsplit", "two-sided")
 
@@ -563,6 +584,11 @@ def test_sign_test_matches_binomtest_and_an_enumeration(alternative, zero_method
         assert (res.n_positive, res.n_negative, res.n_zero, res.statistic, res.n) == (plus, minus, zero, k, n)
         assert res.pvalue == stats.binomtest(k, n, 0.5, alternative=alternative).pvalue
         assert res.pvalue == pytest.approx(_enumerated_sign_pvalue(k, n, alternative), abs=1e-12)
+        conditional = _enumerated_conditional_pvalue(plus, minus, kept // 2, alternative)
+        assert res.pvalue_conditional == pytest.approx(conditional, abs=1e-12)
+        assert res.pvalue_conditional == stats.binomtest(plus, plus + minus, 0.5, alternative=alternative).pvalue
+        if zero_method == "wilcox":
+            assert res.pvalue_conditional == res.pvalue
 
 
 def test_sign_test_odd_ties_ignore_one_and_wilcox_drops_them():
@@ -586,6 +612,26 @@ def test_sign_test_is_antisymmetric():
     assert sign_test(a, b, alternative="greater").pvalue == sign_test(b, a, alternative="less").pvalue
 
 
+@pytest.mark.parametrize("alternative", ["two-sided", "greater"])
+def test_sign_test_split_ties_are_conservative_given_the_ties(alternative):
+    # Demšar's split count refers plus + m to Binomial(plus + minus + 2m, 1/2), wider than its null
+    # distribution m + Binomial(plus + minus, 1/2) given the ties: its p-value is never below the exact
+    # conditional one (one-sided: whenever that is at most 1/2), and its size given the ties is at most alpha.
+    for untied in range(1, 21):
+        wins = np.arange(untied + 1)
+        pmf = stats.binom.pmf(wins, untied, 0.5)
+        for ties in range(0, 7):
+            results = [sign_test([1.0] * w + [0.0] * (untied - w) + [0.5] * ties,
+                                 [0.5] * (untied + ties), alternative=alternative) for w in wins]
+            split = np.array([r.pvalue for r in results])
+            exact = np.array([r.pvalue_conditional for r in results])
+            relevant = exact <= 0.5 if alternative == "greater" else np.ones_like(exact, dtype=bool)
+            assert np.all(split[relevant] >= exact[relevant] - 1e-12)
+            for alpha in (0.01, 0.05, 0.10):
+                assert pmf[split <= alpha].sum() <= alpha + 1e-12
+                assert pmf[exact <= alpha].sum() <= alpha + 1e-12
+
+
 def test_sign_test_holds_its_level_exactly():
     # The size at alpha: the probability under the null of a count whose p-value is <= alpha.
     for n in range(1, 40):
@@ -598,6 +644,7 @@ def test_sign_test_without_information_warns_and_gives_one():
     with pytest.warns(UserWarning, match="no information"):
         res = sign_test([0.7, 0.8, 0.9], [0.7, 0.8, 0.9])
     assert (res.pvalue, res.statistic, res.n) == (1.0, 1.0, 2)   # three ties: one to each, one ignored
+    assert res.pvalue_conditional == 1.0
     with pytest.warns(UserWarning, match="no information"):
         assert sign_test([0.5], [0.5]).n == 0
     with pytest.warns(UserWarning, match="no information"):

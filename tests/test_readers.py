@@ -86,6 +86,9 @@ def test_rows_are_indexed_by_the_line_they_start_on(tmp_path):
     # Windows line ends and a blank last line count the same.
     crlf = read_csv_table(_write(tmp_path, "w.csv", "a,b\r\n1,2\r\n\r\n3,4\r\n\r\n"))
     assert crlf.index.tolist() == [2, 4] and crlf.b.tolist() == [2, 4]
+    # And so do the carriage returns alone of old Macintosh files.
+    mac = read_csv_table(_write(tmp_path, "m.csv", "a;b\r1;2\r\r3;4\r"))
+    assert mac.index.tolist() == [2, 4] and mac.b.tolist() == [2, 4]
 
 
 @pytest.mark.parametrize("content, message", [

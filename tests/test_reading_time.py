@@ -148,9 +148,28 @@ def test_durations_are_rounded_to_five_minutes(minutes, text):
 
 
 def test_every_path_names_sections_that_exist():
+    assert reading_time.PREREQUISITES.keys() == reading_time.PATHS.keys()
     for name in reading_time.PATHS:
         minutes, steps = reading_time.path_minutes(name)
         assert minutes == pytest.approx(sum(m for _, m in steps)) and minutes > 0
+        for number, titles in reading_time.PREREQUISITES[name]:   # a renamed section fails here too
+            assert titles and reading_time._sections(number, titles).total("main", titles).minutes > 0
+
+
+def test_a_path_counts_its_sections_skims_definitions_and_two_exercises_per_chapter():
+    t = reading_time.path_time("thesis")
+    per_chapter = [reading_time.exercise_minutes(reading_time.chapter(n), 2) for n, _ in reading_time.PATHS["thesis"]]
+    assert t.n_exercises == sum(k for k, _ in per_chapter) == 2 * len(reading_time.PATHS["thesis"])
+    assert t.exercises == pytest.approx(sum(m for _, m in per_chapter))
+    assert t.definitions == pytest.approx(reading_time.read_chapter(reading_time.DEFINITIONS).total("main").minutes)
+    assert t.total == pytest.approx(t.reading + t.skims + t.definitions + t.exercises)
+    assert t.skims > 0 and reading_time.path_time("csv").skims == 0
+
+
+def test_exercises_are_counted_at_the_chapter_average(chapter):
+    ex = chapter.total("exercises")
+    assert reading_time.exercise_minutes(chapter, 2) == (1, pytest.approx(ex.minutes))   # only one to try
+    assert reading_time.exercise_minutes(chapter, 0) == (0, 0.0)
 
 
 def test_the_written_reading_times_are_current():

@@ -216,28 +216,85 @@ def test_latex_table_is_booktabs_text_left_numbers_right_specials_escaped():
     assert latex_table(frame[["estimate"]], 2).splitlines()[4] == r"0.12 \\"
 
 
-def test_the_comparison_page_holds_each_table_the_note_and_the_environment(tmp_path):
-    from types import SimpleNamespace
-
+def test_the_comparison_page_holds_each_table_its_figure_the_note_and_the_environment(tmp_path, monkeypatch):
     from sigeval import _report_output as ro
+    from sigeval import compare_predictions
 
-    a = pd.DataFrame({"model": ["A<1>"], "accuracy": [0.875]})
-    b = pd.DataFrame({"model_a": ["A"], "pvalue": [0.25]})
-    result = SimpleNamespace(per_model=a, pairs=b)
-    out = ro.page(ro.ComparisonOutput(result, "p < 0.05 & more", "x & <y>.csv", "sigeval compare x.csv"),
+    _figure_summary(monkeypatch)
+    table = pd.DataFrame({"label": [0, 1, 1, 0, 1, 1, 0, 1], "A<1>": [0, 1, 1, 0, 1, 1, 0, 0],
+                          "B": [0, 1, 0, 1, 1, 0, 0, 0]})
+    res = compare_predictions(table, n_resamples=200, rng=0, confidence_level=0.9)
+    out = ro.page(ro.ComparisonOutput(res, "p < 0.05 & more", "x & <y>.csv", "sigeval compare x.csv"),
                   tmp_path / "page.html")
     assert out == tmp_path / "page.html"
     page = out.read_text(encoding="utf-8")
     assert page.startswith("<!DOCTYPE html>\n<html lang='en'><head><meta charset='utf-8'>")
-    heading = "Comparison of 1 models: x &amp; &lt;y&gt;.csv"
+    heading = "Comparison of 2 models: x &amp; &lt;y&gt;.csv"
     assert f"<title>{heading}</title>" in page and page.endswith("\n</body></html>\n")
     body = page.split("</style></head><body>\n", 1)[1].removesuffix("\n</body></html>\n").split("\n")
     env = ro.versions() | {"call": "sigeval compare x.csv"}
-    environment = ro.html_table(pd.DataFrame(list(env.items()), columns=["", "value"]), 4)
-    assert body == [f"<h1>{heading}</h1>", "<h2>models</h2>", ro.html_table(a, 4), "<h2>pairs</h2>",
-                    ro.html_table(b, 4), "<p class='note'>p &lt; 0.05 &amp; more</p>", "<h2>Environment</h2>",
-                    environment]
-    assert "<td class='text'>A&lt;1&gt;</td><td class='num'>0.8750</td>" in ro.html_table(a, 4)
+    models = "Each model&#x27;s accuracy with its 90% interval"
+    pairs = "Each pair&#x27;s difference (A minus B) with its 90% interval; the vertical line is no difference"
+    assert body == [
+        f"<h1>{heading}</h1>", "<h2>models</h2>",
+        f"<figure role='img' aria-label='{models}'><svg models>;accuracy</svg><figcaption>{models}</figcaption></figure>",
+        ro.html_table(res.per_model, 4), "<h2>pairs</h2>",
+        f"<figure role='img' aria-label='{pairs}'><svg pairs>;difference in accuracy, A minus B</svg><figcaption>"
+        f"{pairs}</figcaption></figure>",
+        ro.html_table(res.pairs, 4), "<p class='note'>p &lt; 0.05 &amp; more</p>", "<h2>Environment</h2>",
+        ro.html_table(pd.DataFrame(list(env.items()), columns=["", "value"]), 4)]
+    assert "<td class='text'>A&lt;1&gt;</td><td class='num'>8</td>" in body[3]
+
+
+def test_the_comparison_figures_draw_every_interval_and_stop_at_too_many_rows(monkeypatch):
+    from matplotlib.figure import Figure
+
+    from sigeval import _report_output as ro
+    from sigeval import compare_predictions
+
+    drawn = {}
+    monkeypatch.setattr(ro, "_svg", lambda draw, name: drawn.setdefault(name, draw(Figure)) and f"<svg {name}/>")
+    rng = np.random.default_rng(0)
+    table = pd.DataFrame({"label": rng.integers(0, 2, 60)} | {f"m{i}": rng.integers(0, 2, 60) for i in range(4)})
+    res = compare_predictions(table, n_resamples=100, rng=0)
+    figures = ro._comparison_figures(res)
+    assert figures["models"].startswith("<figure") and figures["pairs"].startswith("<figure")
+    for name, frame, column, reference in (("models", res.per_model, "accuracy", None), ("pairs", res.pairs, "estimate", 0)):
+        ax = drawn[name].axes[0]
+        segments = [line.get_xdata() for line in ax.get_lines() if len(line.get_xdata()) == 2 and
+                    line.get_ydata()[0] == line.get_ydata()[1]]
+        np.testing.assert_array_equal(sorted(map(tuple, segments)),
+                                      sorted(zip(frame.ci_low, frame.ci_high)))
+        dots = sorted(float(line.get_xdata()[0]) for line in ax.get_lines() if line.get_marker() == "o")
+        assert dots == sorted(frame[column])
+        assert any(list(line.get_xdata()) == [reference, reference] for line in ax.get_lines()) == (reference == 0)
+    many = pd.DataFrame({"label": rng.integers(0, 2, 30)} | {f"m{i}": rng.integers(0, 2, 30) for i in range(12)})
+    res = compare_predictions(many, n_resamples=20, rng=0)  # 66 pairs
+    figures = ro._comparison_figures(res)
+    assert figures["models"].startswith("<figure") and figures["pairs"] == (
+        "<p class='note'>(Each pair&#x27;s difference (A minus B) with its 95% interval; the vertical line is no "
+        "difference: not drawn, 66 rows are too many for one figure; the table lists them)</p>")
+
+
+def test_the_figures_of_compare_items_label_each_row_with_its_task(monkeypatch):
+    from matplotlib.figure import Figure
+
+    from sigeval import _report_output as ro
+    from sigeval import compare_items
+
+    drawn = {}
+    monkeypatch.setattr(ro, "_svg", lambda draw, name: drawn.setdefault(name, draw(Figure)) and f"<svg {name}/>")
+    rng = np.random.default_rng(1)
+    rows = [(t, m, i, float(rng.random() < 0.7)) for t in ("arc", "gsm") for m in ("a", "b") for i in range(40)]
+    res = compare_items(pd.DataFrame(rows, columns=["task", "model", "item", "score"]), sample=None, metric=None,
+                        n_resamples=50,
+                        rng=0)
+    figures = ro._comparison_figures(res)
+    assert set(figures) == {"models", "pairs"} and all(f.startswith("<figure") for f in figures.values())
+    labels = [t.get_text() for t in drawn["models"].axes[0].get_yticklabels()]
+    assert sorted(labels) == ["arc: a", "arc: b", "gsm: a", "gsm: b"]
+    assert sorted(t.get_text() for t in drawn["pairs"].axes[0].get_yticklabels()) == ["arc: a − b", "gsm: a − b"]
+    assert "Each model&#x27;s score" in figures["models"]
 
 
 def test_latex_of_a_small_report_line_by_line():
@@ -463,9 +520,19 @@ def test_views_are_the_reports_own_views_with_the_options_passed_on():
                            "friedman", "aggregate_note"]
     with pytest.raises(ValueError) as aggregate:
         refused.aggregate(rng=0)
-    same(shown["bayesian"], refused.bayesian(0.05))  # a refused comparison is noted in its row, as elsewhere
-    assert "at least 2" in shown["bayesian"].note[0]
+    # The comparison of one pair is noted in its row of the Bayesian view, as in the pairwise view.
+    same(shown["bayesian"], refused.bayesian(0.05))
+    assert shown["bayesian"].note.tolist() == shown["pairwise"].note.tolist() and "at least 2" in shown["bayesian"].note[0]
     assert shown["aggregate_note"] == str(aggregate.value) and "needs every run" in shown["aggregate_note"]
+    # The options of the Bayesian and aggregate views: a ROPE of its own, the resamples and the generator.
+    own = views(many, Choices(0.05, rope=0.01, n_resamples=300, rng=4))
+    same(own["bayesian"], many.bayesian(0.01))
+    same(own["aggregate"], many.aggregate(n_resamples=300, rng=4))
+    assert "bayesian" in views(many, Choices(rope=0.0)) and "bayesian" not in views(many, Choices())
+    for bad, error in ((dict(rope=-0.1), ValueError), (dict(rope="x"), TypeError), (dict(n_resamples=0), ValueError),
+                       (dict(rng="x"), TypeError)):
+        with pytest.raises(error, match=f"`{next(iter(bad))}`"):  # checked before a view could hide it in a note
+            views(refused, Choices(0.05, **bad))
     assert list(views(refused, Choices())) == ["describe", "pairwise", "power", "summary", "failed_runs",
                                                      "friedman", "aggregate_note"]
     single = Report(pd.DataFrame({"task": ["t"] * 4, "model": list("AABB"), "seed": [0, 1] * 2,
@@ -552,9 +619,9 @@ def test_markdown_of_a_small_report_whole(fixed_date):
 
 
 def test_markdown_explains_the_views_the_runs_cannot_support(fixed_date):
-    report = _one_pair()
     from sigeval._report_output import markdown_table
 
+    report = _one_pair()
     text = _markdown(report, 0.05, 0.05, 0.8, 2, "CALL")
     bayesian = report.bayesian(0.05)
     with pytest.raises(ValueError) as aggregate:
@@ -592,6 +659,7 @@ def test_markdown_explains_the_views_the_runs_cannot_support(fixed_date):
               *[f"| {key} | {value} |" for key, value in _environment_rows(report, "CALL")]]
     assert text == "\n".join(lines) + "\n"
     assert "at least 2" in bayesian.note[0] and "needs every run" in str(aggregate.value)
+    assert "| not tested: 1 seed(s) on which both ran" in text
     # Without a margin: no equivalence view and no Bayesian one (no ROPE); the sections keep their order.
     assert re.findall(r"^## (.*)$", _markdown(report, None, 0.05, 0.8, 2, "CALL"), flags=re.MULTILINE) == [
         "Design", "Scores per task (mean ± sd over the seeds)", "Is there a difference? (pairwise)",
@@ -915,11 +983,12 @@ def test_the_design_reads_the_options_in_any_case_as_the_views_do():
 
 def test_pages_are_written_in_utf8_whatever_the_locale(tmp_path):
     import locale
-    from types import SimpleNamespace
 
     from sigeval import _report_output as ro
+    from sigeval import compare_predictions
 
-    result = SimpleNamespace(per_model=pd.DataFrame({"model": ["±"]}), pairs=pd.DataFrame())
+    result = compare_predictions(pd.DataFrame({"label": [0, 1, 1], "±": [0, 1, 0], "B": [0, 0, 1]}), n_resamples=20,
+                                 rng=0)
     before = locale.setlocale(locale.LC_CTYPE)
     locale.setlocale(locale.LC_CTYPE, "C")  # an ASCII locale: a page written in its encoding would fail on "±"
     try:
@@ -927,4 +996,211 @@ def test_pages_are_written_in_utf8_whatever_the_locale(tmp_path):
     finally:
         locale.setlocale(locale.LC_CTYPE, before)
     assert "<meta charset='utf-8'>" in out.read_text(encoding="utf-8")
-    assert "<h1>Comparison of 1 models: mean ± sd – α</h1>".encode() in out.read_bytes()
+    assert "<h1>Comparison of 2 models: mean ± sd – α</h1>".encode() in out.read_bytes()
+
+
+# --------------------------------------------------------------------------- text tables that fit a terminal
+
+
+def _read_back(text):
+    """The header and the rows of a text table, read back: cells split at two spaces, a row's lines joined."""
+    lines = text.split("\n")
+    start = next((i for i, line in enumerate(lines) if line.startswith("(") and " = " in line), len(lines))
+    legend = dict(pair.split(" = ") for pair in " ".join(lines[start:]).strip("()").split("; ") if pair)
+    body = "\n".join(lines[:start])
+    records = body.split("\n\n") if "\n\n" in body else body.split("\n")  # wrapped rows: a blank line between
+    cells = [[c for part in record.split("\n") for c in re.split(r" {2,}", part.strip()) if c] for record in records]
+    return [legend.get(c, c) for c in cells[0]], cells[1:]
+
+
+@pytest.mark.parametrize("width", [40, 60, 80, 100, 300])
+def test_text_tables_fit_the_width_keep_every_row_whole_and_show_the_cells_of_the_other_formats(report, width):
+    from sigeval._tables import formatted, text_table
+
+    frames = [report.describe(), report.pairwise(), report.power(), report.equivalence(0.01), report.bayesian(0.01),
+              report.aggregate(n_resamples=200, rng=0), report.failed_runs.head(0)]
+    for frame in frames[:-1]:
+        text = text_table(frame, width)
+        assert max(len(line) for line in text.split("\n")) <= width, text
+        assert not any(line.endswith("\\") for line in text.split("\n"))  # no block continued below, as pandas does
+        names, rows = _read_back(text)
+        kept = [c for c in frame.columns if c != "note"]  # the notes are all empty here: left out
+        assert names == kept
+        assert rows == formatted(frame[kept], 4)
+        assert ("note" in frame.columns) <= ("note" not in text)
+    assert text_table(frames[-1], width) == "task  model  seed  reason"  # no rows: every column kept
+
+
+def test_text_tables_shorten_headers_only_when_the_table_is_too_wide_and_say_how():
+    from sigeval._tables import text_table
+
+    frame = pd.DataFrame({"task": ["t"], "model_a": ["A"], "model_b": ["B"], "n_pairs": [5], "mean_diff": [0.0125],
+                          "pvalue_holm": [0.0001234], "reject": [True], "note": [""]})
+    assert text_table(frame, 100) == ("task  model_a  model_b  n_pairs  mean_diff  pvalue_holm  reject\n"
+                                      "t     A        B              5     0.0125     0.000123  yes")
+    assert text_table(frame, 40) == ("task  model_a  model_b  n\n"
+                                     "      diff    p_holm  reject\n\n"
+                                     "t     A        B        5\n"
+                                     "    0.0125  0.000123  yes\n"
+                                     "(n = n_pairs; diff = mean_diff; p_holm =\npvalue_holm)")
+    # One line per row as soon as the short headers fit: 51 columns here.
+    assert text_table(frame, 51).split("\n") == ["task  model_a  model_b  n    diff    p_holm  reject",
+                                                 "t     A        B        5  0.0125  0.000123  yes",
+                                                 "(n = n_pairs; diff = mean_diff; p_holm =", "pvalue_holm)"]
+    assert "\n\n" in text_table(frame, 50)
+
+
+def test_a_long_text_in_a_wrapped_table_is_wrapped_on_lines_of_its_own():
+    from sigeval._tables import text_table
+
+    reason = "not tested: 1 seed(s) on which both ran; a paired comparison needs at least 2 (see `failed_runs`)."
+    frame = pd.DataFrame({"task": ["t", "u"], "n_pairs": [1, 5], "mean_diff": [np.nan, 0.5], "note": [reason, ""]})
+    text = text_table(frame, 40)
+    assert max(len(line) for line in text.split("\n")) <= 40
+    assert text.split("\n\n")[1].split("\n") == ["t     1       –", "    not tested: 1 seed(s) on which both",
+                                                 "    ran; a paired comparison needs at",
+                                                 "    least 2 (see `failed_runs`)."]
+    assert text.split("\n\n")[2].split("\n")[0] == "u     5  0.5000"  # an empty note takes no line
+    assert text.split("\n\n")[2].split("\n")[1].startswith("(n = n_pairs")
+
+
+def test_wrapped_rows_are_balanced_over_their_lines():
+    from sigeval._tables import text_table
+
+    frame = pd.DataFrame({"model": ["A"], **{f"c{i}": [0.25 * i] for i in range(8)}})
+    lines = text_table(frame, 40).split("\n\n")[1].split("\n")
+    # Eight numbers of 6 characters after a name need two lines at 40 columns; four on each, not six and two.
+    assert lines == ["A      0.0000  0.2500  0.5000  0.7500", "    1.0000  1.2500  1.5000  1.7500"]
+
+
+def _best_balance(sizes, names, width, indent=4):
+    """Brute force: the fewest lines a row needs within ``width``, then the narrowest widest line among them.
+
+    The names (the first ``names`` columns) stay on the first line; the others are cut into runs, in order.
+    """
+    import itertools
+
+    values = list(range(names, len(sizes)))
+    best = None
+    for cuts in range(len(values) + 1):
+        for where in itertools.combinations(range(1, len(values)), cuts) if values else [()]:
+            bounds = [0, *where, len(values)]
+            groups = [values[a:b] for a, b in zip(bounds, bounds[1:])]
+            lines = [list(range(names)) + groups[0], *groups[1:]] if groups else [list(range(names))]
+            lines = [line for line in lines if line]
+            widths = [indent * (k > 0) + sum(sizes[j] + 2 for j in line) - 2 for k, line in enumerate(lines)]
+            if max(widths) <= width:
+                key = (len(lines), max(widths))
+                best = key if best is None or key < best else best
+    return best
+
+
+def test_wrapped_rows_use_the_fewest_lines_and_the_narrowest_balance():
+    from sigeval._tables import text_table
+
+    rng = np.random.default_rng(7)
+    checked = 0
+    for _ in range(150):
+        n = int(rng.integers(2, 8))
+        frame = pd.DataFrame({"name": ["x" * int(rng.integers(1, 9))],
+                              **{f"c{i}": [float(10.0 ** rng.integers(0, 5))] for i in range(n)}})
+        width = int(rng.integers(20, 70))
+        text = text_table(frame, width)
+        if "\n\n" not in text:
+            continue
+        record = text.split("\n\n")[1].split("\n")
+        record = [line for line in record if not line.startswith("(")]  # the legend is no part of the row
+        header = text.split("\n\n")[0].split("\n")
+        sizes = [max(len(h), len(v)) for h, v in zip(
+            [c for line in header for c in line.split()], [c for line in record for c in line.split()])]
+        assert (len(record), max(map(len, record + header))) == _best_balance(sizes, 1, width), (width, text)
+        checked += 1
+    assert checked > 50
+
+
+def test_the_table_of_its_full_width_fits_exactly_and_one_column_less_shortens():
+    from sigeval._tables import text_table
+
+    frame = pd.DataFrame({"task": ["t"], "n_pairs": [5], "mean_diff": [0.0125], "pvalue": [0.5]})
+    full = "task  n_pairs  mean_diff  pvalue\nt           5     0.0125     0.5"
+    assert text_table(frame, len(full.split("\n")[0])) == full
+    assert text_table(frame, len(full.split("\n")[0]) - 1) == ("task  n    diff    p\nt     5  0.0125  0.5\n"
+                                                              "(n = n_pairs; diff = mean_diff;\np = pvalue)")
+
+
+def test_columns_without_content_are_left_out_and_a_table_of_names_only_stays_whole():
+    from sigeval._tables import text_table
+
+    frame = pd.DataFrame({"task": ["t", "u"], "n_pairs": [1, 2], "scale": [np.nan, np.nan], "note": ["", ""]})
+    assert text_table(frame, 80) == "task  n_pairs\nt           1\nu           2"
+    names = pd.DataFrame({"task": ["a long task name"], "model": ["a long model name"], "reason": ["failed"]})
+    # Names only: nothing to move to a second line; the row stays one line, wider than asked.
+    assert text_table(names, 40) == ("task              model              reason\n"
+                                     "a long task name  a long model name  failed")
+
+
+def test_a_long_text_is_wrapped_at_spaces_only_and_the_columns_after_it_stay():
+    from sigeval._tables import text_table
+
+    note = "the Iman-Davenport statistic is infinite: every task ranks the models alike, so F cannot be computed"
+    frame = pd.DataFrame({"task": ["t", "u"], "n": [1, 2], "note": [note, ""], "after": [0.5, 0.25]})
+    lines = text_table(frame, 40).split("\n\n")
+    assert lines[0].split("\n") == ["task  n", "    note", "     after"]
+    assert lines[1].split("\n") == ["t     1", "    the Iman-Davenport statistic is", "    infinite: every task ranks the",
+                                    "    models alike, so F cannot be", "    computed", "    0.5000"]
+    # An empty text takes no line: the row goes on with the columns after it.
+    assert lines[2].split("\n") == ["u     2", "    0.2500"]
+
+
+def test_a_line_of_a_row_with_nothing_on_it_is_left_out():
+    from sigeval._tables import text_table
+
+    frame = pd.DataFrame({"model": ["A", "B"], "x": [0.5, 0.25], "y": [0.125, 0.75], "why": ["too few pairs", ""]})
+    rows = text_table(frame, 18).split("\n\n")
+    assert rows[0].split("\n") == ["model       x", "         y", "    why"]
+    assert rows[1].split("\n") == ["A      0.5000", "    0.1250", "    too few pairs"]
+    assert rows[2].split("\n") == ["B      0.2500", "    0.7500"]  # no blank line where B's reason would be
+
+
+def test_a_text_column_as_wide_as_the_rest_of_a_line_keeps_its_place():
+    from sigeval._tables import text_table
+
+    # Width 40, so an indented line holds 36 characters. A text of 36 after a one-digit number fills the first
+    # line to 39 and stays there; one of 37 would fill it to 40 but is longer than any indented line: it goes
+    # below, alone, wrapped. The number after it goes to a line of its own either way.
+    for size, first in ((36, ["1", "x" * 26 + " yyyyyyyyy"]), (37, ["1"])):
+        frame = pd.DataFrame({"n": [1], "text": ["x" * (size - 10) + " yyyyyyyyy"], "v": [0.5]})
+        row = text_table(frame, 40).split("\n\n")[1].split("\n")
+        assert row[0].split("  ") == first and row[-1] == "    0.5000" and max(map(len, row)) <= 40, row
+    # Names (the text columns a table starts with) stay on the first line, however long.
+    frame = pd.DataFrame({"m": ["A"], "text": ["x" * 38], "v": [0.5]})
+    assert text_table(frame, 40).split("\n\n")[1].split("\n") == ["A  " + "x" * 38, "    0.5000"]
+
+
+def test_a_long_text_breaks_at_spaces_not_hyphens():
+    from sigeval._tables import text_table
+
+    note = "x" * 28 + " Iman-Davenport has no spread"
+    frame = pd.DataFrame({"task": ["t"], "n": [1], "note": [note]})
+    assert text_table(frame, 40).split("\n\n")[1].split("\n")[1:] == ["    " + "x" * 28,
+                                                                      "    Iman-Davenport has no spread"]
+
+
+def test_text_shows_line_breaks_and_tabs_in_names_rather_than_obeying_them():
+    from sigeval._tables import text_table
+
+    frame = pd.DataFrame({"model\nname": ["a\nb", "c\td"], "score": [0.5, 0.25]})
+    assert text_table(frame, 80) == "model\\nname   score\na\\nb         0.5000\nc\\td         0.2500"
+
+
+def test_columns_as_wide_as_an_indented_line_are_aligned_and_followed_as_any_other():
+    from sigeval._tables import text_table
+
+    wide = "w" * 36  # as wide as an indented line at width 40: an ordinary column, right-aligned, not a long text
+    frame = pd.DataFrame({"m": ["A"], "v": [0.5], wide: [0.25]})
+    assert text_table(frame, 40).split("\n\n")[1].split("\n") == ["A  0.5000", "    " + "0.2500".rjust(36)]
+    # After it on the first line, a one-digit column still fits (36 + 2 + 1 = 39): two lines, not three.
+    a, b = "a" * 17, "b" * 17
+    frame = pd.DataFrame({wide: [0.5], "n": [1], a: [0.25], b: [0.75]})
+    assert text_table(frame, 40).split("\n\n")[1].split("\n") == ["0.5000".rjust(36) + "  1",
+                                                                  "    " + "0.2500".rjust(17) + "  " + "0.7500".rjust(17)]

@@ -80,11 +80,14 @@ REPORT_CONTRACT = {
     ("ReportRankStability", "n_boot"),
     ("Report", "seed"),  # the name of the table's seed column, as task=, model=, score=
     ("read_runs_csv", "seed"),  # the same column of the same table, read from a file for Report
+    ("read_mlflow", "seed"),  # the run's parameter naming its seed, as Report's seed= names the column
     ("course.run_benchmark", "seeds"),
 }
 #: Column-name arguments and plotting words that are text by nature, not option sets.
 TEXT_ARGUMENTS = {"task", "model", "seed", "score", "label", "labels", "xlabel", "ylabel", "color", "cmap", "by",
-                  "group_format", "name", "title"}
+                  "group_format", "name", "title",
+                  # compare_items' columns (item, sample, metric) and the readers' metric to read, a name in a log
+                  "item", "sample", "metric", "experiment", "tracking_uri"}
 
 
 def _public_functions():
@@ -334,6 +337,9 @@ TYPE_EXCEPTIONS = {
     ("compare_predictions", "table"): "a DataFrame of predictions, where the *_counts functions take a "
                                       "PairedCounts 2x2 table",
     ("gate_table", "table"): "a DataFrame of runs or predictions, as compare_predictions and Report take it",
+    ("compare_items", "table"): "a DataFrame of per-item scores, as compare_predictions takes its DataFrame",
+    ("read_lm_eval", "metric"): "the metric to read from a log: one name for every task, or a mapping task -> name",
+    ("read_inspect", "metric"): "the scorer to read from a log: one name for every task, or a mapping task -> name",
 }
 _ARRAY_PARTS = {"_Buffer", "_SupportsArray", "_NestedSequence", "ndarray"}
 
@@ -481,8 +487,9 @@ def _docstrings():
 
 
 def _dataset_sentences(where: str, doc: str) -> list[str]:
-    """The sentences of a docstring that say "dataset" where the vocabulary says task."""
-    paragraphs = re.split(r"\n\s*\n|\n\s*-{3,}\s*\n", doc)  # blank lines and section underlines end a sentence
+    """The sentences of a docstring that say "dataset" where the vocabulary says task (its examples' code aside)."""
+    prose = "\n".join(line for line in doc.splitlines() if not line.lstrip().startswith((">>>", "...")))
+    paragraphs = re.split(r"\n\s*\n|\n\s*-{3,}\s*\n", prose)  # blank lines and section underlines end a sentence
     sentences = [s for par in paragraphs for s in re.split(r"(?<=[.;])\s+", " ".join(par.split()))]
     return [f"{where}: {s}" for s in sentences if re.search(r"\bdatasets?\b", s, re.IGNORECASE)
             and not any(re.search(allowed, s, re.IGNORECASE) for allowed in DATASET_ALLOWED)]

@@ -249,39 +249,111 @@ def duration(minutes: float) -> str:
 
 # --------------------------------------------------------------------------- the reading paths
 
-# Each path: a name, and steps (chapter number, the sections read, or None for the whole chapter).
+# Each path: a name, and steps (chapter number, the sections read, or None for the whole chapter). A path
+# holds every section its own sections lean on (a result they quote, a tool they use), so that it reads
+# without a gap; what it assumes from chapters it does not read is in PREREQUISITES.
 PATHS: dict[str, list[tuple[str, list[str] | None]]] = {
     "thesis": [
-        ("03", ["The Wald interval", "The Wilson interval: invert the test instead", "When the choice matters"]),
-        ("05", ["The question", "The standard error of a difference", "The paired bootstrap", "McNemar's test"]),
+        ("03", ["The Wald interval", "The Wilson interval: invert the test instead", "Three more intervals",
+                "Exact coverage", "How the methods compare overall", "When the choice matters"]),
+        ("05", ["The question", "The standard error of a difference", "The paired bootstrap", "McNemar's test",
+                "The paired permutation test", "Why overlapping intervals mislead",
+                'Not significant is not "no difference"', "Fixed models, not training procedures"]),
         ("07", ["Decide before the first run", "Paired differences against a useful gain",
                 "What a shared seed pairs", "A design that pairs something real", "The probability of improvement"]),
-        ("08", ["Power of the paired t-test", "How many seeds?", "A large p-value is not equivalence", "Four verdicts"]),
+        ("08", ["Power of the paired t-test", "How many seeds?", "What the course's 20 seeds could detect",
+                "A large p-value is not equivalence", "Four verdicts"]),
+        ("09", ["One test, twenty chances", "Four procedures, as adjusted p-values", "Which error rate?"]),
         ("10", ["Why not average the scores?", "The Friedman test and the Iman–Davenport statistic",
                 "The critique: a mean rank depends on the other methods"]),
+        ("11", ["The checklist", "The conclusion"]),
         ("12", ["Predictions on one test set", "Runs: many splits of three datasets"]),
     ],
     "csv": [
         ("12", ["Real data, real classifiers", "Predictions on one test set", "Runs: many splits of three datasets"]),
     ],
     "llm": [
-        ("03", ["The Wald interval", "The Wilson interval: invert the test instead"]),
+        ("01", ["The law of total variance"]),
+        ("03", ["The Wald interval", "The Wilson interval: invert the test instead", "Exact coverage"]),
         ("05", ["The question", "The standard error of a difference"]),
         ("15", None),
     ],
 }
 
+#: The sections a path skims before it starts: what its sections assume from chapters it does not read
+#: (chapter 2's matchers, chapter 4's bootstrap and correlated items, chapter 6's seed sweep, chapter 8's plan).
+PREREQUISITES: dict[str, list[tuple[str, list[str]]]] = {
+    "thesis": [
+        ("02", ["Two fixed template matchers"]),
+        ("04", ["The idea: the test set stands in for the population", "A first example: the accuracy of matcher A"]),
+        ("06", ["What a seed decides", "The sweep"]),
+    ],
+    "csv": [],
+    "llm": [
+        ("02", ["Two fixed template matchers"]),
+        ("04", ["Correlated test items"]),
+        ("08", ["How many seeds?"]),
+    ],
+}
+
+#: How many exercises a path counts in each chapter it reads (the front page says "two per chapter").
+EXERCISES_PER_CHAPTER = 2
+DEFINITIONS = ROOT / "book" / "definitions.md"
+
+
+def _sections(number: str, titles: list[str] | None) -> Chapter:
+    """The chapter, after checking that every title names one of its sections (fails loudly after a rename)."""
+    ch = chapter(number)
+    for title in titles or []:
+        ch.section(title)
+    return ch
+
 
 def path_minutes(name: str) -> tuple[float, list[tuple[str, float]]]:
-    """The main-line minutes of a path, in all and per step."""
-    steps = []
-    for number, titles in PATHS[name]:
-        ch = chapter(number)
-        if titles is not None:
-            for title in titles:
-                ch.section(title)  # fails loudly when a section was renamed
-        steps.append((number, ch.total("main", titles).minutes))
+    """The main-line minutes of a path's own sections, in all and per step."""
+    steps = [(number, _sections(number, titles).total("main", titles).minutes) for number, titles in PATHS[name]]
     return sum(m for _, m in steps), steps
+
+
+def definitions_minutes() -> float:
+    """The reading time of the definitions page (it is all main line)."""
+    return read_chapter(DEFINITIONS).total("main").minutes
+
+
+def exercise_minutes(ch: Chapter, count: int) -> tuple[int, float]:
+    """How many of a chapter's exercises a reader tries (``count``, or all if fewer), and the minutes they take.
+
+    An exercise is counted at the chapter's average: its time to try plus the reading of its solution.
+    """
+    ex = ch.total("exercises")
+    tried = min(count, ex.exercises)
+    return tried, (tried * ex.minutes / ex.exercises if tried else 0.0)
+
+
+@dataclass
+class PathTime:
+    """A path's reading time, part by part (minutes)."""
+
+    steps: list[tuple[str, float]]  # the main line of its sections, per chapter
+    skims: float  # the prerequisites' sections
+    definitions: float
+    n_exercises: int
+    exercises: float
+
+    @property
+    def reading(self) -> float:
+        return sum(m for _, m in self.steps)
+
+    @property
+    def total(self) -> float:
+        return self.reading + self.skims + self.definitions + self.exercises
+
+
+def path_time(name: str) -> PathTime:
+    _, steps = path_minutes(name)
+    skims = sum(_sections(n, titles).total("main", titles).minutes for n, titles in PREREQUISITES[name])
+    tried = [exercise_minutes(chapter(n), EXERCISES_PER_CHAPTER) for n, _ in PATHS[name]]
+    return PathTime(steps, skims, definitions_minutes(), sum(k for k, _ in tried), sum(m for _, m in tried))
 
 
 # --------------------------------------------------------------------------- the written times
@@ -291,7 +363,7 @@ def path_minutes(name: str) -> tuple[float, list[tuple[str, float]]]:
 # marker, and the time in brackets after each chapter of the list.
 _INTRO_TABLE = ("% reading-time table begin", "% reading-time table end")
 _CHAPTER_LINE = re.compile(r"^Reading time: about .*$", re.M)
-_MARKED_LINE = re.compile(r"^(% reading-time (path (\w+)|total)\n)(.*)$", re.M)
+_MARKED_LINE = re.compile(r"^(% reading-time (path (\w+)|total|definitions)\n)(.*)$", re.M)
 _LIST_ITEM = re.compile(r"^(\d+\. \{doc\}`\.\./notebooks/(\d\d)_\w+` )\*\([^)]*\)\*", re.M)
 
 
@@ -325,18 +397,29 @@ def intro_table(all_chapters: list[Chapter]) -> str:
 def total_sentence(all_chapters: list[Chapter]) -> str:
     total = {layer: sum(ch.total(layer).minutes for ch in all_chapters) for layer in LAYERS}
     hours = {layer: round(m / 60) for layer, m in total.items()}
+    n_exercises = sum(ch.total("exercises").exercises for ch in all_chapters)
     return (
         f"*In all: about {hours['main']} hours of main line, {hours['deeper']} of deeper blocks and "
-        f"{hours['exercises']} of exercises, {sum(total.values()) / 60:.0f} hours for the whole course.*"
+        f"{hours['exercises']} of exercises (an exercise about {duration(total['exercises'] / n_exercises)}, "
+        f"trying it and reading its solution), {(sum(total.values()) + definitions_minutes()) / 60:.0f} hours "
+        "for the whole course with the definitions page.*"
     )
 
 
+def definitions_sentence() -> str:
+    return f"*Reading time of the definitions page: about {duration(definitions_minutes())}.*"
+
+
 def path_sentence(name: str) -> str:
-    minutes, steps = path_minutes(name)
-    if len(steps) == 1:
-        return f"*Reading time: about {duration(minutes)}.*"
-    each = ", ".join(f"chapter {n.lstrip('0')} {duration(m)}" for n, m in steps)
-    return f"*Reading time: about {duration(minutes)} ({each}).*"
+    t = path_time(name)
+    each = ", ".join(f"chapter {n.lstrip('0')} {duration(m)}" for n, m in t.steps)
+    parts = [f"about {duration(t.reading)} for its sections" + (f" ({each})" if len(t.steps) > 1 else "")]
+    if t.skims:
+        parts.append(f"{duration(t.skims)} to skim the prerequisites")
+    parts.append(f"{duration(t.definitions)} for the definitions page")
+    per = f", {EXERCISES_PER_CHAPTER} per chapter" if len(t.steps) > 1 else ""
+    parts.append(f"{duration(t.exercises)} for {t.n_exercises} exercises{per}")
+    return f"*Reading time: {'; '.join(parts)}: about {duration(t.total)} in all.*"
 
 
 def written() -> dict[Path, str]:
@@ -356,7 +439,9 @@ def written() -> dict[Path, str]:
         text = f"{head}{begin}\n{intro_table(all_chapters)}\n{end}{tail}"
 
     def marked(m: re.Match) -> str:
-        return m.group(1) + (path_sentence(m.group(3)) if m.group(3) else total_sentence(all_chapters))
+        if m.group(3):
+            return m.group(1) + path_sentence(m.group(3))
+        return m.group(1) + (definitions_sentence() if m.group(2) == "definitions" else total_sentence(all_chapters))
 
     text = _MARKED_LINE.sub(marked, text)
     text = _LIST_ITEM.sub(lambda m: f"{m.group(1)}*({duration(by_number[m.group(2)].total('main').minutes)})*", text)
@@ -424,8 +509,11 @@ def main(argv: list[str] | None = None) -> int:
         return 1 if problems else 0
     if args.paths:
         for name in PATHS:
-            minutes, steps = path_minutes(name)
-            print(f"{name:8s} {minutes:6.1f} min  " + "  ".join(f"ch{n} {m:.1f}" for n, m in steps))
+            t = path_time(name)
+            print(f"{name:8s} {t.total:6.1f} min in all: sections {t.reading:.1f} ("
+                  + "  ".join(f"ch{n} {m:.1f}" for n, m in t.steps)
+                  + f"), skims {t.skims:.1f}, definitions {t.definitions:.1f}, "
+                  f"{t.n_exercises} exercises {t.exercises:.1f}")
         return 0
     header = f"{'':40s} {'words':>6s} {'formulas':>8s} {'cells':>5s} {'lines':>5s} {'figs':>4s} {'min':>6s}"
     targets = [chapter(args.sections)] if args.sections else chapters()

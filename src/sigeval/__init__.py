@@ -25,7 +25,7 @@ idea of the course, and its chapter explains it:
 ``effect``            effect sizes with intervals: Cohen's d_z, Hedges' g, Cliff's delta, common language
 ``report``            a table of runs, view by view: pairwise, power, equivalence, ranking (``Report``)
 ``predictions``       a table of predictions, every model and every pair (what ``sigeval compare`` prints)
-``readers``           a CSV file of runs or predictions, read and checked (what the command reads)
+``readers``           files in: CSV tables of runs or predictions, harness logs (lm-evaluation-harness, Inspect AI, MLflow)
 ``generative``        sampled answers: pass@k, means over samples, clustered errors, questions vs samples
 ``sequential``        looking while the seeds come in: group-sequential bounds, confidence sequences
 ``plots``             figures any user may want (needs the ``plots`` extra: matplotlib)

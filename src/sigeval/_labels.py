@@ -14,9 +14,10 @@ import pandas as pd
 from ._validation import TableError, check_numeric_column
 
 
-def _value(value: Any) -> str:
+def cell_text(value: Any) -> str:
     """A cell as the user wrote it: text quoted, numbers plain (no NumPy repr)."""
     return repr(value) if isinstance(value, str) else str(value.item() if isinstance(value, np.generic) else value)
+
 
 
 def correctness(table: pd.DataFrame, label: Any, models: list) -> dict[Any, np.ndarray]:
@@ -38,7 +39,7 @@ def correctness(table: pd.DataFrame, label: Any, models: list) -> dict[Any, np.n
                 raise TableError(
                     np.flatnonzero(bad)[:1],
                     f"without a label column, model column {m!r} must hold 0/1 correctness; "
-                    f"it holds {_value(table[m][bad].iloc[0])}",
+                    f"it holds {cell_text(table[m][bad].iloc[0])}",
                 )
             out[m] = values
         return out

@@ -11,3 +11,7 @@ Alternative = Literal["two-sided", "greater", "less"]
 #: The bootstrap interval methods of :func:`sigeval.resampling.bootstrap_ci`.
 BOOTSTRAP_METHODS = ("percentile", "basic", "bca")
 BootstrapMethod = Literal["percentile", "basic", "bca"]
+
+#: The Holm family of a set of comparisons: the pairs of one task, or every pair of every task.
+FAMILIES = ("task", "all")
+Family = Literal["task", "all"]

@@ -13,6 +13,7 @@ from typing import Any, Literal
 import numpy as np
 import pandas as pd
 
+from ._options import FAMILIES, Family  # noqa: F401 (the views import them from here)
 from ._runs_table import Comparisons, pair_runs, read_runs, show_runs
 from ._validation import check_choice, check_flag
 
@@ -20,9 +21,6 @@ FailedPolicy = Literal["raise", "drop-pairs"]
 #: The units of a report's numbers: the scores as given, or percentage points (proportions x 100).
 Units = Literal["score", "points"]
 UNITS = ("score", "points")
-#: The Holm family of a view: the comparisons of one task, or every comparison of the report.
-Family = Literal["task", "all"]
-FAMILIES = ("task", "all")
 #: The level of the power view: ``alpha`` itself, the level Holm's decision uses, or alpha over the family size.
 PowerCorrection = Literal["none", "holm", "bonferroni"]
 POWER_CORRECTIONS = ("none", "holm", "bonferroni")

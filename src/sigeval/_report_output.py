@@ -25,7 +25,6 @@ import math
 import platform
 import re
 import sys
-import textwrap
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -33,11 +32,11 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from ._validation import check_positive_int, check_real, check_rng
+from ._tables import formatted, text_table, wrapped
+from ._validation import check_positive_int, check_rng
 
-#: Columns shown as p-values (3 significant digits) rather than at the stated precision.
-_PVALUE = ("pvalue", "pvalue_holm", "pvalue_difference", "pvalue_equivalence", "pvalue_difference_holm",
-           "pvalue_equivalence_holm")
+#: The width of the text when it is not printed on a terminal (a file, a pipe): the terminal's own otherwise.
+WIDTH = 100
 # < > | print as other glyphs under LaTeX's default (OT1) font encoding; a newline in a cell would end it.
 _LATEX_SPECIAL = {"&": r"\&", "%": r"\%", "$": r"\$", "#": r"\#", "_": r"\_", "{": r"\{", "}": r"\}",
                   "~": r"\textasciitilde{}", "^": r"\textasciicircum{}", "\\": r"\textbackslash{}",
@@ -138,17 +137,12 @@ def options_given(rope: Any, n_resamples: Any, rng: Any) -> str:
 def views(report: Any, choices: Choices, which: tuple[str, ...] = EVERY) -> dict[str, Any]:
     """The views named in ``which`` (and the failed runs), each computed once with ``choices``.
 
-    A view the runs cannot support is left out with the reason under ``<view>_note``: the
-    equivalence view without a margin and the Bayesian one without a ROPE (no note: nothing
-    was asked), the ranking with fewer than 2 tasks, a Bayesian comparison of fewer than 2
-    pairs, an aggregate over runs with holes.
+    The equivalence view without a margin, the Bayesian one without a ROPE and the ranking
+    with fewer than 2 tasks are left out; an aggregate over runs with holes is left out with
+    the reason under ``aggregate_note``.
     """
-    c = choices
-    rope = c.rope_used
-    if rope is not None:  # checked here, where a refusal of the view below would otherwise hide it
-        rope = check_real(rope, "rope")
-        if rope < 0:
-            raise ValueError(f"`rope` must be a half-width >= 0 in the units of the scores; got {rope!r}.")
+    c, rope = choices, choices.rope_used
+    # Checked here: the aggregate's refusal of the runs below would otherwise hide a bad argument in its note.
     n_resamples = check_positive_int(c.n_resamples, "n_resamples")
     check_rng(c.rng)
     out: dict[str, Any] = {}
@@ -165,11 +159,8 @@ def views(report: Any, choices: Choices, which: tuple[str, ...] = EVERY) -> dict
     out["failed_runs"] = report.failed_runs
     if "equivalence" in which and c.margin is not None:
         out["equivalence"] = report.equivalence(c.margin, alpha=c.alpha, family=c.family)
-    if "bayesian" in which and rope is not None:
-        try:  # a view refused as a whole (its arguments) is left out and explained; refused rows are noted
-            out["bayesian"] = report.bayesian(rope)
-        except ValueError as error:
-            out["bayesian_note"] = str(error)
+    if "bayesian" in which and rope is not None:  # a comparison it refuses (fewer than 2 pairs) is noted in its row
+        out["bayesian"] = report.bayesian(rope)
     if "friedman" in which and len(report.tasks) >= 2:
         out["friedman"] = report.friedman(alpha=c.alpha)
     if "aggregate" in which:
@@ -186,8 +177,9 @@ class ReportOutput:
 
     ``shown`` names the views the text, JSON, CSV and Markdown show (and
     ``"failed_runs"``, their table when there are any); with the summary among
-    them the Markdown is the whole report, otherwise each view's table. The page shows every view in ``views``. ``written`` lists the files
-    written beside the output (``("plot", path)``, ``("html", path)``).
+    them the Markdown is the whole report, otherwise each view's table. The
+    page shows every view in ``views``. ``written`` lists the files written
+    beside the output (``("plot", path)``, ``("html", path)``).
     """
 
     report: Any
@@ -202,7 +194,8 @@ class ReportOutput:
 
 @dataclass(frozen=True)
 class ComparisonOutput:
-    """:func:`~sigeval.predictions.compare_predictions`' result, the note of how it was computed, and its source."""
+    """The result of :func:`~sigeval.predictions.compare_predictions` or :func:`~sigeval.predictions.compare_items`,
+    the note of how it was computed, and its source."""
 
     result: Any
     note: str
@@ -245,21 +238,6 @@ def _design_frame(report: Any, c: Choices) -> pd.DataFrame:
     return pd.DataFrame(design(report, c), columns=["", "value"])
 
 
-def _cell(value: Any, column: str, precision: int) -> str:
-    if isinstance(value, bool | np.bool_):
-        return "yes" if value else "no"
-    if isinstance(value, float | np.floating):
-        if np.isnan(value):
-            return "–"
-        return f"{value:.3g}" if column in _PVALUE else f"{value:.{precision}f}"
-    return str(value)
-
-
-def formatted(frame: pd.DataFrame, precision: int) -> list[list[str]]:
-    """The cells of ``frame`` as text: floats at ``precision`` decimals, p-values at 3 significant digits."""
-    return [[_cell(v, c, precision) for c, v in zip(frame.columns, row)] for row in frame.itertuples(index=False)]
-
-
 def ranks_frame(friedman: Any) -> pd.DataFrame:
     return friedman.mean_ranks.rename("mean_rank").rename_axis("model").reset_index()
 
@@ -285,12 +263,11 @@ def _sections(shown: dict[str, Any], c: Choices) -> list[tuple[str, pd.DataFrame
     if "equivalence" in shown:
         out.append(("Can we claim there is none? (equivalence)", shown["equivalence"],
                     "TOST crossed with the difference test, Holm-adjusted as the design says: four verdicts."))
-    if "bayesian" in shown or "bayesian_note" in shown:
+    if "bayesian" in shown:
         rope = "the margin" if c.rope is None or c.rope == c.margin else f"{c.rope:g}"
-        out.append((f"How probable is a practical difference? (Bayesian paired t, ROPE = {rope})",
-                    shown.get("bayesian"),
-                    shown.get("bayesian_note", "posterior probabilities under the noninformative prior, over the "
-                              "seeds of each task; no correction for the number of comparisons.")))
+        out.append((f"How probable is a practical difference? (Bayesian paired t, ROPE = {rope})", shown["bayesian"],
+                    "posterior probabilities under the noninformative prior, over the seeds of each task; no "
+                    "correction for the number of comparisons."))
     if "friedman" in shown:
         out.append(("Ranking across tasks (Friedman)", ranks_frame(shown["friedman"]), friedman_line(shown["friedman"])))
     if "aggregate" in shown or "aggregate_note" in shown:
@@ -308,31 +285,60 @@ def _sections(shown: dict[str, Any], c: Choices) -> list[tuple[str, pd.DataFrame
 WRITTEN = {"plot": "CD diagram", "html": "HTML report"}
 
 #: The titles of the views in the text output and the Markdown of some views.
-VIEW_TITLES = {"describe": "scores per task (mean and sd over the seeds)", "pairwise": "pairwise",
-               "power": "power", "equivalence": "equivalence"}
+VIEW_TITLES = {"describe": "scores per task (mean and sd over the seeds)", "pairwise": "pairwise", "power": "power",
+               "equivalence": "equivalence", "bayesian": "bayesian (posterior probabilities; no correction for the "
+               "number of comparisons)", "friedman": "friedman (over the tasks' mean scores)",
+               "aggregate": "aggregate (over the tasks, with 95% stratified-bootstrap intervals)"}
+#: What a view asked for needs, said when the runs or the options leave it out.
+NEEDS = {"equivalence": "a margin (--margin)", "bayesian": "a ROPE (--rope) or a margin (--margin)",
+         "friedman": "at least 2 tasks"}
 
 
 def tables(output: ReportOutput | ComparisonOutput) -> dict[str, pd.DataFrame]:
     """The tables an output shows, by name (the failed runs when there are any, the Friedman ranks)."""
     if isinstance(output, ComparisonOutput):
-        return {"models": output.result.per_model, "pairs": output.result.pairs}
+        res = output.result
+        shown = {"models": res.per_model, "pairs": res.pairs}
+        if hasattr(res, "missing"):  # compare_items: pass@k, the rank sets and the items left out where there are any
+            optional = {"pass_at_k": res.pass_at_k, "rank_sets": res.rank_sets, "missing": res.missing}
+            shown |= {k: v for k, v in optional.items() if len(v)}
+        return shown
     shown = output.views
     out = {"failed_runs": shown["failed_runs"]} if "failed_runs" in output.shown and len(shown["failed_runs"]) else {}
-    out |= {view: shown[view] for view in VIEW_TITLES if view in output.shown and view in shown}
-    if "friedman" in output.shown and "friedman" in shown:
-        out["friedman"] = ranks_frame(shown["friedman"])
+    for view in VIEWS:
+        if view in output.shown and view in shown:
+            out[view] = ranks_frame(shown[view]) if view == "friedman" else shown[view]
     return out
 
 
+def left_out(output: ReportOutput) -> list[str]:
+    """The views asked for that the options or the runs leave out, each with what it needs."""
+    return [f"{view} (needs {NEEDS[view]})" for view in VIEWS
+            if view in output.shown and view not in output.views and f"{view}_note" not in output.views]
+
+
 def method_note(output: ReportOutput) -> str:
-    """How the views shown were computed, in one sentence."""
+    """How the views shown were computed, in one sentence: a clause for each view that needs one."""
     c, shown = output.choices, [v for v in output.shown if v in output.views]
-    lower = "" if output.report.higher_is_better else ", lower is better"
-    return (f"Differences are model A minus model B over the seeds both ran (paired by task and seed); "
-            f"paired t test and {1 - c.alpha:.0%} intervals, p-values Holm-adjusted {_holm_family(c.family)}, "
-            f"a difference rejects at p <= alpha = {c.alpha:g}"
-            + (f"; equivalence by TOST at margin {c.margin:g}" if "equivalence" in shown else "")
-            + (f"; ranks over the tasks' mean scores{lower}" if "friedman" in shown else "") + ".")
+    level = {"none": "", "holm": ", at the level of each Holm decision",
+             "bonferroni": ", at the Bonferroni level"}[c.correction.lower()]
+    lower = ", lower is better" if not output.report.higher_is_better else ""
+    clauses = {
+        "differences": "differences are model A minus model B over the seeds both ran (paired by task and seed)",
+        "test": f"paired t test and {1 - c.alpha:.0%} intervals, p-values Holm-adjusted {_holm_family(c.family)}, "
+                f"a difference rejects at p <= alpha = {c.alpha:g}",
+        "power": f"minimum detectable effects at {c.target_power:.0%} power and alpha = {c.alpha:g}{level}",
+        "equivalence": f"equivalence by TOST at margin {c.margin or 0:g}",
+        "bayesian": f"posterior probabilities of the Bayesian paired t (noninformative prior) with a ROPE of "
+                    f"{c.rope_used or 0:g}",
+        "friedman": f"ranks over the tasks' mean scores{lower}",
+        "aggregate": f"aggregates of every model's runs over the tasks, 95% stratified-bootstrap intervals "
+                     f"({c.n_resamples:,} resamples, {_rng_text(c.rng)})",
+    }
+    wanted = {"differences": bool({"pairwise", "power", "equivalence", "bayesian"} & set(shown)),
+              "test": "pairwise" in shown or "equivalence" in shown} | {view: view in shown for view in VIEWS}
+    sentence = "; ".join(clause for name, clause in clauses.items() if wanted[name])
+    return sentence[:1].upper() + sentence[1:] + "."
 
 
 def _environment(output: ReportOutput | ComparisonOutput) -> dict[str, str]:
@@ -341,51 +347,49 @@ def _environment(output: ReportOutput | ComparisonOutput) -> dict[str, str]:
     return environment(output.report, output.call)
 
 
-def render(output: ReportOutput | ComparisonOutput, fmt: str) -> str:
-    """The output in one of the formats ``text``, ``markdown``, ``latex``, ``csv``, ``json``."""
-    return {"text": text, "markdown": markdown, "latex": latex, "csv": csv_text, "json": json_text}[fmt](output)
+def render(output: ReportOutput | ComparisonOutput, fmt: str, width: int = WIDTH) -> str:
+    """The output in one of the formats ``text`` (``width`` columns wide), ``markdown``, ``latex``, ``csv``, ``json``."""
+    if fmt == "text":
+        return text(output, width)
+    return {"markdown": markdown, "latex": latex, "csv": csv_text, "json": json_text}[fmt](output)
 
 
 # --------------------------------------------------------------------------- text
 
-#: The width of a terminal the text fits: wider tables continue below, as pandas wraps them.
-WIDTH = 100
-
-
-def text_table(frame: pd.DataFrame) -> str:
-    formats = {c: (lambda v: f"{v:.4g}") for c in frame.columns if c.startswith("pvalue")}
-    return frame.to_string(index=False, float_format=lambda v: f"{v:.4f}", formatters=formats, line_width=WIDTH)
-
-
-def _wrapped(words: str) -> str:
-    return textwrap.fill(words, width=WIDTH)
-
-
-def text(output: ReportOutput | ComparisonOutput) -> str:
-    """The tables as a terminal shows them, with the note of how they were computed."""
+def text(output: ReportOutput | ComparisonOutput, width: int = WIDTH) -> str:
+    """The tables as a terminal ``width`` columns wide shows them, with the note of how they were computed."""
     if isinstance(output, ComparisonOutput):
-        res = output.result
-        lines = [f"models ({res.confidence_level:.0%} intervals)", text_table(res.per_model), "", "pairs",
-                 text_table(res.pairs), "", output.note]
-        return "\n".join(lines) + "\n"
-    shown = output.views
-    lines = [repr(output.report)]
+        titles = {"models": f"models ({output.result.confidence_level:.0%} intervals)",
+                  "missing": "items left out (held by another model of the task, not by this one)"}
+        lines = []
+        for name, frame in tables(output).items():
+            lines += [titles.get(name, name.replace("_", " ")), text_table(frame, width), ""]
+        return "\n".join([*lines, wrapped(output.note, width)]) + "\n"
+    shown, c = output.views, output.choices
+    lines = [wrapped(repr(output.report), width)]
     if "summary" in output.shown:
-        lines += ["", "summary", _wrapped(shown["summary"])]
+        lines += ["", "summary", wrapped(shown["summary"], width)]
     if "failed_runs" in output.shown and len(shown["failed_runs"]):
-        lines += ["", "failed runs (their pairs are left out)", text_table(shown["failed_runs"])]
+        lines += ["", "failed runs (their pairs are left out)", text_table(shown["failed_runs"], width)]
     for view, title in VIEW_TITLES.items():
-        if view in output.shown and view in shown:
-            lines += ["", title, text_table(shown[view])]
-    if "friedman" in output.shown and "friedman" in shown:
-        f = shown["friedman"]
-        lines += ["", "friedman (over the tasks' mean scores)", text_table(ranks_frame(f)),
-                  f"chi2_F = {f.statistic:.4f}, p = {f.pvalue:.4g}; Iman-Davenport F_F = {f.statistic_f:.4f}, "
-                  f"p = {f.pvalue_f:.4g}"]
-        gap = f"tasks for that gap: {f.n_for_observed_gap}" if f.n_for_observed_gap else "no gap"
-        lines.append(_wrapped(f"critical difference = {f.critical_difference:.4f} at alpha = {f.alpha:g} with "
-                              f"{f.n_tasks} tasks; largest mean-rank gap = {f.max_rank_gap:.4f}; {gap}"))
-    lines += ["", _wrapped(method_note(output))]
+        if view in output.shown and f"{view}_note" in shown:
+            lines += ["", title, wrapped(shown[f"{view}_note"], width)]
+        if view not in output.shown or view not in shown:
+            continue
+        if view == "bayesian":
+            title = title.replace("probabilities;", f"probabilities, ROPE = {c.rope_used:g};")
+        lines += ["", wrapped(title, width), text_table(ranks_frame(shown[view]) if view == "friedman" else shown[view],
+                                                         width)]
+        if view == "friedman":
+            f = shown[view]
+            gap = f"tasks for that gap: {f.n_for_observed_gap}" if f.n_for_observed_gap else "no gap"
+            lines += [wrapped(f"chi2_F = {f.statistic:.4f}, p = {f.pvalue:.4g}; Iman-Davenport F_F = "
+                               f"{f.statistic_f:.4f}, p = {f.pvalue_f:.4g}", width),
+                      wrapped(f"critical difference = {f.critical_difference:.4f} at alpha = {f.alpha:g} with "
+                               f"{f.n_tasks} tasks; largest mean-rank gap = {f.max_rank_gap:.4f}; {gap}", width)]
+    if left_out(output):
+        lines += ["", wrapped("left out: " + "; ".join(left_out(output)) + ".", width)]
+    lines += ["", wrapped(method_note(output), width)]
     for key, path in output.written:
         lines += ["", f"{WRITTEN[key]} written to {path}"]
     return "\n".join(lines) + "\n"
@@ -422,12 +426,14 @@ def _jsonable(value: Any, where: str, infinite: dict[str, str]) -> Any:
 
 def _json_fields(output: ReportOutput | ComparisonOutput) -> dict[str, Any]:
     if isinstance(output, ComparisonOutput):
-        res = output.result
-        return {"models": res.per_model, "pairs": res.pairs, "note": output.note, "confidence_level": res.confidence_level}
+        return tables(output) | {"note": output.note, "confidence_level": output.result.confidence_level}
     shown = output.views
     fields: dict[str, Any] = {"report": repr(output.report), "failed_runs": shown["failed_runs"]}
-    fields |= {view: shown[view] for view in ("summary", *VIEW_TITLES, "friedman")
-               if view in output.shown and view in shown}
+    for view in ("summary", *VIEWS):
+        if view in output.shown:
+            fields |= {key: shown[key] for key in (view, f"{view}_note") if key in shown}
+    if left_out(output):
+        fields["left_out"] = left_out(output)
     return fields | {"note": method_note(output)} | dict(output.written)
 
 
@@ -618,6 +624,52 @@ def _cd_figure(friedman: Any, alpha: float) -> Any:
     return draw
 
 
+#: The most rows an interval figure draws; a longer table is left to speak for itself.
+FOREST_ROWS = 60
+
+
+def _forest_figure(estimates: pd.Series, intervals: pd.DataFrame, labels: list[str], xlabel: str,
+                   reference: float | None) -> Any:
+    def draw(figure_class):
+        from .plots import interval_forest
+
+        fig = figure_class(figsize=(7, 0.9 + 0.32 * len(labels)), layout="constrained")
+        ax = interval_forest(fig.subplots(), estimates.to_numpy(float), intervals.to_numpy(float), labels,
+                             reference=reference)
+        ax.set_xlabel(xlabel)
+        ax.grid(axis="x", alpha=0.3)
+        return fig
+
+    return draw
+
+
+def _comparison_figures(res: Any) -> dict[str, str]:
+    """The figures of a comparison's page: each model's score and each pair's difference, with their intervals
+    (task by task for :func:`~sigeval.predictions.compare_items`), by the name of the table they go with."""
+    level = f"{res.confidence_level:.0%}"
+    metric = getattr(res, "metric", "score")  # compare_items' scores are accuracies or mean scores, by task
+    models, pairs = res.per_model, res.pairs
+
+    def labelled(frame: pd.DataFrame, names: list[str]) -> list[str]:
+        return [f"{t}: {n}" for t, n in zip(frame.task, names)] if "task" in frame.columns else names
+
+    rows = [(models, metric, labelled(models, list(map(str, models.model))), metric, None,
+             f"Each model's {metric} with its {level} interval", "models"),
+            (pairs, "estimate", labelled(pairs, [f"{a} − {b}" for a, b in zip(pairs.model_a, pairs.model_b)]),
+             f"difference in {metric}, A minus B", 0.0,
+             f"Each pair's difference (A minus B) with its {level} interval; the vertical line is no difference",
+             "pairs")]
+    out = {}
+    for frame, column, labels, xlabel, reference, caption, name in rows:
+        if len(frame) > FOREST_ROWS:
+            out[name] = (f"<p class='note'>({html.escape(caption)}: not drawn, {len(frame)} rows are too many for "
+                         "one figure; the table lists them)</p>")
+            continue
+        draw = _forest_figure(frame[column], frame[["ci_low", "ci_high"]], labels, xlabel, reference)
+        out[name] = _figure(_svg(draw, name), caption)
+    return out
+
+
 def _figure(svg: str | None, caption: str) -> str:
     if svg is None:
         return (f"<p class='note'>({html.escape(caption)}: not drawn: matplotlib is not installed; "
@@ -629,10 +681,12 @@ def page(output: ReportOutput | ComparisonOutput, path: str | Path, title: str |
     """Write the output as one self-contained HTML page: the whole report, or the comparison's tables."""
     env = _environment(output)
     if isinstance(output, ComparisonOutput):
-        heading = f"Comparison of {len(output.result.per_model)} models: {output.source}"
+        res = output.result
+        heading = f"Comparison of {res.per_model.model.nunique()} models: {output.source}"
         body = [f"<h1>{html.escape(heading)}</h1>"]
+        figures = _comparison_figures(res)
         for name, frame in tables(output).items():
-            body += [f"<h2>{html.escape(name)}</h2>", html_table(frame, 4)]
+            body += [f"<h2>{html.escape(name)}</h2>", figures.get(name, ""), html_table(frame, 4)]
         body += [f"<p class='note'>{html.escape(output.note)}</p>", "<h2>Environment</h2>",
                  html_table(pd.DataFrame(list(env.items()), columns=["", "value"]), 4)]
         return _write_page(path, heading, body)

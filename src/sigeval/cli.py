@@ -5,9 +5,14 @@
     and for every pair of models the difference, its paired bootstrap
     interval, a paired test and the Holm-adjusted p-value
     (:func:`~sigeval.predictions.compare_predictions`).
-``sigeval runs RUNS.csv``
-    a long table of runs (task, model, seed, score) through the views of
-    :class:`~sigeval.report.Report`.
+``sigeval compare --from lm-eval OUTPUT_DIR ...``, ``--from inspect LOG ...``
+    the same, task by task, from the per-item logs of lm-evaluation-harness
+    or Inspect AI (:func:`~sigeval.readers.read_lm_eval`,
+    :func:`~sigeval.readers.read_inspect`, :func:`~sigeval.predictions.compare_items`).
+``sigeval runs RUNS.csv``, ``sigeval runs --from mlflow --experiment NAME --metric METRIC``
+    a long table of runs (task, model, seed, score), from a CSV file or an
+    MLflow experiment (:func:`~sigeval.readers.read_mlflow`), through the
+    views of :class:`~sigeval.report.Report`.
 ``sigeval gate FILE --model-a NAME --model-b NAME --margin M``
     a regression gate for CI (:func:`~sigeval.gating.gate_table`): pass, fail or
     undetermined, with exit status 0, 1 or 2 (3 for an error), a one-line verdict
@@ -31,6 +36,7 @@ import dataclasses
 import json
 import os
 import shlex
+import shutil
 import sys
 from collections.abc import Sequence
 from importlib import resources
@@ -39,10 +45,11 @@ from pathlib import Path
 import pandas as pd
 
 from . import _report_output as ro
+from ._options import FAMILIES
 from ._validation import TableError, row_list
 from .gating import EXIT_STATUS, GateMethod, GateResult, GateState, gate_table
-from .predictions import compare_predictions
-from .readers import read_csv_table, read_runs_csv
+from .predictions import compare_items, compare_predictions
+from .readers import read_csv_table, read_inspect, read_lm_eval, read_mlflow, read_runs_csv
 from .report import Report
 
 __all__ = ["main"]
@@ -52,8 +59,8 @@ EXAMPLES = {"predictions": "example_predictions.csv", "runs": "example_runs.csv"
 #: The most bootstrap resamples (bootstraps x resamples) `compare` draws unless --max-resamples raises it.
 MAX_RESAMPLES = 100_000_000
 
-#: The views `runs --view all` prints, in order; the page and the Markdown of `all` hold every view.
-ALL_VIEWS = ("summary", "failed_runs", "describe", "pairwise", "power", "equivalence", "friedman")
+#: The views `runs --view` prints, one or all of them (with the summary, the failed runs and the scores per task).
+VIEWS = ("pairwise", "power", "equivalence", "bayesian", "friedman", "aggregate")
 
 #: The exit status of ``sigeval gate`` for an error (bad file or options): 0, 1 and 2 are its decisions.
 GATE_ERROR = 3
@@ -70,15 +77,63 @@ class InputError(Exception):
 # --------------------------------------------------------------------------- the two commands
 
 
-def _read(reader, path: str, **columns) -> pd.DataFrame:
+#: The readers of per-item logs, by the name ``--from`` gives them.
+LOG_READERS = {"lm-eval": read_lm_eval, "inspect": read_inspect}
+
+
+def _read(reader, path, **options) -> pd.DataFrame:
     """The file read by one of the library's readers, whose errors name the file and the line."""
     try:
-        return reader(path, **columns)
-    except (OSError, ValueError) as err:
+        return reader(path, **options)
+    except (OSError, ValueError, TypeError, ImportError) as err:
         raise InputError(str(err)) from None
 
 
+def _metric(given: list[str] | None) -> str | dict[str, str] | None:
+    """``--metric NAME`` or ``--metric TASK=NAME ...``: the metric to read, for every task or per task."""
+    if not given:
+        return None
+    per_task = [m for m in given if "=" in m]
+    if not per_task and len(given) == 1:
+        return given[0]
+    if len(per_task) != len(given):
+        raise InputError(f"--metric takes one NAME, or TASK=NAME for each task; got {' '.join(given)}")
+    return dict(m.split("=", 1) for m in per_task)
+
+
+def _compare_logs(args: argparse.Namespace) -> ro.ComparisonOutput:
+    """``compare --from lm-eval|inspect``: the logs read and compared task by task, on the items shared."""
+    unused = [flag for flag, value in (("--label", args.label), ("--models", args.models), ("--groups", args.groups),
+                                       ("--auc-method", args.auc_method != "delong" or None),
+                                       ("--max-resamples", args.max_resamples != MAX_RESAMPLES or None)) if value]
+    if unused:
+        raise InputError(f"{', '.join(unused)}: not an option of --from {args.source} (for CSV files)")
+    table = _read(LOG_READERS[args.source], args.files, metric=_metric(args.metric))
+    source = " ".join(args.files)
+    try:
+        res = compare_items(table, k=args.k, family=args.family, confidence_level=args.confidence_level,
+                            n_resamples=args.n_resamples, rng=args.rng)
+    except (ValueError, TypeError) as err:
+        if isinstance(err, TableError) and err.rows is not None:  # the table's rows, as the file and line they came from
+            row = table.iloc[int(err.rows[0])]
+            where = f"{row.file}, line {row.line}" if "line" in table.columns else f"{row.file}, item {row['item']!r}"
+            raise InputError(f"{where}{' and more' if err.rows.size > 1 else ''}: {err.detail}") from None
+        raise InputError(f"{source}: {err.detail if isinstance(err, TableError) else err}") from None
+    return ro.ComparisonOutput(res, res.note, source, args.call)
+
+
 def _compare(args: argparse.Namespace) -> ro.ComparisonOutput:
+    if args.source != "csv":
+        return _compare_logs(args)
+    if len(args.files) != 1:
+        raise InputError(f"one CSV file is compared at a time; got {len(args.files)} ({' '.join(args.files)})")
+    if args.k is not None or args.family != "task":
+        raise InputError(f"{'--k' if args.k is not None else '--family'}: not an option of a CSV file of predictions "
+                         "(--from logs only)")
+    args.file = args.files[0]
+    metric = (args.metric or ["accuracy"])
+    if len(metric) != 1 or metric[0] not in ("accuracy", "auc"):
+        raise InputError(f"--metric of a CSV file is accuracy or auc; got {' '.join(metric)}")
     table = _read(read_csv_table, args.file)
     label = None if args.label == "none" else (args.label or "label")
     no_label = ""
@@ -88,7 +143,7 @@ def _compare(args: argparse.Namespace) -> ro.ComparisonOutput:
         label = None
     try:
         res = compare_predictions(
-            table, label=label, models=args.models, groups=args.groups, metric=args.metric,
+            table, label=label, models=args.models, groups=args.groups, metric=metric[0],
             confidence_level=args.confidence_level, n_resamples=args.n_resamples, rng=args.rng,
             auc_method=args.auc_method, max_resamples=args.max_resamples,
         )
@@ -98,25 +153,46 @@ def _compare(args: argparse.Namespace) -> ro.ComparisonOutput:
             where += ", " + row_list(table.index[err.rows].to_numpy(), word="line")
         detail = err.detail if isinstance(err, TableError) else str(err)
         raise InputError(f"{where}: {detail}" + (f" ({no_label})" if no_label else "")) from None
-    return ro.ComparisonOutput(res, f"{res.note}; {no_label}" if no_label else res.note, args.file, _call(args))
+    return ro.ComparisonOutput(res, f"{res.note}; {no_label}" if no_label else res.note, args.file, args.call)
+
+
+def _runs_table(args: argparse.Namespace) -> tuple[pd.DataFrame, dict[str, str]]:
+    """The table of runs, from the CSV file or the MLflow experiment, and the names of its four columns."""
+    columns = {role: getattr(args, role) for role in ("task", "model", "seed", "score")}
+    if args.source == "csv":
+        if args.file is None or args.experiment is not None or args.metric is not None:
+            raise InputError("a CSV file of runs is read with: sigeval runs RUNS.csv (--experiment and --metric are "
+                             "for --from mlflow)")
+        return _read(read_runs_csv, args.file, **columns), columns
+    if args.file is not None or args.experiment is None or args.metric is None:
+        raise InputError("--from mlflow reads an experiment: sigeval runs --from mlflow --experiment NAME --metric "
+                         "METRIC [--tracking-uri URI] (no file)")
+    args.file = f"MLflow experiment {args.experiment!r}"
+    task = None if args.task == "none" else args.task
+    table = _read(read_mlflow, args.experiment, metric=args.metric, tracking_uri=args.tracking_uri, task=task,
+                  model=args.model, seed=args.seed)
+    return table, {"task": "task", "model": "model", "seed": "seed", "score": "score"}  # read_mlflow's columns
 
 
 def _runs(args: argparse.Namespace) -> ro.ReportOutput:
-    table = _read(read_runs_csv, args.file, task=args.task, model=args.model, seed=args.seed, score=args.score)
+    table, columns = _runs_table(args)
+    needs = {"equivalence": "--margin", "bayesian": "--rope (or --margin)"}
+    if args.view in needs and args.margin is None and (args.view == "equivalence" or args.rope is None):
+        raise InputError(f"the {args.view} view needs {needs[args.view]} (the smallest difference that matters, fixed "
+                         "in advance); --view all leaves it out without one")
     try:
-        report = Report(table, task=args.task, model=args.model, seed=args.seed, score=args.score,
-                        higher_is_better=not args.lower_is_better, failed=args.failed)
-        if args.view in ("equivalence", "all") and args.margin is None:
-            raise InputError("the equivalence view needs --margin (the smallest difference that matters, fixed in "
-                             "advance)")
+        report = Report(table, task=columns["task"], model=columns["model"], seed=columns["seed"],
+                        score=columns["score"], higher_is_better=not args.lower_is_better, failed=args.failed)
         if (args.view == "friedman" or args.plot) and len(report.tasks) < 2:
             raise InputError(f"{args.file}: the Friedman view needs at least 2 tasks; the file has {len(report.tasks)}")
-        shown = ALL_VIEWS if args.view == "all" else ("failed_runs", args.view, *(("friedman",) if args.plot else ()))
+        shown = (("summary", "failed_runs", "describe", *VIEWS) if args.view == "all" else
+                 ("failed_runs", args.view, *(("friedman",) if args.plot else ())))
         page = args.html or Path(args.output or "").suffix.lower() in (".html", ".htm")
         whole = page or (args.format == "markdown" and args.view == "all")
-        choices = ro.Choices(margin=args.margin, alpha=args.alpha, target_power=args.target_power, metric=args.score)
+        choices = ro.Choices(args.margin, args.alpha, args.target_power, args.family, args.correction, args.rope,
+                             args.n_resamples, args.rng, args.metric if args.source == "mlflow" else args.score)
         out = ro.ReportOutput(report, choices, ro.views(report, choices, ro.EVERY if whole else (*shown, "describe")),
-                              shown, _call(args))
+                              shown, args.call)
     except (ValueError, TypeError) as err:
         raise InputError(f"{args.file}: {err}") from None
     if args.plot:
@@ -124,8 +200,7 @@ def _runs(args: argparse.Namespace) -> ro.ReportOutput:
                                                                                args.plot))
     if args.html:
         _write(args.html, "the page", lambda: ro.page(out, args.html))
-    written = (("plot", args.plot), ("html", args.html))
-    return dataclasses.replace(out, written=tuple((key, path) for key, path in written if path))
+    return dataclasses.replace(out, written=tuple((k, f) for k, f in (("plot", args.plot), ("html", args.html)) if f))
 
 
 def _gate(args: argparse.Namespace) -> GateResult:
@@ -178,11 +253,6 @@ def _emit_gate(res: GateResult, args: argparse.Namespace) -> None:
 # --------------------------------------------------------------------------- output
 
 
-def _call(args: argparse.Namespace) -> str:
-    """The command as it was given (to ``main``, or on the command line), for the environment block."""
-    return "sigeval " + " ".join(shlex.quote(a) for a in args.argv)
-
-
 def _write(where: str, what: str, write) -> None:
     """Write a file beside the output (the figure, the page), or say in one line why it cannot be written."""
     try:
@@ -201,7 +271,8 @@ def _emit(out: ro.ReportOutput | ro.ComparisonOutput, args: argparse.Namespace) 
         _write(target, "the page", lambda: ro.page(out, target))
         print(f"HTML report written to {target}")
         return
-    rendered = ro.render(out, args.format)
+    width = args.width or (shutil.get_terminal_size().columns if sys.stdout.isatty() else ro.WIDTH)
+    rendered = ro.render(out, args.format, width)
     if not target:
         sys.stdout.write(rendered)
         return
@@ -237,9 +308,6 @@ POSITIVE_FLOAT = _number(float, lambda v: 0 < v < float("inf"), "a positive floa
 class _Version(argparse.Action):
     """``--version``: sigeval's version, then what a bug report needs (versions, platform, BLAS)."""
 
-    def __init__(self, option_strings, dest=argparse.SUPPRESS, default=argparse.SUPPRESS, help=None):
-        super().__init__(option_strings, dest=dest, default=default, nargs=0, help=help)
-
     def __call__(self, parser, namespace, values, option_string=None):
         detail = ro.versions()
         sys.stdout.write("\n".join([f"sigeval {detail.pop('sigeval')}"] + [f"  {k}: {v}" for k, v in detail.items()]) + "\n")
@@ -252,6 +320,15 @@ def _output_options(command: argparse.ArgumentParser) -> None:
     command.add_argument("--output", metavar="FILE", help="write to FILE instead of printing; a .html FILE gets the "
                          "self-contained HTML page")
     command.add_argument("--json", action="store_const", dest="format", const="json", help="the same as --format json")
+    command.add_argument("--width", type=_number(int, lambda v: v >= 40, "a whole number >= 40"), metavar="COLUMNS",
+                         help="the width of the text tables (default: the terminal's, or 100 when not printing to one)")
+
+
+def _bootstrap_options(command: argparse.ArgumentParser, resamples: str) -> None:
+    command.add_argument("--n-resamples", type=_number(int, lambda v: v >= 2, "a whole number >= 2"), default=10_000,
+                         metavar="N", help=f"bootstrap resamples {resamples}")
+    command.add_argument("--rng", type=_number(int, lambda v: v >= 0, "a non-negative integer"), default=0,
+                         metavar="SEED", help="seed of the random generator of the bootstrap (default 0)")
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -260,8 +337,8 @@ def _parser() -> argparse.ArgumentParser:
         description="Intervals, paired tests and reports for comparing models, from CSV files.",
         epilog="Run 'sigeval COMMAND --help' for each command's options and an example.",
     )
-    parser.add_argument("--version", action=_Version, help="show the version, with those of Python, numpy, scipy, "
-                        "pandas, the platform and the BLAS (for bug reports), and exit")
+    parser.add_argument("--version", action=_Version, nargs=0, default=argparse.SUPPRESS, help="show the version, "
+                        "with those of Python, numpy, scipy, pandas, the platform and the BLAS (for bug reports), and exit")
     commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
     compare = commands.add_parser(
@@ -272,23 +349,33 @@ def _parser() -> argparse.ArgumentParser:
         "for every pair, the difference (A minus B), its paired bootstrap interval, a paired test and the "
         "Holm-adjusted p-value.",
         epilog="example:\n  sigeval example predictions > predictions.csv\n  sigeval compare predictions.csv\n"
-        "  sigeval compare predictions.csv --models matcher_A matcher_B --n-resamples 2000 --json\n",
+        "  sigeval compare predictions.csv --models matcher_A matcher_B --n-resamples 2000 --json\n"
+        "  sigeval compare --from lm-eval results/ --metric arc_easy=acc gsm8k=exact_match,strict-match\n"
+        "  sigeval compare --from inspect logs/ --metric match\n",
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    compare.add_argument("file", metavar="PREDICTIONS.csv")
+    compare.add_argument("files", nargs="+", metavar="FILE",
+                         help="the CSV file of predictions; with --from, the harness's output folders or log files")
+    compare.add_argument("--from", dest="source", choices=("csv", *LOG_READERS), default="csv",
+                         help="what the files are: a CSV file of predictions (default), the --log_samples output of "
+                         "lm-evaluation-harness, or Inspect AI's logs; the logs are compared task by task on the "
+                         "items every model has (matched by id; the others listed)")
     compare.add_argument("--label", default=None,
                          help="the column of true labels (default 'label'; 'none' if the model columns are 0/1 correctness)")
     compare.add_argument("--models", nargs="+", metavar="COLUMN", help="the model columns (default: every other column)")
     compare.add_argument("--groups", metavar="COLUMN",
                          help="a column of group labels for correlated items: whole groups are resampled and sign-flipped")
-    compare.add_argument("--metric", choices=("accuracy", "auc"), default="accuracy",
-                         help="accuracy of predicted labels (default), or AUC of scores with DeLong's test")
+    compare.add_argument("--metric", nargs="+", metavar="METRIC",
+                         help="a CSV file: accuracy of predicted labels (default), or auc (scores, DeLong's test); "
+                         "--from logs: the metric (lm-eval's NAME or NAME,FILTER; Inspect's scorer) to compare, one "
+                         "for every task or TASK=NAME for each")
+    compare.add_argument("--k", nargs="+", type=_number(int, lambda v: v >= 1, "a whole number >= 1"), metavar="K",
+                         help="--from logs with several samples per item: the k of pass@k (default 1 and the fewest "
+                         "samples of an item)")
+    compare.add_argument("--family", choices=FAMILIES, default="task",
+                         help="--from logs: Holm over the pairs of each task (default), or over every pair of every task")
     compare.add_argument("--confidence-level", type=LEVEL, default=0.95, metavar="LEVEL")
-    compare.add_argument("--n-resamples", type=_number(int, lambda v: v >= 2, "a whole number >= 2"), default=10_000,
-                         metavar="N",
-                         help="bootstrap resamples per interval, at least 2 (default 10,000; at most --max-resamples in all)")
-    compare.add_argument("--rng", type=_number(int, lambda v: v >= 0, "a non-negative integer"), default=0,
-                         metavar="SEED", help="seed of the random generator of the bootstrap (default 0)")
+    _bootstrap_options(compare, "per interval, at least 2 (default 10,000; at most --max-resamples in all)")
     compare.add_argument("--auc-method", choices=("delong", "bootstrap"), default="delong",
                          help="each model's AUC interval with --metric auc: DeLong's (default) or a bootstrap")
     compare.add_argument("--max-resamples", type=_number(int, lambda v: v > 0, "a positive int"), default=MAX_RESAMPLES,
@@ -297,18 +384,36 @@ def _parser() -> argparse.ArgumentParser:
     _output_options(compare)
 
     runs = commands.add_parser(
-        "runs", help="a table of runs (task, model, seed, score): pairwise, power, equivalence, friedman",
+        "runs", help="a table of runs (task, model, seed, score): every view of sigeval.Report",
         description="A long table, one row per run: the task, the model, the seed and the score. Runs are "
         "paired by (task, seed). Prints the views of sigeval.Report: pairwise (paired t, Holm within each "
-        "task), power (MDE and seeds needed), equivalence (TOST at --margin, four verdicts) and friedman "
-        "(mean ranks over tasks, critical difference).",
+        "task or over every comparison), power (MDE and seeds needed), equivalence (TOST at --margin, four "
+        "verdicts), bayesian (posterior probabilities with a ROPE), friedman (mean ranks over tasks, "
+        "critical difference) and aggregate (IQM, mean, median, optimality gap over tasks).",
         epilog="example:\n  sigeval example runs > runs.csv\n  sigeval runs runs.csv --view all --margin 0.01\n"
-        "  sigeval runs runs.csv --view friedman --plot cd.png\n",
+        "  sigeval runs runs.csv --view bayesian --rope 0.005 --width 80\n"
+        "  sigeval runs runs.csv --view power --family all --correction holm\n"
+        "  sigeval runs runs.csv --view friedman --plot cd.png\n"
+        "  sigeval runs --from mlflow --experiment sweep --metric val_acc --tracking-uri sqlite:///mlflow.db\n",
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    runs.add_argument("file", metavar="RUNS.csv")
-    runs.add_argument("--view", choices=("pairwise", "power", "equivalence", "friedman", "all"), default="pairwise")
+    runs.add_argument("file", nargs="?", metavar="RUNS.csv")
+    runs.add_argument("--from", dest="source", choices=("csv", "mlflow"), default="csv",
+                      help="a CSV file of runs (default), or the runs of an MLflow experiment: --task, --model and "
+                      "--seed then name the runs' parameters (or tags), failed and killed runs are kept as failed")
+    runs.add_argument("--experiment", metavar="NAME", help="--from mlflow: the experiment")
+    runs.add_argument("--metric", metavar="NAME", help="--from mlflow: the metric that scores a run (its last value)")
+    runs.add_argument("--tracking-uri", metavar="URI", help="--from mlflow: where the runs are stored "
+                      "(sqlite:///mlflow.db, a server's URL; default: MLflow's, MLFLOW_TRACKING_URI)")
+    runs.add_argument("--view", choices=(*VIEWS, "all"), default="pairwise",
+                      help="one view, or all of them with the summary and the scores per task (default pairwise)")
     runs.add_argument("--margin", type=POSITIVE_FLOAT, help="equivalence margin, in the units of the scores")
+    runs.add_argument("--rope", type=_number(float, lambda v: 0 <= v < float("inf"), "a float >= 0"),
+                      help="half-width of the Bayesian view's region of practical equivalence (default: the margin)")
+    runs.add_argument("--family", choices=FAMILIES, default="task",
+                      help="Holm's family: the comparisons of each task (default), or all of them")
+    runs.add_argument("--correction", choices=("none", "holm", "bonferroni"), default="none",
+                      help="the level of the power view's minimum detectable effects (default none: alpha)")
     runs.add_argument("--alpha", type=LEVEL, default=0.05)
     runs.add_argument("--target-power", type=LEVEL, default=0.80)
     for role in ("task", "model", "seed", "score"):
@@ -316,6 +421,7 @@ def _parser() -> argparse.ArgumentParser:
     runs.add_argument("--lower-is-better", action="store_true", help="for losses and error rates (ranks only)")
     runs.add_argument("--failed", choices=("raise", "drop-pairs"), default="raise",
                       help="failed, missing or duplicated runs: an error (default), or leave out their pairs")
+    _bootstrap_options(runs, "per interval of the aggregate view, at least 2 (default 10,000)")
     runs.add_argument("--plot", metavar="FILE", help="save the critical-difference diagram (needs matplotlib)")
     runs.add_argument("--html", metavar="FILE", help="also write the whole report as one self-contained HTML page")
     _output_options(runs)
@@ -386,7 +492,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     sigeval 0.2.0
     """
     args = _parser().parse_args(argv)
-    args.argv = list(sys.argv[1:] if argv is None else argv)
+    # The command as it was given (to main, or on the command line), for the environment block.
+    args.call = "sigeval " + " ".join(shlex.quote(a) for a in (sys.argv[1:] if argv is None else argv))
     gating = args.command == "gate"
     try:
         if args.command == "example":

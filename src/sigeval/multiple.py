@@ -249,14 +249,14 @@ def decision_levels(
 ) -> np.ndarray:
     r"""The level at which each test of a family is decided: it rejects exactly when its p-value is at most it.
 
-    Bonferroni decides every test at :math:`lpha/m`. Holm's step-down
+    Bonferroni decides every test at :math:`\alpha/m`. Holm's step-down
     procedure, with the :math:`m` p-values sorted,
     :math:`p_{(1)} \le \dots \le p_{(m)}`, rejects :math:`H_{(i)}` when
-    :math:`a_i = \max_{j \le i} (m - j + 1)\,p_{(j)} \le lpha`; that is
-    :math:`p_{(i)} \le lpha_i` with :math:`lpha_i = lpha/(m - i + 1)` when
-    the maximum is the test's own term, and :math:`lpha\,p_{(i)}/a_i`
+    :math:`a_i = \max_{j \le i} (m - j + 1)\,p_{(j)} \le \alpha`; that is
+    :math:`p_{(i)} \le \alpha_i` with :math:`\alpha_i = \alpha/(m - i + 1)` when
+    the maximum is the test's own term, and :math:`\alpha\,p_{(i)}/a_i`
     (smaller) when an earlier test's term is larger. Each level lies between
-    :math:`lpha/m` and :math:`lpha/(m - i + 1)`: the level at which to plan
+    :math:`\alpha/m` and :math:`\alpha/(m - i + 1)`: the level at which to plan
     the power of that comparison (:meth:`~sigeval.report.Report.power` with
     ``correction="holm"``).
 

@@ -257,9 +257,14 @@ def friedman(
 
     With ``method="exact"`` ``pvalue`` comes from the permutation distribution
     of :math:`\sum_j R_j^2` (every arrangement of each task's ranks equally
-    likely), which the :math:`\chi^2` approximation needs roughly
-    :math:`N > 10` and :math:`k > 5` to match. It is enumerated exactly by
-    convolving the tasks' rank vectors while the distribution of the rank sums
+    likely). Demšar's rule of thumb for the :math:`\chi^2` approximation is
+    :math:`N > 10` and :math:`k > 5`, but the approximation is asymptotic in
+    the number of tasks :math:`N` for a fixed :math:`k`, and at
+    :math:`N = 14` the :math:`\chi^2` test is about as conservative with ten
+    models as with four (:ref:`ch-ranking` computes its size), so with few
+    tasks the exact p-value is the reference whatever :math:`k`. It is
+    enumerated exactly by convolving the tasks' rank vectors while the
+    distribution of the rank sums
     stays small (at most 2 million cells and 300 million additions:
     :math:`k = 3` up to 211 tasks, :math:`k = 4` up to 20); beyond that, ``n_resamples`` random
     permutations give a Monte Carlo p-value, :math:`(1 + \#\{\ge\})/(1 + B)`,
@@ -1090,7 +1095,15 @@ class SignTestResult:
         (``zero_method="zsplit"``). A whole number, referred to
         Binomial(``n``, 1/2).
     pvalue : float
-        Exact binomial p-value (``scipy.stats.binomtest``'s).
+        Binomial p-value of ``statistic`` among ``n``
+        (``scipy.stats.binomtest``'s): exact with ``zero_method="wilcox"``; with
+        ``"zsplit"`` Demšar's conservative convention, never below
+        ``pvalue_conditional`` for a two-sided test.
+    pvalue_conditional : float
+        The exact p-value given the number of tied tasks, whatever
+        ``zero_method``: A's wins among the ``n_positive + n_negative`` tasks
+        that are not tied, referred to Binomial(``n_positive + n_negative``, 1/2).
+        It equals ``pvalue`` with ``zero_method="wilcox"``.
     n : int
         Tasks counted: all of them, one fewer when the tied tasks are odd in
         number (``"zsplit"``), or the tasks without a tie (``"wilcox"``).
@@ -1109,6 +1122,7 @@ class SignTestResult:
 
     statistic: float
     pvalue: float
+    pvalue_conditional: float
     n: int
     n_positive: int
     n_negative: int
@@ -1124,7 +1138,7 @@ def sign_test(
     alternative: Alternative = "two-sided",
     zero_method: SignTestZeroMethod = "zsplit",
 ) -> SignTestResult:
-    r"""Sign test for two models scored on the same tasks: count A's wins, exact binomial p-value.
+    r"""Sign test for two models scored on the same tasks: count A's wins, binomial p-value.
 
     Demšar (2006, section 3.1.4): if the two models perform alike, each wins
     a task with probability 1/2, so the number of tasks A wins is
@@ -1142,18 +1156,35 @@ def sign_test(
     ``"zsplit"`` (default)
         Demšar's rule: ties support the null hypothesis, so they are split
         evenly between the two models; when their number is odd, one tie is
-        ignored. :math:`k = n_+ + \lfloor n_0/2\rfloor` of
+        ignored (a conservative convention, see below).
+        :math:`k = n_+ + \lfloor n_0/2\rfloor` of
         :math:`n = n_+ + n_- + 2\lfloor n_0/2\rfloor` tasks.
     ``"wilcox"``
         Ties are discarded (the classical sign test; scipy's name for
         discarding zero differences): :math:`k = n_+` of :math:`n = n_+ + n_-`.
 
-    The p-value is exact, ``scipy.stats.binomtest(k, n, 0.5)`` with the same
-    ``alternative`` (``"greater"``: A scores higher). Demšar's Table 3 of
-    critical numbers of wins is more lenient than the exact two-sided test at
-    several :math:`N`: at :math:`N = 14` it gives 11 wins, whose exact
-    two-sided p-value is 0.057. If no task has a nonzero difference the data
-    hold no information: ``pvalue`` is 1 and a ``UserWarning`` says so.
+    ``pvalue`` is ``scipy.stats.binomtest(k, n, 0.5)`` with the same
+    ``alternative`` (``"greater"``: A scores higher). With ``"wilcox"`` it is
+    exact: given the number of ties, A's wins among the :math:`n_+ + n_-`
+    untied tasks are Binomial(:math:`n_+ + n_-`, 1/2) under the null
+    hypothesis. With ``"zsplit"`` it is not: the split ties add a fixed
+    :math:`\lfloor n_0/2\rfloor` to :math:`k`, so under the null :math:`k` is
+    :math:`\lfloor n_0/2\rfloor` + Binomial(:math:`n_+ + n_-`, 1/2), narrower
+    than the Binomial(:math:`n`, 1/2) it is referred to. Demšar's convention
+    is therefore conservative: its two-sided p-value is never below the exact
+    one given the ties (nor a one-sided one whenever that is at most 1/2), so
+    the test never rejects more often than its level allows, and often less.
+    That exact p-value of
+    the same count is the ties-dropped one, returned as
+    ``pvalue_conditional`` whatever ``zero_method``; report it beside
+    ``pvalue``. In Demšar's example (10 wins, 2 losses, 2 ties) the split count
+    gives 0.057 and the exact conditional test 0.039.
+
+    Demšar's Table 3 of critical numbers of wins is more lenient than the
+    exact two-sided test at several :math:`N`: at :math:`N = 14` (no ties) it
+    gives 11 wins, whose exact two-sided p-value is 0.057. If no task has a
+    nonzero difference the data hold no information: ``pvalue`` and
+    ``pvalue_conditional`` are 1 and a ``UserWarning`` says so.
 
     Parameters
     ----------
@@ -1190,8 +1221,8 @@ def sign_test(
     >>> res = sign_test(tuned, plain)
     >>> res.n_positive, res.n_negative, res.n_zero, res.statistic, res.n
     (10, 2, 2, 11.0, 14)
-    >>> round(res.pvalue, 4)
-    0.0574
+    >>> round(res.pvalue, 4), round(res.pvalue_conditional, 4)   # ties split; ties dropped (exact)
+    (0.0574, 0.0386)
     """
     a, b = check_paired(scores_a, scores_b, ("scores_a", "scores_b"))
     alternative = check_choice(alternative, "alternative", ALTERNATIVES)
@@ -1208,12 +1239,16 @@ def sign_test(
             UserWarning,
             stacklevel=2,
         )
-        pvalue = 1.0
+        pvalue = pvalue_conditional = 1.0
     else:
         pvalue = float(stats.binomtest(k, n, 0.5, alternative=alternative).pvalue)
+        # Given the ties, only the untied tasks vary under the null: the exact test of the same count.
+        untied = n_positive + n_negative
+        pvalue_conditional = float(stats.binomtest(n_positive, untied, 0.5, alternative=alternative).pvalue)
     return SignTestResult(
         statistic=float(k),
         pvalue=pvalue,
+        pvalue_conditional=pvalue_conditional,
         n=n,
         n_positive=n_positive,
         n_negative=n_negative,

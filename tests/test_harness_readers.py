@@ -1,0 +1,617 @@
+"""The readers of harness logs (sigeval.readers) and the comparison they feed (sigeval.predictions.compare_items).
+
+The files are written as the tools write them: lm-evaluation-harness's sample and results files in the format of
+its source (tests/harness_logs.py says which fields and where they come from), Inspect's logs by Inspect itself
+(its mock model on a local dataset), an MLflow store through MLflow's client. Every number of the comparison is
+checked against an independent computation (scipy, statsmodels, brute force).
+"""
+
+from __future__ import annotations
+
+import itertools
+import json
+import math
+import shutil
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pytest
+from harness_logs import BROKEN, RUNS, lm_eval_line, write_inspect_logs, write_lm_eval_run
+from scipy import stats
+
+import sigeval
+from sigeval import compare_items, read_inspect, read_lm_eval, read_mlflow
+
+# --------------------------------------------------------------------------- lm-evaluation-harness files
+
+#: Correctness of two models on 12 arc_easy documents (B lacks document 7) and 9 gsm8k documents (two filters).
+ARC_A = [1, 1, 0, 1, 1, 1, 0, 1, 1, 1, 0, 1]
+ARC_B = [1, 0, 0, 1, 0, 1, 1, None, 0, 1, 0, 0]
+GSM = {  # (model, run) -> strict-match, flexible-extract per document
+    ("org/model-a", 0): ([1, 0, 1, 1, 0, 1, 1, 0, 1], [1, 1, 1, 1, 0, 1, 1, 0, 1]),
+    ("org/model-a", 1): ([1, 1, 1, 0, 0, 1, 1, 0, 1], [1, 1, 1, 1, 0, 1, 1, 1, 1]),
+    ("model-b", 0): ([0, 0, 1, 0, 0, 1, 0, 0, 1], [0, 1, 1, 0, 0, 1, 0, 0, 1]),
+    ("model-b", 1): ([0, 0, 1, 1, 0, 0, 0, 0, 1], [1, 0, 1, 1, 0, 0, 0, 0, 1]),
+}
+DATES = ("2026-03-01T10-00-00.000001", "2026-03-02T09-30-00.123456")
+
+
+def _arc_lines(correct: list) -> list[dict]:
+    return [lm_eval_line(i, "none", {"acc": float(c), "acc_norm": float(c)}) for i, c in enumerate(correct)
+            if c is not None]
+
+
+def _gsm_lines(strict: list, flexible: list) -> list[dict]:
+    lines = [lm_eval_line(i, "strict-match", {"exact_match": float(c)}) for i, c in enumerate(strict)]
+    return lines + [lm_eval_line(i, "flexible-extract", {"exact_match": float(c)}) for i, c in enumerate(flexible)]
+
+
+@pytest.fixture
+def lm_eval_out(tmp_path: Path) -> Path:
+    out = tmp_path / "out"
+    for model, arc in (("org/model-a", ARC_A), ("model-b", ARC_B)):
+        for run, date in enumerate(DATES):
+            tasks = {"gsm8k": _gsm_lines(*GSM[(model, run)])}
+            if run == 0:
+                tasks["arc_easy"] = _arc_lines(arc)
+            write_lm_eval_run(out, model, date, tasks)
+    return out
+
+
+def test_lm_eval_reads_every_metric_filter_and_run(lm_eval_out):
+    table = read_lm_eval(lm_eval_out)
+    assert list(table.columns) == ["model", "task", "item", "sample", "metric", "score", "run", "file", "line"]
+    counts = table.groupby(["model", "task", "metric", "sample"]).size().to_dict()
+    assert counts[("org/model-a", "arc_easy", "acc,none", 0)] == 12
+    assert counts[("model-b", "arc_easy", "acc_norm,none", 0)] == 11
+    assert counts[("model-b", "gsm8k", "exact_match,flexible-extract", 1)] == 9
+    assert len(table) == 2 * (12 + 11) + 4 * 2 * 9
+    # The runs are the samples, numbered by date; the values those of the files.
+    gsm = table[(table.model == "model-b") & (table.metric == "exact_match,strict-match")]
+    for run, date in enumerate(DATES):
+        rows = gsm[gsm["sample"] == run].sort_values("item")
+        assert (rows.run == date).all()
+        assert rows.score.tolist() == GSM[("model-b", run)][0]
+    line = table[(table.model == "org/model-a") & (table.task == "arc_easy") & (table.item == 2)].iloc[0]
+    assert Path(line.file).name == f"samples_arc_easy_{DATES[0]}.jsonl" and line.line == 3
+
+
+def test_lm_eval_metric_is_chosen_explicitly(lm_eval_out):
+    acc = read_lm_eval(lm_eval_out / "model-b" / f"samples_arc_easy_{DATES[0]}.jsonl", metric="acc")
+    assert set(acc.metric) == {"acc,none"}
+    with pytest.raises(ValueError, match=r"`metric` 'exact_match' matches several metrics of task 'gsm8k'.*"
+                                         r"'exact_match,strict-match', 'exact_match,flexible-extract'"):
+        read_lm_eval(lm_eval_out, metric={"arc_easy": "acc", "gsm8k": "exact_match"})
+    with pytest.raises(ValueError, match=r"'acc' matches no metric of task 'gsm8k', which holds 'exact_match,"):
+        read_lm_eval(lm_eval_out, metric="acc")
+    both = read_lm_eval(lm_eval_out, metric={"arc_easy": "acc_norm", "gsm8k": "exact_match,strict-match"})
+    assert set(both.metric) == {"acc_norm,none", "exact_match,strict-match"}
+    with pytest.raises(ValueError, match=r"no metric for task\(s\) 'gsm8k'"):
+        read_lm_eval(lm_eval_out, metric={"arc_easy": "acc"})
+    with pytest.raises(ValueError, match=r"names task\(s\) 'mmlu' that the files do not hold"):
+        read_lm_eval(lm_eval_out, metric={"arc_easy": "acc", "gsm8k": "exact_match,strict-match", "mmlu": "acc"})
+    with pytest.raises(TypeError, match="`metric` must be None"):
+        read_lm_eval(lm_eval_out, metric=3)
+
+
+def test_lm_eval_items_are_matched_by_id_not_by_order(lm_eval_out, tmp_path):
+    table = read_lm_eval(lm_eval_out, metric={"arc_easy": "acc", "gsm8k": "exact_match,strict-match"})
+    file = lm_eval_out / "model-b" / f"samples_arc_easy_{DATES[0]}.jsonl"
+    lines = file.read_text().splitlines()
+    file.write_text("\n".join(lines[::-1]) + "\n")
+    shuffled = read_lm_eval(lm_eval_out, metric={"arc_easy": "acc", "gsm8k": "exact_match,strict-match"})
+    a = compare_items(table[table.task == "arc_easy"], n_resamples=500, rng=0)
+    b = compare_items(shuffled[shuffled.task == "arc_easy"], n_resamples=500, rng=0)
+    pd.testing.assert_frame_equal(a.pairs, b.pairs)
+    pd.testing.assert_frame_equal(a.per_model, b.per_model)
+
+
+def test_lm_eval_missing_document_is_reported_and_left_out(lm_eval_out):
+    table = read_lm_eval(lm_eval_out, metric={"arc_easy": "acc", "gsm8k": "exact_match,strict-match"})
+    res = compare_items(table, n_resamples=2000, rng=0)
+    assert res.missing.to_dict("records") == [{"task": "arc_easy", "model": "model-b", "n_missing": 1, "items": "7"}]
+    assert "task 'arc_easy': 1 item(s) not held by every model left out" in res.note
+    arc = res.per_model[res.per_model.task == "arc_easy"]
+    shared = [i for i in range(12) if ARC_B[i] is not None]
+    a = np.array([ARC_A[i] for i in shared])
+    b = np.array([ARC_B[i] for i in shared])
+    assert arc.model.tolist() == ["model-b", "org/model-a"]  # in the order the folders were read
+    assert arc.n_items.tolist() == [11, 11]
+    assert arc.score.tolist() == [b.mean(), a.mean()]
+    # Wilson's interval (statsmodels) and McNemar's exact test (the binomial on the disagreements, scipy).
+    from statsmodels.stats.proportion import proportion_confint
+
+    for (_, row), x in zip(arc.iterrows(), (b, a)):
+        low, high = proportion_confint(x.sum(), x.size, alpha=0.05, method="wilson")
+        assert row.ci_low == pytest.approx(low, abs=1e-12) and row.ci_high == pytest.approx(high, abs=1e-12)
+        assert row.method == "Wilson"
+    pair = res.pairs[res.pairs.task == "arc_easy"].iloc[0]
+    n01, n10 = int(np.sum((a == 1) & (b == 0))), int(np.sum((a == 0) & (b == 1)))
+    assert pair.pvalue == pytest.approx(stats.binomtest(n01, n01 + n10).pvalue, abs=1e-12)
+    assert pair.estimate == pytest.approx(b.mean() - a.mean(), abs=1e-15)
+    assert (pair.model_a, pair.model_b, pair.n_items) == ("model-b", "org/model-a", 11)
+
+
+def test_lm_eval_repeated_runs_are_samples_of_each_document(lm_eval_out):
+    table = read_lm_eval(lm_eval_out, metric={"arc_easy": "acc", "gsm8k": "exact_match,strict-match"})
+    res = compare_items(table, n_resamples=2000, rng=0)
+    gsm = res.per_model[res.per_model.task == "gsm8k"].set_index("model")
+    a = np.array([GSM[("org/model-a", r)][0] for r in (0, 1)], dtype=float).T  # items x samples
+    b = np.array([GSM[("model-b", r)][0] for r in (0, 1)], dtype=float).T
+    assert gsm.n_samples.tolist() == [2.0, 2.0]
+    # The item is the unit: the t interval of the items' means (scipy), never of the 18 samples.
+    for model, x in (("org/model-a", a), ("model-b", b)):
+        means = x.mean(axis=1)
+        low, high = stats.ttest_1samp(means, 0).confidence_interval(0.95)
+        assert gsm.loc[model, "score"] == pytest.approx(means.mean(), abs=1e-15)
+        assert gsm.loc[model, "ci_low"] == pytest.approx(low, abs=1e-12)
+        assert gsm.loc[model, "ci_high"] == pytest.approx(high, abs=1e-12)
+    pair = res.pairs[res.pairs.task == "gsm8k"].iloc[0]
+    assert (pair.model_a, pair.model_b) == ("model-b", "org/model-a")
+    d = b.mean(axis=1) - a.mean(axis=1)
+    low, high = stats.ttest_rel(b.mean(axis=1), a.mean(axis=1)).confidence_interval(0.95)
+    assert (pair.estimate, pair.ci_low, pair.ci_high) == pytest.approx((d.mean(), low, high), abs=1e-12)
+    # The sign-flip test by brute force over the 2**9 sign patterns of the items' differences.
+    flips = np.array(list(itertools.product((-1, 1), repeat=d.size)))
+    assert pair.pvalue == pytest.approx(np.mean(np.abs(flips @ d) >= abs(d.sum()) - 1e-12), abs=1e-12)
+    # pass@k per model: 1 - C(n - c, k) / C(n, k), averaged over the items.
+    passes = res.pass_at_k[res.pass_at_k.task == "gsm8k"]
+    assert passes.k.tolist() == [1, 2, 1, 2] and res.pass_at_k.task.eq("gsm8k").all()
+    for _, row in passes.iterrows():
+        x = a if row.model == "org/model-a" else b
+        c = x.sum(axis=1).astype(int)
+        expected = np.mean([1 - math.comb(2 - ci, row.k) / math.comb(2, row.k) for ci in c])
+        assert row.estimate == pytest.approx(expected, abs=1e-15)
+
+
+def test_lm_eval_holm_over_the_pairs_of_a_task(tmp_path):
+    out = tmp_path / "out"
+    rng = np.random.default_rng(3)
+    for model, p in (("a", 0.8), ("b", 0.6), ("c", 0.55)):
+        correct = (rng.random(60) < p).astype(float)
+        write_lm_eval_run(out, model, DATES[0], {"boolq": [lm_eval_line(i, "none", {"acc": c})
+                                                           for i, c in enumerate(correct)]})
+    res = compare_items(read_lm_eval(out), n_resamples=500, rng=0)
+    from statsmodels.stats.multitest import multipletests
+
+    assert res.pairs.pvalue_holm.tolist() == pytest.approx(multipletests(res.pairs.pvalue, method="holm")[1],
+                                                           abs=1e-15)
+    assert [(r.model_a, r.model_b) for r in res.pairs.itertuples()] == [("a", "b"), ("a", "c"), ("b", "c")]
+    # Holm over every pair of every task: one family of all the comparisons.
+    table = pd.concat([read_lm_eval(out), read_lm_eval(out).assign(task="boolq_copy")], ignore_index=True)
+    both = compare_items(table, family="all", n_resamples=200, rng=0)
+    assert both.pairs.pvalue_holm.tolist() == pytest.approx(multipletests(both.pairs.pvalue, method="holm")[1],
+                                                            abs=1e-15)
+    assert "Holm over all 6 pairs" in both.note
+    with pytest.raises(ValueError, match="`family` must be one of"):
+        compare_items(table, family="tasks")
+    ranks = res.rank_sets.set_index("model")
+    assert (ranks.rank_low <= ranks["rank"]).all() and (ranks["rank"] <= ranks.rank_high).all()
+    order = res.per_model.set_index("model").score.rank(ascending=False, method="min").astype(int)
+    assert ranks["rank"].to_dict() == order.to_dict()
+
+
+def test_lm_eval_duplicate_document_is_refused_naming_both_lines(lm_eval_out):
+    file = lm_eval_out / "model-b" / f"samples_arc_easy_{DATES[0]}.jsonl"
+    lines = file.read_text().splitlines()
+    file.write_text("\n".join([*lines, lines[2]]) + "\n")
+    with pytest.raises(ValueError, match=r"document .*item 2 appears 2 times \(.*samples_arc_easy_.*line 3 and "
+                                         r".*line 12\).* each must appear once"):
+        read_lm_eval(lm_eval_out)
+
+
+@pytest.mark.parametrize(("content", "message"), [
+    (lambda lines: lines[:3] + [lines[3][: len(lines[3]) // 2]], r"line 4: not a JSON object .*truncated"),
+    (lambda lines: lines[:1] + ['{"id": "q1", "scores": {"match": {"value": "C"}}}'],
+     r"line 2: no 'doc_id', 'filter', 'metrics' field: not a sample of lm-evaluation-harness"),
+    (lambda lines: lines[:1] + [json.dumps(lm_eval_line(1, "none", {"bleu": ["ref", "pred"]}))],
+     r"line 2: metric 'bleu' holds \['ref', 'pred'\], not a number"),
+    (lambda lines: lines[:1] + [json.dumps(lm_eval_line(1, "none", {"acc": "high"}))],
+     r"line 2: metric 'acc' holds 'high', not a number"),
+    (lambda lines: lines[:1] + [json.dumps(lm_eval_line(1, "none", {"acc": float("nan")}))],
+     r"line 2: metric 'acc' holds nan, not a number"),
+    (lambda lines: lines[:1] + [json.dumps({**lm_eval_line(1, "none", {"acc": 1.0}), "metrics": ["acc", "f1"]})],
+     r"line 2: metric 'f1' is listed in 'metrics' but has no value"),
+])
+def test_lm_eval_malformed_files_name_the_file_and_line(lm_eval_out, content, message):
+    file = lm_eval_out / "model-b" / f"samples_arc_easy_{DATES[0]}.jsonl"
+    file.write_text("\n".join(content(file.read_text().splitlines())) + "\n")
+    with pytest.raises(ValueError, match=f"samples_arc_easy_{DATES[0]}.jsonl, {message}"):
+        read_lm_eval(lm_eval_out)
+
+
+def test_lm_eval_files_and_folders_are_checked(lm_eval_out, tmp_path):
+    with pytest.raises(FileNotFoundError, match="no such file or folder"):
+        read_lm_eval(tmp_path / "nowhere")
+    (tmp_path / "empty").mkdir()
+    with pytest.raises(FileNotFoundError, match="no samples_<task>_<date>.jsonl file"):
+        read_lm_eval(tmp_path / "empty")
+    other = tmp_path / "predictions.jsonl"
+    other.write_text("{}\n")
+    with pytest.raises(ValueError, match=r"predictions.jsonl: not a sample file of lm-evaluation-harness"):
+        read_lm_eval(other)
+    (lm_eval_out / "model-b" / f"results_{DATES[1]}.json").unlink()
+    with pytest.raises(FileNotFoundError, match=f"no results_{DATES[1]}.json beside it"):
+        read_lm_eval(lm_eval_out)
+    (lm_eval_out / "model-b" / f"results_{DATES[1]}.json").write_text('{"results": {}}')
+    with pytest.raises(ValueError, match="no 'model_name'"):
+        read_lm_eval(lm_eval_out)
+    with pytest.raises(TypeError, match="`paths` must be a file or folder name"):
+        read_lm_eval(3)
+    with pytest.raises(ValueError, match="`paths` must name at least one"):
+        read_lm_eval([])
+
+
+def test_lm_eval_output_path_given_as_a_json_file(lm_eval_out):
+    # --output_path OUT/run.json: the results file is run_<date>.json beside the sample files.
+    folder = lm_eval_out / "model-b"
+    for date in DATES:
+        (folder / f"results_{date}.json").rename(folder / f"run_{date}.json")
+    assert set(read_lm_eval(folder).model) == {"model-b"}
+    (folder / f"other_{DATES[0]}.json").write_text("{}")
+    with pytest.raises(ValueError, match=f"several results files of run {DATES[0]} beside it"):
+        read_lm_eval(folder)
+
+
+def test_lm_eval_the_same_file_twice_is_read_once(lm_eval_out):
+    folder = lm_eval_out / "model-b"
+    once = read_lm_eval(folder)
+    twice = read_lm_eval([folder, folder / f"samples_gsm8k_{DATES[0]}.jsonl", str(folder)])
+    pd.testing.assert_frame_equal(once, twice)
+
+
+# --------------------------------------------------------------------------- the comparison's own checks
+
+
+def _long(scores: dict, samples: int = 1) -> pd.DataFrame:
+    rows = [{"task": "t", "model": m, "item": i, "sample": s, "metric": "acc", "score": v[i][s] if samples > 1 else v[i]}
+            for m, v in scores.items() for i in range(len(v)) for s in range(samples)]
+    return pd.DataFrame(rows)
+
+
+def test_compare_items_refuses_what_it_cannot_compare():
+    table = _long({"A": [1, 0, 1, 1], "B": [0, 0, 1, 0]})
+    bad = table.copy()
+    bad.loc[3, "score"] = np.nan
+    bad["error"] = ["", "", "", "the sample failed: timeout", "", "", "", ""]
+    with pytest.raises(ValueError, match=r"row 3: 1 score\(s\) are empty or infinite \(the first: the sample failed: "
+                                         r"timeout\): a failed item is never dropped silently"):
+        compare_items(bad)
+    two = pd.concat([table, table.assign(metric="f1")], ignore_index=True)
+    with pytest.raises(ValueError, match=r"task 't' holds 2 metrics \('acc', 'f1'\)"):
+        compare_items(two)
+    with pytest.raises(ValueError, match=r"rows 0, 8: the same task, model, item, sample appears more than once"):
+        compare_items(pd.concat([table, table.iloc[[0]]], ignore_index=True))
+    with pytest.raises(ValueError, match="a comparison needs at least 2 models"):
+        compare_items(table[table.model == "A"])
+    with pytest.raises(ValueError, match=r"the models share 1 item\(s\)"):
+        compare_items(table[(table.model == "A") | (table["item"] == 0)])
+    with pytest.raises(ValueError, match="no column 'seed' for the samples"):
+        compare_items(table, sample="seed")
+    with pytest.raises(ValueError, match="each role needs its own column"):
+        compare_items(table, task="model")
+    with pytest.raises(TypeError, match="`table` must be a pandas DataFrame"):
+        compare_items(table.to_dict())
+    grouped = table.assign(group=[0, 0, 1, 1, 0, 1, 1, 1])
+    with pytest.raises(ValueError, match="item 1 is in more than one group"):
+        compare_items(grouped, groups="group")
+
+
+def test_compare_items_groups_cluster_every_interval():
+    rng = np.random.default_rng(5)
+    n, k = 24, 3
+    a = (rng.random((n, k)) < 0.7).astype(float)
+    b = (rng.random((n, k)) < 0.5).astype(float)
+    groups = np.repeat(np.arange(6), 4)
+    table = _long({"A": a, "B": b}, samples=k)
+    table["group"] = groups[table["item"]]
+    with pytest.warns(UserWarning, match="All 500 bootstrap resamples gave the same value 1"):  # A's pass@3
+        res = compare_items(table, groups="group", n_resamples=500, rng=0)
+    # CR1 by hand: G/(G-1) * sum_g (sum of the group's centred item means)^2 / n^2, t on G - 1 df.
+    for model, x in (("A", a), ("B", b)):
+        means = x.mean(axis=1)
+        sums = np.bincount(groups, weights=means - means.mean())
+        se = math.sqrt(6 / 5 * np.sum(sums**2) / n**2)
+        row = res.per_model.set_index("model").loc[model]
+        half = stats.t.ppf(0.975, 5) * se
+        assert (row.ci_low, row.ci_high) == pytest.approx((means.mean() - half, means.mean() + half), abs=1e-12)
+        assert row.method == "t, standard error clustered by group"
+    # The test flips whole groups: brute force over the 2**6 patterns of the groups' summed differences.
+    d = np.bincount(groups, weights=a.mean(axis=1) - b.mean(axis=1))
+    flips = np.array(list(itertools.product((-1, 1), repeat=6)))
+    assert res.pairs.pvalue.iloc[0] == pytest.approx(np.mean(np.abs(flips @ d) >= abs(d.sum()) - 1e-12), abs=1e-12)
+    assert res.rank_sets.empty and "rank sets not computed" in res.note
+    # One 0/1 answer per item, with groups: compare_predictions' cluster bootstrap and group sign flips.
+    single = _long({"A": a[:, 0], "B": b[:, 0]}).assign(group=lambda t: groups[t["item"]])
+    res1 = compare_items(single, groups="group", n_resamples=500, rng=0)
+    assert res1.per_model.method.tolist() == ["cluster bootstrap (groups)"] * 2
+    d1 = np.bincount(groups, weights=a[:, 0] - b[:, 0])
+    assert res1.pairs.pvalue.iloc[0] == pytest.approx(np.mean(np.abs(flips @ d1) >= abs(d1.sum()) - 1e-12),
+                                                      abs=1e-12)
+
+
+def test_compare_items_scores_that_are_not_binary():
+    a = [0.2, 0.5, 0.9, 0.4, 0.7, 0.3]
+    b = [0.1, 0.6, 0.5, 0.2, 0.6, 0.3]
+    res = compare_items(_long({"A": a, "B": b}), n_resamples=500, rng=0)
+    assert res.pass_at_k.empty
+    low, high = stats.ttest_rel(a, b).confidence_interval(0.95)
+    pair = res.pairs.iloc[0]
+    assert (pair.ci_low, pair.ci_high) == pytest.approx((low, high), abs=1e-12)
+    with pytest.raises(ValueError, match=r"`k` = 3 exceeds the samples of some item of task 't'"):
+        compare_items(_long({"A": [[1, 0]] * 4, "B": [[0, 0]] * 4}, samples=2), k=3)
+
+
+def test_compare_items_a_perfect_model_has_no_t_interval_but_is_compared():
+    a = [[1, 1]] * 5
+    b = [[1, 0], [0, 0], [1, 1], [0, 1], [0, 0]]
+    with pytest.warns(UserWarning, match="All 500 bootstrap resamples gave the same value 1"):  # A's pass@k
+        res = compare_items(_long({"A": a, "B": b}, samples=2), n_resamples=500, rng=0)
+    row = res.per_model.set_index("model").loc["A"]
+    assert row.score == 1.0 and np.isnan(row.ci_low) and row.method.startswith("no interval: The question means")
+    assert res.pairs.estimate.iloc[0] == pytest.approx(0.6)
+
+
+# --------------------------------------------------------------------------- Inspect
+
+
+@pytest.fixture(scope="module")
+def inspect_logs():
+    pytest.importorskip("inspect_ai", reason="the inspect extra (pip install 'sigeval[inspect]') is not installed")
+    from harness_logs import inspect_logs
+
+    return inspect_logs()
+
+
+def test_inspect_reads_what_inspect_wrote(inspect_logs):
+    table = read_inspect(list(inspect_logs))
+    assert set(table.metric) == {"match", "includes", "length"}
+    assert len(table) == 2 * 10 * 2 * 3
+    assert set(table.model) == {"mockllm/a", "mockllm/b"} and set(table.task) == {"arith"}
+    assert set(table.status) == {"success"} and (table.error == "").all()
+    match = table[table.metric == "match"]
+    assert match.groupby("model").score.mean().to_dict() == {"mockllm/a": 0.8, "mockllm/b": 0.45}
+    b = match[(match.model == "mockllm/b") & (match["item"] == "q03")].sort_values("sample")
+    assert b.score.tolist() == [1.0, 0.0] and b["sample"].tolist() == [1, 2]
+    # The numeric scorer's values are the answers' lengths, as the log holds them.
+    length = table[(table.metric == "length") & (table.model == "mockllm/a") & (table["item"] == "q01")]
+    assert length.score.tolist() == [2.0, 2.0]  # "-1"
+
+
+def test_inspect_marks_are_mapped_as_inspect_maps_them(inspect_logs):
+    from inspect_ai.log import read_eval_log
+    from inspect_ai.scorer import value_to_float
+
+    log = read_eval_log(str(inspect_logs[1]))
+    to_float = value_to_float()
+    expected = {(s.id, s.epoch): to_float(s.scores["match"].value) for s in log.samples}
+    table = read_inspect(inspect_logs[1], metric="match")
+    assert {(r.item, r.sample): r.score for r in table.itertuples()} == expected
+    assert set(s.scores["match"].value for s in log.samples) == {"C", "I"}
+
+
+def test_inspect_comparison_on_epochs(inspect_logs):
+    res = compare_items(read_inspect(list(inspect_logs), metric="match"), n_resamples=1000, rng=0)
+    per_model = res.per_model.set_index("model")
+    assert per_model.score.to_dict() == {"mockllm/a": 0.8, "mockllm/b": 0.45}
+    assert per_model.n_items.tolist() == [10, 10] and per_model.n_samples.tolist() == [2.0, 2.0]
+    passes = res.pass_at_k.set_index(["model", "k"]).estimate
+    assert passes[("mockllm/b", 1)] == pytest.approx(0.45) and passes[("mockllm/b", 2)] == pytest.approx(0.5)
+    assert res.pairs.estimate.iloc[0] == pytest.approx(0.35)
+
+
+def test_inspect_json_logs_failed_samples_and_folders(tmp_path):
+    pytest.importorskip("inspect_ai", reason="the inspect extra (pip install 'sigeval[inspect]') is not installed")
+    logs = write_inspect_logs(tmp_path / "logs", log_format="json", epochs=1, failing="q04")
+    assert all(p.suffix == ".json" for p in logs)
+    table = read_inspect(tmp_path / "logs")  # the folder, listed by Inspect
+    failed = table[table.error != ""]
+    assert len(failed) == 2 and set(failed["item"]) == {"q04"} and failed.score.isna().all()
+    assert failed.error.iloc[0].startswith("the sample failed: ") and failed.metric.isna().all()
+    chosen = read_inspect(tmp_path / "logs", metric="match")
+    assert len(chosen) == 2 * 9 + 2  # the failed samples are kept, whatever the metric
+    with pytest.raises(ValueError, match=r"rows 18, 19: 2 score\(s\) are empty or infinite \(the first: the sample "
+                                         r"failed: .*mock model failed on purpose"):
+        compare_items(chosen)
+    with pytest.raises(ValueError, match=r"task 'arith' holds 2 metrics \('match', nan\)"):
+        compare_items(chosen.fillna({"score": 0.0}))
+
+
+def test_inspect_refuses_values_and_files_it_cannot_read(tmp_path, inspect_logs):
+    logs = write_inspect_logs(tmp_path / "logs", epochs=1, scorer_value=[1, 2], models=("a",))
+    with pytest.raises(ValueError, match=r"\.eval, sample 'q00' epoch 1: scorer 'length' gave \[1, 2\], not a number"):
+        read_inspect(logs)
+    other = tmp_path / "results.json"
+    other.write_text(json.dumps({"results": {"arc_easy": {"acc,none": 0.5}}}))
+    with pytest.raises(ValueError, match=r"results.json: not an Inspect evaluation log"):
+        read_inspect(other)
+    truncated = tmp_path / "cut.eval"
+    truncated.write_bytes(inspect_logs[0].read_bytes()[:500])
+    with pytest.raises(ValueError, match=r"cut.eval: not an Inspect evaluation log"):
+        read_inspect(truncated)
+    copy = tmp_path / "copy.eval"
+    shutil.copy(inspect_logs[0], copy)
+    with pytest.raises(ValueError, match=r"sample model 'mockllm/a', task 'arith', item 'q00', sample 1, metric "
+                                         r"'match' appears 2 times"):
+        read_inspect([inspect_logs[0], copy])
+    with pytest.raises(ValueError, match=r"`metric` 'exact' matches no metric of task 'arith', which holds 'match', "
+                                         "'includes', 'length'"):
+        read_inspect(inspect_logs[0], metric="exact")
+
+
+# --------------------------------------------------------------------------- MLflow
+
+
+@pytest.fixture(scope="module")
+def mlflow_uri():
+    pytest.importorskip("mlflow", reason="the mlflow extra (pip install 'sigeval[mlflow]') is not installed")
+    pytest.importorskip("sqlalchemy", reason="the mlflow extra's SQLAlchemy is not installed")
+    from harness_logs import mlflow_store
+
+    return mlflow_store()
+
+
+def test_mlflow_reads_every_run_and_keeps_the_failed(mlflow_uri):
+    table = read_mlflow("sweep", metric="val_acc", tracking_uri=mlflow_uri)
+    assert list(table.columns) == ["task", "model", "seed", "score", "status", "error", "run_id", "run_name"]
+    assert len(table) == 12 and table.seed.tolist()[:3] == [0, 1, 2]
+    for row in table.itertuples():
+        broken = BROKEN.get((row.task, row.model, row.seed))
+        if broken is None:
+            assert row.score == RUNS[(row.task, row.model)][row.seed] and row.error == "" and row.status == "FINISHED"
+        else:
+            assert np.isnan(row.score)
+            expected = "the run logged no metric 'val_acc'" if broken == "no metric" else f"MLflow status is {broken}"
+            assert expected in row.error
+    with pytest.raises(ValueError, match=r"3 failed or broken run\(s\)"):
+        sigeval.Report(table)
+    report = sigeval.Report(table, failed="drop-pairs")
+    assert len(report.failed_runs) == 3
+    by_hand = pd.DataFrame([{"task": t, "model": m, "seed": s, "score": v} for (t, m), scores in RUNS.items()
+                            for s, v in enumerate(scores) if (t, m, s) not in BROKEN])
+    expected = sigeval.Report(by_hand, failed="drop-pairs").pairwise()
+    pd.testing.assert_frame_equal(report.pairwise(), expected)
+
+
+def test_mlflow_names_what_is_missing(mlflow_uri):
+    with pytest.raises(ValueError, match=r"no MLflow experiment named 'swept' .*\(the experiments are .*'sweep'"):
+        read_mlflow("swept", metric="val_acc", tracking_uri=mlflow_uri)
+    with pytest.raises(ValueError, match=r"MLflow run \w+ \('cifar-A-0'\) has no parameter or tag 'optimizer' for "
+                                         r"the model \(it has 'lr', 'seed', 'task', 'model'\)"):
+        read_mlflow("sweep", metric="val_acc", tracking_uri=mlflow_uri, model="optimizer")
+    one = read_mlflow("sweep", metric="val_acc", tracking_uri=mlflow_uri, task=None)
+    assert set(one.task) == {"sweep"}
+    with pytest.raises(ValueError, match="holds no runs"):
+        read_mlflow("other", metric="val_acc", tracking_uri=mlflow_uri)
+    with pytest.raises(TypeError, match="`metric` must be a name"):
+        read_mlflow("sweep", metric="", tracking_uri=mlflow_uri)
+
+
+def test_mlflow_reads_every_page_of_runs(monkeypatch):
+    from sigeval import readers
+
+    class Page(list):
+        def __init__(self, runs, token):
+            super().__init__(runs)
+            self.token = token
+
+    pages = {None: Page([1, 2], "p2"), "p2": Page([3], "p3"), "p3": Page([4, 5], None)}
+
+    class Client:
+        def search_runs(self, ids, max_results, order_by, page_token):
+            return pages[page_token]
+
+    assert readers._all_runs(Client(), "1") == [1, 2, 3, 4, 5]
+
+
+def test_readers_name_their_extras_when_missing(monkeypatch):
+    import builtins
+
+    real = builtins.__import__
+
+    def refuse(name, *args, **kwargs):
+        if name.startswith(("inspect_ai", "mlflow")):
+            raise ImportError(f"No module named {name!r}")
+        return real(name, *args, **kwargs)
+
+    monkeypatch.setattr(builtins, "__import__", refuse)
+    with pytest.raises(ImportError, match=r"pip install 'sigeval\[inspect\]'"):
+        read_inspect(".")
+    with pytest.raises(ImportError, match=r"pip install 'sigeval\[mlflow\]'"):
+        read_mlflow("sweep", metric="acc")
+
+
+# --------------------------------------------------------------------------- the command
+
+
+def _run(capsys, *argv):
+    from sigeval.cli import main
+
+    code = main([str(a) for a in argv])
+    captured = capsys.readouterr()
+    return code, captured.out, captured.err
+
+
+def test_command_compares_lm_eval_output(lm_eval_out, capsys):
+    code, out, err = _run(capsys, "compare", "--from", "lm-eval", lm_eval_out, "--metric", "arc_easy=acc",
+                          "gsm8k=exact_match,strict-match", "--n-resamples", 2000, "--json")
+    assert code == 0, err
+    shown = json.loads(out)
+    table = read_lm_eval(lm_eval_out, metric={"arc_easy": "acc", "gsm8k": "exact_match,strict-match"})
+    res = compare_items(table, n_resamples=2000, rng=0)  # the command's default seed
+    assert shown["pairs"] == res.pairs.to_dict("records")  # full precision
+    assert shown["missing"] == [{"task": "arc_easy", "model": "model-b", "n_missing": 1, "items": "7"}]
+    assert [r["k"] for r in shown["pass_at_k"]] == [1, 2, 1, 2] and shown["note"] == res.note
+    code, out, err = _run(capsys, "compare", "--from", "lm-eval", lm_eval_out, "--metric", "exact_match")
+    assert code == 1 and "`metric` 'exact_match' matches no metric of task 'arc_easy'" in err
+    code, out, err = _run(capsys, "compare", "--from", "lm-eval", lm_eval_out)
+    assert code == 1 and "holds 2 metrics ('acc,none', 'acc_norm,none')" in err and "--metric on the command line" in err
+
+
+def test_command_names_the_line_of_a_bad_score(lm_eval_out, capsys):
+    file = lm_eval_out / "model-b" / f"samples_arc_easy_{DATES[0]}.jsonl"
+    file.write_text(file.read_text().replace('"acc": 1.0', '"acc": "1,0"', 1))
+    code, out, err = _run(capsys, "compare", "--from", "lm-eval", lm_eval_out, "--metric", "acc")
+    assert code == 1 and err.startswith("sigeval compare: error: ") and "line 1: metric 'acc' holds '1,0'" in err
+
+
+def test_command_refuses_options_of_the_other_source(lm_eval_out, tmp_path, capsys):
+    for extra, message in ((["--label", "y"], "--label: not an option of --from lm-eval"),
+                           (["--groups", "g"], "--groups: not an option of --from lm-eval"),
+                           (["--max-resamples", 5], "--max-resamples: not an option of --from lm-eval")):
+        code, _, err = _run(capsys, "compare", "--from", "lm-eval", lm_eval_out, *extra)
+        assert code == 1 and message in err
+    csv = tmp_path / "p.csv"
+    csv.write_text("label,A,B\n1,1,0\n0,0,0\n1,1,1\n")
+    assert _run(capsys, "compare", csv, "--n-resamples", 100)[0] == 0
+    code, _, err = _run(capsys, "compare", csv, csv)
+    assert code == 1 and "one CSV file is compared at a time; got 2" in err
+    code, _, err = _run(capsys, "compare", csv, "--k", 2)
+    assert code == 1 and "--k: not an option of a CSV file" in err
+    code, _, err = _run(capsys, "compare", csv, "--family", "all")
+    assert code == 1 and "--family: not an option of a CSV file" in err
+    code, _, err = _run(capsys, "compare", csv, "--metric", "acc,none")
+    assert code == 1 and "--metric of a CSV file is accuracy or auc; got acc,none" in err
+    code, _, err = _run(capsys, "compare", "--from", "lm-eval", lm_eval_out, "--metric", "acc", "gsm8k=x")
+    assert code == 1 and "--metric takes one NAME, or TASK=NAME for each task" in err
+
+
+def test_command_compares_inspect_logs(inspect_logs, capsys):
+    code, out, err = _run(capsys, "compare", "--from", "inspect", *inspect_logs, "--metric", "match", "--k", 1, 2,
+                          "--n-resamples", 1000)
+    assert code == 0, err
+    assert "pass at k" in out and "rank sets" in out and "sign flips by item" in out
+    row = next(line.split() for line in out.splitlines() if line.startswith("arith") and "mockllm/a" in line)
+    assert row[:5] == ["arith", "mockllm/a", "10", "2.0000", "0.8000"]  # the first table's row: n_items, n_samples, score
+
+
+def test_command_reads_mlflow_runs(mlflow_uri, capsys):
+    code, out, err = _run(capsys, "runs", "--from", "mlflow", "--experiment", "sweep", "--metric", "val_acc",
+                          "--tracking-uri", mlflow_uri, "--failed", "drop-pairs", "--json")
+    assert code == 0, err
+    shown = json.loads(out)
+    assert {(r["task"], r["model"], r["seed"]) for r in shown["failed_runs"]} == set(BROKEN)
+    code, _, err = _run(capsys, "runs", "--from", "mlflow", "--experiment", "sweep", "--metric", "val_acc",
+                        "--tracking-uri", mlflow_uri)
+    assert code == 1 and "MLflow experiment 'sweep': 3 failed or broken run(s)" in err
+    code, _, err = _run(capsys, "runs", "--from", "mlflow", "--metric", "val_acc", "--tracking-uri", mlflow_uri)
+    assert code == 1 and "--from mlflow reads an experiment" in err
+    code, _, err = _run(capsys, "runs", "--from", "mlflow", "--experiment", "nope", "--metric", "val_acc",
+                        "--tracking-uri", mlflow_uri)
+    assert code == 1 and "no MLflow experiment named 'nope'" in err
+
+
+def test_inspect_invalidated_samples_are_kept_and_marked(inspect_logs, tmp_path):
+    from inspect_ai.log import ProvenanceData, invalidate_samples, read_eval_log, write_eval_log
+
+    log = read_eval_log(str(inspect_logs[0]))
+    target = next(s for s in log.samples if s.id == "q05" and s.epoch == 2)
+    edited = invalidate_samples(log, [target.uuid], ProvenanceData(author="tests", reason="leaked into training"))
+    path = tmp_path / "edited.eval"
+    write_eval_log(edited, str(path))
+    table = read_inspect(path, metric="match")
+    marked = table[table.error != ""]
+    assert len(table) == 20 and len(marked) == 1
+    assert (marked["item"].iloc[0], marked["sample"].iloc[0]) == ("q05", 2) and np.isnan(marked.score.iloc[0])
+    assert marked.error.iloc[0] == "the sample was invalidated (leaked into training)"
