@@ -643,6 +643,13 @@ def confidence_sequence(
     one of the intervals, whatever the number of pairs; a comparison may be
     looked at after every pair and stopped on any rule.
 
+    The intervals returned are the running intersection of the intervals
+    computed at each number of pairs: all of them hold the mean at once with
+    that probability, so their intersection does too, and it never widens
+    (where it would be empty, which happens only once coverage has failed,
+    it starts again from that pair). The interval of one number of pairs
+    alone is wider.
+
     ``method="betting"`` needs only that every difference lies within
     ``bounds`` (for differences of accuracies, ``(-1, 1)``): the hedged capital
     process with predictable plug-in bets of Waudby-Smith and Ramdas (2024),
@@ -809,8 +816,11 @@ class SequentialComparison:
     decided_at : int or None
         The number of pairs at which the decision was reached.
     low, high : float
-        The current interval (for ``"group-sequential"``, the :math:`1 - 2\alpha` t
-        interval of the last look, the one a TOST reads).
+        The current interval. For ``"group-sequential"``, the fixed-sample
+        :math:`1 - 2\alpha` t interval of the latest look (90% at the default
+        ``alpha``), the one a TOST at the last look reads: not a
+        :math:`1 - \alpha` interval, and not a confidence interval after an
+        early stop.
 
     Examples
     --------
