@@ -90,6 +90,7 @@ MODULES: dict[str, Module] = {
                       exported=True),
     "generative": _statistics("tests/test_generative.py"),
     "sequential": _statistics("tests/test_sequential.py"),
+    "_group_sequential": Module("statistics", ("tests/test_sequential.py",), part_of="sequential"),
     "gating": _statistics("tests/test_gating.py"),
     "bayes": _statistics("tests/test_bayes.py"),
     "aggregate": _statistics("tests/test_aggregate.py", "tests/test_draws.py"),
