@@ -9,6 +9,7 @@ import pandas as pd
 import pytest
 from scipy import stats
 
+from sigeval import _pairwise_ranks as pairwise_module
 from sigeval import (
     adjust_pvalues,
     bootstrap_ranks,
@@ -23,7 +24,6 @@ from sigeval import (
     tasks_for_gap,
     wilcoxon_signed_rank,
 )
-from sigeval import _pairwise_ranks as pairwise_module
 from sigeval._validation import MAX_COUNT
 
 # Demšar (2006), Table 6: AUC of C4.5 with four settings on fourteen UCI datasets.
