@@ -37,6 +37,12 @@ def test_each_module_has_a_kind_with_a_floor_and_test_files_that_exist():
     assert set(EXPORTED) == set(of_kind("statistics")) - parts | {"report", "predictions", "readers"}
 
 
+def test_no_module_is_longer_than_800_lines():
+    lengths = {p.relative_to(PACKAGE).as_posix(): len(p.read_text(encoding="utf-8").splitlines())
+               for p in PACKAGE.rglob("*.py")}
+    assert len(lengths) > 40 and {name: n for name, n in lengths.items() if n > 800} == {}
+
+
 def test_a_part_of_a_module_is_exported_by_that_module():
     parts = {name: module.part_of for name, module in MODULES.items() if module.part_of is not None}
     assert parts, "the registry names no part: this test would check nothing"
