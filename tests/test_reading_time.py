@@ -166,6 +166,32 @@ def test_a_path_counts_its_sections_skims_definitions_and_two_exercises_per_chap
     assert t.skims > 0 and reading_time.path_time("csv").skims == 0
 
 
+@pytest.mark.parametrize("name", list(reading_time.PATHS))
+def test_a_path_sentence_adds_up_as_shown(name):
+    """The front page's sums are those of the parts it shows: chapters to sections, parts to the total."""
+    t = reading_time.path_time(name)
+    shown = reading_time._minutes_in(reading_time.path_sentence(name))
+    k = len(t.steps) if len(t.steps) > 1 else 0
+    sections, steps, others, total = shown[0], shown[1:1 + k], shown[1 + k:-1], shown[-1]
+    assert len(others) == (3 if t.skims else 2)   # skims, definitions, exercises
+    assert not steps or sum(steps) == sections
+    assert total == sections + sum(others) == t.shown_total
+
+
+def test_a_shown_total_is_the_sum_of_rounded_parts_not_the_rounded_sum():
+    # Five parts of 7.4 minutes each show as 5 min; their exact sum, 37, would round to 35, not the 25 shown.
+    t = reading_time.PathTime(steps=[("01", 7.4), ("02", 7.4)], skims=7.4, definitions=7.4, n_exercises=2,
+                              exercises=7.4)
+    assert t.shown_parts == [10, 5, 5, 5] and t.shown_total == 25 != reading_time.rounded(t.total)
+    # Parts of 7.6 minutes show as 10 min: 50 in all, where the exact sum, 38, would round to 40.
+    t = reading_time.PathTime(steps=[("01", 7.6), ("02", 7.6)], skims=7.6, definitions=7.6, n_exercises=2,
+                              exercises=7.6)
+    assert t.shown_parts == [20, 10, 10, 10] and t.shown_total == 50 != reading_time.rounded(t.total)
+    # No skims: the part is neither shown nor counted.
+    t = reading_time.PathTime(steps=[("01", 7.6)], skims=0.0, definitions=7.6, n_exercises=2, exercises=7.6)
+    assert t.shown_parts == [10, 10, 10] and t.shown_total == 30
+
+
 def test_exercises_are_counted_at_the_chapter_average(chapter):
     ex = chapter.total("exercises")
     assert reading_time.exercise_minutes(chapter, 2) == (1, pytest.approx(ex.minutes))   # only one to try

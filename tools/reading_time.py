@@ -348,6 +348,27 @@ class PathTime:
     def total(self) -> float:
         return self.reading + self.skims + self.definitions + self.exercises
 
+    @property
+    def shown_steps(self) -> list[int]:
+        """Each chapter's minutes as the front page shows them (rounded to 5)."""
+        return [rounded(m) for _, m in self.steps]
+
+    @property
+    def shown_reading(self) -> int:
+        """The sections' minutes as shown: the sum of the shown chapters, so that the parts add up on the page."""
+        return sum(self.shown_steps)
+
+    @property
+    def shown_parts(self) -> list[int]:
+        """The parts the front page shows, in its order: sections, skims (if any), definitions, exercises."""
+        skims = [rounded(self.skims)] if self.skims else []
+        return [self.shown_reading, *skims, rounded(self.definitions), rounded(self.exercises)]
+
+    @property
+    def shown_total(self) -> int:
+        """The total the front page shows: the sum of the parts it shows, not the rounded sum of the exact parts."""
+        return sum(self.shown_parts)
+
 
 def path_time(name: str) -> PathTime:
     _, steps = path_minutes(name)
@@ -400,8 +421,8 @@ def total_sentence(all_chapters: list[Chapter]) -> str:
     n_exercises = sum(ch.total("exercises").exercises for ch in all_chapters)
     return (
         f"*In all: about {hours['main']} hours of main line, {hours['deeper']} of deeper blocks and "
-        f"{hours['exercises']} of exercises (an exercise about {duration(total['exercises'] / n_exercises)}, "
-        f"trying it and reading its solution), {(sum(total.values()) + definitions_minutes()) / 60:.0f} hours "
+        f"{hours['exercises']} of exercises (an exercise about {duration(total['exercises'] / n_exercises)} "
+        f"in all, trying it and reading its statement and solution), {(sum(total.values()) + definitions_minutes()) / 60:.0f} hours "
         "for the whole course with the definitions page.*"
     )
 
@@ -411,15 +432,16 @@ def definitions_sentence() -> str:
 
 
 def path_sentence(name: str) -> str:
+    """A path's reading time, part by part; the stated sums are those of the rounded parts the sentence shows."""
     t = path_time(name)
-    each = ", ".join(f"chapter {n.lstrip('0')} {duration(m)}" for n, m in t.steps)
-    parts = [f"about {duration(t.reading)} for its sections" + (f" ({each})" if len(t.steps) > 1 else "")]
+    each = ", ".join(f"chapter {n.lstrip('0')} {duration(m)}" for (n, _), m in zip(t.steps, t.shown_steps))
+    parts = [f"about {duration(t.shown_reading)} for its sections" + (f" ({each})" if len(t.steps) > 1 else "")]
     if t.skims:
         parts.append(f"{duration(t.skims)} to skim the prerequisites")
     parts.append(f"{duration(t.definitions)} for the definitions page")
     per = f", {EXERCISES_PER_CHAPTER} per chapter" if len(t.steps) > 1 else ""
     parts.append(f"{duration(t.exercises)} for {t.n_exercises} exercises{per}")
-    return f"*Reading time: {'; '.join(parts)}: about {duration(t.total)} in all.*"
+    return f"*Reading time: {'; '.join(parts)}: about {duration(t.shown_total)} in all.*"
 
 
 def written() -> dict[Path, str]:
