@@ -28,9 +28,28 @@ def test_each_module_has_a_kind_with_a_floor_and_test_files_that_exist():
         assert all((root / path).is_file() for path in module.tests), name
         if FLOORS[module.kind] == 0 or module.kind == "renderer":
             assert name.startswith("_"), name
-        if module.kind == "statistics" or module.exported:
+        if module.part_of is not None:  # a private part of a public module, which re-exports its names
+            public = MODULES[module.part_of]
+            assert name.startswith("_") and public.exported and public.kind == module.kind, name
+        elif module.kind == "statistics" or module.exported:
             assert not name.startswith("_"), name
-    assert set(EXPORTED) == set(of_kind("statistics")) | {"report", "predictions", "readers"}
+    parts = {name for name, module in MODULES.items() if module.part_of is not None}
+    assert set(EXPORTED) == set(of_kind("statistics")) - parts | {"report", "predictions", "readers"}
+
+
+def test_no_module_is_longer_than_800_lines():
+    lengths = {p.relative_to(PACKAGE).as_posix(): len(p.read_text(encoding="utf-8").splitlines())
+               for p in PACKAGE.rglob("*.py")}
+    assert len(lengths) > 40 and {name: n for name, n in lengths.items() if n > 800} == {}
+
+
+def test_a_part_of_a_module_is_exported_by_that_module():
+    parts = {name: module.part_of for name, module in MODULES.items() if module.part_of is not None}
+    assert parts, "the registry names no part: this test would check nothing"
+    for name, public in parts.items():
+        part, home = importlib.import_module(f"sigeval.{name}"), importlib.import_module(f"sigeval.{public}")
+        assert part.__all__ and set(part.__all__) <= set(home.__all__), name
+        assert all(getattr(home, n) is getattr(part, n) for n in part.__all__), name
 
 
 def test_the_package_exports_what_the_registry_says():

@@ -368,7 +368,7 @@ def test_model_columns_and_cells_are_named_exactly(table, kwargs, error, message
                                                ("auc", {}), ("auc", {"auc_method": "bootstrap"})])
 def test_one_progress_bar_counts_every_model_and_pair(monkeypatch, metric, extra):
     import sigeval._bootstrap_engine as engine
-    import sigeval.predictions as predictions
+    import sigeval._compare_predictions as predictions
 
     bars, inner = [], []
 

@@ -9,6 +9,7 @@ import pandas as pd
 import pytest
 from scipy import stats
 
+from sigeval import _pairwise_ranks as pairwise_module
 from sigeval import (
     adjust_pvalues,
     bootstrap_ranks,
@@ -23,7 +24,6 @@ from sigeval import (
     tasks_for_gap,
     wilcoxon_signed_rank,
 )
-from sigeval import ranking as ranking_module
 from sigeval._validation import MAX_COUNT
 
 # Demšar (2006), Table 6: AUC of C4.5 with four settings on fourteen UCI datasets.
@@ -1086,8 +1086,8 @@ def test_pairwise_wilcoxon_chunks_give_the_same_table(monkeypatch):
     rng = np.random.default_rng(5)
     table = np.round(rng.normal(0, 1, (10, 30)), 1)
     whole = pairwise_wilcoxon(table)
-    monkeypatch.setattr(ranking_module, "_PAIR_CHUNK_ELEMENTS", 37)  # 3 pairs of 10 tasks per chunk
-    pd.testing.assert_frame_equal(ranking_module.pairwise_wilcoxon(table), whole)
+    monkeypatch.setattr(pairwise_module, "_PAIR_CHUNK_ELEMENTS", 37)  # 3 pairs of 10 tasks per chunk
+    pd.testing.assert_frame_equal(pairwise_module.pairwise_wilcoxon(table), whole)
 
 
 def test_pairwise_wilcoxon_better_holds_the_names_and_none():
@@ -1121,7 +1121,7 @@ def test_pairwise_wilcoxon_memory_check_counts_what_is_allocated(n_tasks, n_mode
         peak = tracemalloc.get_traced_memory()[1]
     finally:
         tracemalloc.stop()
-    counted = ranking_module._pairwise_bytes(n_tasks, n_models * (n_models - 1) // 2)
+    counted = pairwise_module._pairwise_bytes(n_tasks, n_models * (n_models - 1) // 2)
     assert counted / 1.5 <= peak <= 1.5 * counted, (peak, counted)
 
 

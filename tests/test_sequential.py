@@ -11,6 +11,7 @@ from scipy import stats
 from sigeval import (
     SEQUENTIAL_VERDICTS,
     SequentialComparison,
+    _group_sequential,
     confidence_sequence,
     group_sequential_bounds,
     max_information_inflation,
@@ -23,7 +24,7 @@ from sigeval.sequential import _running_intersection, _t_mixture_limits
 @pytest.fixture(autouse=True)
 def _designs_computed_afresh():
     # The boundaries are cached per design; computing them again in each test exercises the integration.
-    sequential._bounds.cache_clear()
+    _group_sequential._bounds.cache_clear()
 
 
 def _crossing(bounds, z_paths: np.ndarray, two_sided: bool = True) -> np.ndarray:
@@ -512,7 +513,7 @@ def test_power_counts_upper_crossings_before_any_lower_one():
             np.r_[c[:k], np.inf], lower_limit=np.r_[-c[:k], c[k]], rng=np.random.default_rng(0))
         for k in range(4)
     )
-    assert sequential._rejection_probability(b, theta) == pytest.approx(expected, abs=2e-8)
+    assert _group_sequential._rejection_probability(b, theta) == pytest.approx(expected, abs=2e-8)
 
 
 def test_inflation_of_a_one_sided_design_reaches_its_power():
@@ -733,7 +734,7 @@ def test_power_of_a_two_sided_design_under_the_null_is_the_upper_half_of_its_lev
     # Pocock-type looks at 1% and 100% of the pairs: a path can cross the lower boundary at the first look
     # and the upper one at the last (about 4e-6), which a power counting upper crossings must not count.
     b = group_sequential_bounds(2, spending="pocock", information_rates=[0.01, 1.0])
-    assert sequential._rejection_probability(b, 0.0) == pytest.approx(0.025, abs=1e-10)
+    assert _group_sequential._rejection_probability(b, 0.0) == pytest.approx(0.025, abs=1e-10)
     assert max_information_inflation(b, target_power=0.06) > 1.0
     assert max_information_inflation(b, target_power=1 - 1e-9) > 0
 
@@ -773,7 +774,7 @@ def test_power_of_a_one_sided_design_with_a_very_early_look(theta):
     b = group_sequential_bounds(2, alternative="greater", alpha=0.025, information_rates=[0.01, 1.0])
     t = b.information_rates
     missed = _mvn(theta * np.sqrt(t), _z_covariance(t)).cdf(b.critical_values, rng=np.random.default_rng(0))
-    assert sequential._rejection_probability(b, theta) == pytest.approx(1.0 - missed, abs=1e-9)
+    assert _group_sequential._rejection_probability(b, theta) == pytest.approx(1.0 - missed, abs=1e-9)
 
 
 # --- issue 40: the t-mixture driver carries running sums ------------------------------------------

@@ -27,8 +27,8 @@ from numpy.typing import ArrayLike
 
 import sigeval
 from sigeval import plots
+from sigeval._cli_parser import build_parser
 from sigeval._registry import EXPORTED
-from sigeval.cli import _parser
 
 #: Forbidden name -> the vocabulary's word for it.
 FORBIDDEN = {
@@ -287,7 +287,7 @@ def _flags(parser: argparse.ArgumentParser) -> dict[str, dict[str, str]]:
 
 
 def test_cli_flags_mirror_the_python_names_and_seed_means_one_thing():
-    flags = _flags(_parser())
+    flags = _flags(build_parser())
     found = [f"sigeval {cmd} {flag}" for cmd, fl in flags.items() for flag in fl
              for v in _violations_of_name(cmd, flag.lstrip("-").replace("-", "_"), argument=False)]
     assert not found, found

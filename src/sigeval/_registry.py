@@ -18,7 +18,9 @@ never up):
     Private computations several public modules share (the bootstrap, sign-flip, McNemar, t, rank and
     noncentral-t engines, safe numerics).
 ``statistics`` (floor 1)
-    The public modules of the course's ideas, exported by the package.
+    The public modules of the course's ideas, exported by the package, and their private parts
+    (``part_of``), which keep each module under 800 lines: ``ranking``'s Nemenyi test and its pairwise
+    tests, ``sequential``'s group-sequential designs.
 ``front door``, ``renderer``, ``plots``, ``course`` (floor 2)
     What sits on the statistics: ``Report`` (and its private parts ``_report_*``), ``compare_predictions``,
     the readers of CSV files and the command; the renderer of their outputs; the figures (extra ``plots``); the course's own apparatus
@@ -46,12 +48,14 @@ MUTATED_KINDS = ("statistics", "engine", "front door", "renderer")
 
 @dataclass(frozen=True)
 class Module:
-    """One module of the package: its kind, its test files (relative to the repository root) and whether
-    ``import sigeval`` re-exports its ``__all__``."""
+    """One module of the package: its kind, its test files (relative to the repository root), whether
+    ``import sigeval`` re-exports its ``__all__``, and the public module it is a private part of (a module
+    too long for one file: the public module re-exports the part's ``__all__`` as its own)."""
 
     kind: Kind
     tests: tuple[str, ...] = ()
     exported: bool = False
+    part_of: str | None = None
 
 
 def _statistics(*tests: str) -> Module:
@@ -75,20 +79,27 @@ MODULES: dict[str, Module] = {
     "equivalence": _statistics("tests/test_equivalence.py"),
     "multiple": _statistics("tests/test_multiple.py"),
     "ranking": _statistics("tests/test_ranking.py"),
+    "_critical_difference": Module("statistics", ("tests/test_ranking.py",), part_of="ranking"),
+    "_pairwise_ranks": Module("statistics", ("tests/test_ranking.py",), part_of="ranking"),
     "rank_uncertainty": _statistics("tests/test_rank_uncertainty.py", "tests/test_ranking.py", "tests/test_draws.py"),
     "report": Module("front door", ("tests/test_report.py", "tests/test_report_bayesian.py",
                                     "tests/test_report_output.py"), exported=True),
     "predictions": Module("front door", ("tests/test_predictions.py", "tests/test_cli.py",
                                          "tests/test_harness_readers.py"), exported=True),
+    "_compare_predictions": Module("front door", ("tests/test_predictions.py", "tests/test_cli.py"),
+                                   part_of="predictions"),
     "readers": Module("front door", ("tests/test_readers.py", "tests/test_harness_readers.py", "tests/test_cli.py"),
                       exported=True),
+    "_harness_logs": Module("front door", ("tests/test_harness_readers.py", "tests/test_cli.py"), part_of="readers"),
     "generative": _statistics("tests/test_generative.py"),
     "sequential": _statistics("tests/test_sequential.py"),
+    "_group_sequential": Module("statistics", ("tests/test_sequential.py",), part_of="sequential"),
     "gating": _statistics("tests/test_gating.py"),
     "bayes": _statistics("tests/test_bayes.py"),
     "aggregate": _statistics("tests/test_aggregate.py", "tests/test_draws.py"),
     "effect": _statistics("tests/test_effect.py"),
     "cli": Module("front door", ("tests/test_cli.py",)),
+    "_cli_parser": Module("front door", ("tests/test_cli.py", "tests/test_vocabulary.py")),
     "_report_base": Module("front door", ("tests/test_report.py",)),
     "_report_across": Module("front door", ("tests/test_report.py", "tests/test_report_bayesian.py")),
     "_report_within": Module("front door", ("tests/test_report.py", "tests/test_report_bayesian.py",
