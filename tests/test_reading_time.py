@@ -1,5 +1,6 @@
 """tools/reading_time.py: what it counts in a chapter, layer by layer, and that the written times are current."""
 
+import re
 import sys
 from pathlib import Path
 
@@ -210,3 +211,32 @@ def test_a_drifted_time_is_reported(monkeypatch):
     monkeypatch.setattr(reading_time, "written", lambda: {reading_time.INTRO: intro})
     monkeypatch.setattr(Path, "read_text", lambda self, encoding=None: stale)
     assert any("9 h 00 min" in p for p in reading_time.check())
+
+
+def _assumed_on_front_page() -> dict[str, set[str]]:
+    """The chapters each line of the front page's chapter list says its chapter assumes ("Assumes chapters 1 and 3–6.")."""
+    out = {}
+    for number, note in re.findall(r"^\d+\. \{doc\}`\.\./notebooks/(\d\d)_\w+` .*?Assumes (.*)\.$",
+                                   reading_time.INTRO.read_text(encoding="utf-8"), re.M):
+        named: set[str] = set()
+        for low, high in re.findall(r"(\d+)(?:–(\d+))?", note):
+            named |= {f"{k:02d}" for k in range(int(low), int(high or low) + 1)}
+        out[number] = named
+    return out
+
+
+def test_the_chapter_list_states_what_each_before_you_read_box_assumes():
+    labels = {}
+    for path in sorted(reading_time.NOTEBOOKS.glob("[0-9][0-9]_*.md")):
+        found = re.search(r"^\((ch-[a-z-]+)\)=$", path.read_text(encoding="utf-8"), re.M)
+        labels[found.group(1)] = path.stem[:2]
+    # Chapters a box names without assuming them: ch. 1 says intervals are "taught from" ch. 3 on,
+    # ch. 11 mentions sequential designs "in passing".
+    named_only = {"01": {"03"}, "11": {"14"}}
+    stated = _assumed_on_front_page()
+    assert sorted(stated) == sorted(labels.values())
+    for path in sorted(reading_time.NOTEBOOKS.glob("[0-9][0-9]_*.md")):
+        number = path.stem[:2]
+        box = re.search(r"Before you read\n(.*?)\nReading time:", path.read_text(encoding="utf-8"), re.S).group(1)
+        in_box = {labels[label] for label in re.findall(r"\{ref\}`(ch-[a-z-]+)`", box)}
+        assert stated[number] == in_box - named_only.get(number, set()), number
