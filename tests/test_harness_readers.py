@@ -293,6 +293,10 @@ def test_compare_items_refuses_what_it_cannot_compare():
         compare_items(table, task="model")
     with pytest.raises(TypeError, match="`table` must be a pandas DataFrame"):
         compare_items(table.to_dict())
+    # A complex score lost its imaginary part without a word before (found by a hostile call).
+    for column in ([1, 0, 1j, 1, 0, 0, 1, 0], [1 + 0j] * 8):
+        with pytest.raises(ValueError, match=r"row [02]: column 'score' holds complex numbers \((1j|\(1\+0j\))\)"):
+            compare_items(table.assign(score=column))
     grouped = table.assign(group=[0, 0, 1, 1, 0, 1, 1, 1])
     with pytest.raises(ValueError, match="item 1 is in more than one group"):
         compare_items(grouped, groups="group")

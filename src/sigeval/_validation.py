@@ -648,6 +648,11 @@ def check_numeric_column(table: Any, column: Any) -> np.ndarray:
         comma = isinstance(first, str) and re.fullmatch(r"\s*[-+]?\d*,\d+\s*", first)
         hint = f" (a decimal comma? write {first.strip().replace(',', '.')})" if comma else ""
         raise TableError(np.flatnonzero(text)[:1], f"column {column!r} holds {shown}, not a number{hint}")
+    if np.iscomplexobj(values.to_numpy()):  # a float of a complex number drops its imaginary part without a word
+        first = np.flatnonzero(values.to_numpy() != values.to_numpy().real)[:1]
+        shown = str(raw.iloc[first[0]]) if first.size else str(raw.iloc[0])
+        raise TableError(first if first.size else np.array([0]),
+                         f"column {column!r} holds complex numbers ({shown}), not real scores")
     return values.to_numpy(dtype=float)
 
 

@@ -450,10 +450,14 @@ def sampled_mean(
 
     which with one question per cluster is :math:`s^2_{\bar x}/n`, the variance
     of the question means over :math:`n`. The interval is Student's t on
-    :math:`G - 1` degrees of freedom. With few clusters it is still too
-    short: Cameron & Miller (2015) report a nominal 5% test rejecting 7.5% of
-    the time with 6 clusters and 6.6% with 10; with a handful of groups use
-    the wild cluster bootstrap (Cameron, Gelbach & Miller, 2008). The naive standard error, as if every
+    :math:`G - 1` degrees of freedom; with clusters of equal sizes it is the
+    one-sample t interval on the cluster means. With few clusters of unequal
+    sizes, or skewed cluster means (accuracy near 1), it is too short
+    (:ref:`ch-generative` measures by how much): there use the t interval on
+    the cluster means (the mean over clusters), the CR2 variance with Bell &
+    McCaffrey's (2002) degrees of freedom, or, to compare two models, the
+    sign-flip test over whole clusters (:func:`~sigeval.permutation.paired_permutation_test`
+    on the clusters' summed differences). The naive standard error, as if every
     sample were an independent item, is reported beside it. The variance of a
     question mean splits into a between-question part and a sampling part
     (the law of total variance, :ref:`ch-noise`):
