@@ -42,6 +42,18 @@ def test_cohen_dz_is_the_standardised_mean_difference_with_the_noncentral_t_inte
         assert low < res.estimate < high
 
 
+def test_cohen_dz_is_unlabelled_since_cohens_thresholds_are_for_two_groups():
+    # Strongly correlated pairs: the two-group d is small, d_z = d / sqrt(2 (1 - r)) is not.
+    rng = np.random.default_rng(3)
+    b = rng.normal(0.7, 0.05, 40)
+    a = b + 0.01 + rng.normal(0, 0.01, 40)
+    paired = effect_size(a, b)
+    groups = effect_size(a, b, paired=False)
+    assert paired.estimate > 0.8 and groups.magnitude in ("negligible", "small")
+    assert paired.magnitude == "unlabelled" and "two-group d" in paired.convention
+    assert groups.convention == MAGNITUDE_CONVENTIONS["cohen_d"][1]
+
+
 @pytest.mark.parametrize("sizes", [(2, 2), (3, 5), (8, 8), (20, 12)])
 def test_hedges_g_is_the_corrected_pooled_difference(sizes):
     n_a, n_b = sizes

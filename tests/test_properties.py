@@ -880,7 +880,7 @@ def test_effect_sizes_are_finite_with_ordered_intervals(ab, kind, paired, level)
     bounds = {"cliff_delta": (-1, 1), "common_language": (0, 1)}.get(kind)
     if bounds:
         assert bounds[0] <= res.confidence_interval.low and res.confidence_interval.high <= bounds[1]
-    if paired and kind != "cohen_d":
+    if paired:
         assert res.magnitude == "unlabelled"   # the two-group conventions label two groups only
     else:
         assert res.magnitude in ("negligible", "small", "medium", "large")

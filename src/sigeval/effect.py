@@ -64,12 +64,17 @@ MAGNITUDE_CONVENTIONS: dict[str, tuple[tuple[float, float, float], str]] = {
 
 _LABELS = ("negligible", "small", "medium", "large")
 
-#: The magnitude and convention of the paired kinds of winning: Romano et al.'s and
-#: Vargha & Delaney's thresholds were set for two independent groups.
+#: The magnitude and convention of the paired kinds: every convention's thresholds
+#: were set for two independent groups.
 _UNLABELLED = (
     "unlabelled",
     "none: the thresholds of Romano et al. (2006) and Vargha & Delaney (2000) are for two independent "
     "groups, not for the signs of paired differences",
+)
+_UNLABELLED_DZ = (
+    "unlabelled",
+    "none: Cohen's (1988) thresholds are for the two-group d; d_z = d / sqrt(2 (1 - r)) grows with the "
+    "correlation r of the pairs, so the same difference is 'large' as d_z when the pairs are correlated",
 )
 
 # Beyond this |t| scipy's noncentral t loses accuracy; the interval then comes
@@ -101,7 +106,8 @@ class EffectSize:
     magnitude : str
         ``"negligible"``, ``"small"``, ``"medium"`` or ``"large"`` by
         ``convention``: a rule of thumb, not a finding; ``"unlabelled"`` for
-        the paired kinds of winning, which no convention covers.
+        the paired kinds (:math:`d_z` and the kinds of winning), which no
+        convention covers.
     convention : str
         The convention behind ``magnitude`` and its thresholds (or why there
         is none).
@@ -340,10 +346,12 @@ def effect_size(
     :math:`A`. These thresholds were proposed for the behavioural sciences;
     whether a difference matters on a benchmark is decided by a threshold
     fixed in advance in the units of the score (:ref:`ch-procedures`), not
-    by a label. Romano's and Vargha and Delaney's thresholds are for two
-    independent groups: the paired kinds of winning are ``"unlabelled"``
-    (pairing removes the noise the two groups share, so the same models
-    win more pairs than they win comparisons of two groups).
+    by a label. All three conventions are for two independent groups: the
+    paired kinds (:math:`d_z` and the kinds of winning) are
+    ``"unlabelled"``. Pairing removes the noise the two groups share, so the
+    same models win more pairs than they win comparisons of two groups, and
+    :math:`d_z = d / \sqrt{2(1 - r)}` exceeds the two-group :math:`d` when the
+    pairs' correlation :math:`r` is above 1/2.
 
     Scores whose spread is zero up to rounding error leave :math:`d` and
     :math:`g` undefined: refused. When every pair of runs is won by the same
@@ -399,7 +407,7 @@ def effect_size(
     >>> scores_a = [71.6, 71.1, 71.6, 71.4, 71.2]
     >>> res = effect_size(scores_a, scores_b)
     >>> res.kind, round(res.estimate, 2), [round(x, 2) for x in res.confidence_interval], res.magnitude
-    ('cohen_dz', 1.57, [0.17, 2.9], 'large')
+    ('cohen_dz', 1.57, [0.17, 2.9], 'unlabelled')
     >>> res = effect_size(scores_a, scores_b, kind="cliff_delta", paired=False)
     >>> round(res.estimate, 2), [round(x, 2) for x in res.confidence_interval], res.magnitude
     (0.6, [-0.18, 0.92], 'large')
@@ -434,7 +442,10 @@ def effect_size(
             estimate, low, high, distance = (delta + 1) / 2, (low + 1) / 2, (high + 1) / 2, delta / 2
         if paired:
             name = "paired_mean_sign" if measure == "cliff_delta" else "paired_superiority"
-    magnitude, convention = _UNLABELLED if paired and measure != "cohen_d" else _label(measure, distance)
+    if paired:
+        magnitude, convention = _UNLABELLED_DZ if measure == "cohen_d" else _UNLABELLED
+    else:
+        magnitude, convention = _label(measure, distance)
     return EffectSize(
         estimate=float(estimate),
         confidence_interval=ConfidenceInterval(float(low), float(high)),
