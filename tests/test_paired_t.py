@@ -115,3 +115,102 @@ def test_posterior_is_bayesian_paired_t_row_by_row():
         one = bayesian_paired_t(A[r], B[r], rope=0.005)
         assert [post[k][r] for k in ("loc", "scale", "prob_a_better", "prob_rope", "prob_b_better")] == [
             one.loc, one.scale, one.prob_a_better, one.prob_rope, one.prob_b_better]
+
+
+# --------------------------------------------------------------------------- near the float64 limits
+
+
+@pytest.mark.parametrize("n", [1, 2, 3, 4, 5, 8, 1000])
+def test_the_unit_is_safe_scale_of_the_differences_with_squares(n):
+    # An independent implementation of the same rule: sigeval._numeric.safe_scale(power=2), one row at a time,
+    # at the exponents where the rule switches (2 e + log2 n against 1000, 2 e against -1000).
+    from sigeval._numeric import safe_scale
+    from sigeval._paired_t import _unit
+
+    exponents = np.r_[np.arange(490, 512), np.arange(-512, -490), [-1, 0, 1]]
+    tops = np.r_[np.ldexp(1.0, exponents - 1), np.ldexp(1.5, exponents - 1), 0.0, 1.0]
+    expected = [safe_scale(np.r_[top, np.zeros(n - 1)], power=2) for top in tops]
+    assert _unit(tops, n).tolist() == expected
+
+
+def test_summaries_near_the_limits_keep_the_mean_and_sd_and_ordinary_rows_have_unit_one():
+    big = np.array([1.5e308, -1.2e308, 0.9e308])
+    tiny = np.array([3e-310, -1e-310, 2e-310])
+    a = np.vstack([big, tiny, [0.81, 0.83, 0.8]])
+    b = np.zeros_like(a)
+    s = _many(a, b)
+    assert s.unit[2] == 1.0 and s.unit[0] == 2.0**1023 and s.unit[1] == 2.0**-1029
+    assert s.mean[0] == pytest.approx(float(np.mean(big / 4)) * 4, rel=1e-15)
+    assert s.sd[1] == pytest.approx(float(np.std(tiny * 2.0**1000, ddof=1)) * 2.0**-1000, rel=1e-15)
+    assert s.constant.dtype == bool and s.finite.dtype == bool
+    one = summarise(a[2], b[2])
+    assert one.n.shape == (1,) and one.first.tolist() == [0.81]
+    post, reason = posterior(s, 1e300, 0.0, "scores")  # the posterior computed in each row's unit
+    assert post["loc"][0] == s.mean[0] and post["loc"][1] == s.mean[1] and (reason == "").all()
+
+
+def test_fill_records_the_first_difference_and_the_largest_finite_one_and_warns_of_nothing():
+    import warnings
+
+    a = np.array([[0.9, 0.7, 0.8], [np.inf, 0.25, 0.5], [1.7e308, -1.7e308, 1.0], [np.inf, 0.1, 0.2]])
+    b = np.array([[0.5, 0.6, 0.65], [np.inf, 0.0, 0.0], [-1.7e308, 1.7e308, 0.0], [0.0, 0.0, 0.0]])
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # inf - inf, overflowing differences and their moments: no warning
+        s = _many(a, b)
+        reasons = refusals(s)
+    assert s.first[0] == pytest.approx(0.4) and s.top[0] == pytest.approx(0.4)
+    assert s.finite.tolist() == [True, False, False, False]
+    assert s.top[1] == 0.5 and s.top[3] == 0.2  # the largest finite |difference|, the infinite ones left out
+    assert reasons[0] == "" and all("overflow float64" in r for r in reasons[1:])
+
+
+def test_each_refusal_in_full():
+    few = Summaries.empty(2)
+    fill(few, np.array([1]), np.array([[0.7, 0.7]]), np.array([[0.2, 0.2]]))  # two pairs, zero spread
+    reason = refusals(few)
+    assert reason[0] == "0 seed(s) on which both ran; a paired comparison needs at least 2 (see `failed_runs`)."
+    assert reason[1] == (
+        "The differences `scores_a - scores_b` have zero spread (all equal to 0.49999999999999994): a t-based "
+        "test needs variation between repetitions. Identical values often mean the runs were not independent "
+        "repetitions (e.g. the same checkpoint evaluated again).")
+    rounding = summarise(np.array([1.0, 1.0 + 2.2e-16, 1.0]), np.array([0.5, 0.5, 0.5]))
+    assert " up to rounding error): " in refusals(rounding)[0]
+    huge = summarise(np.array([1.7e308, -1.7e308]), np.array([-1.7e308, 1.7e308]))
+    assert refusals(huge)[0] == (
+        "The differences `scores_a - scores_b` overflow float64 (|difference| > 1.8e308); rescale the scores "
+        "(e.g. divide both by the same power of ten) before comparing them.")
+    # Two equal differences are a point mass for the posterior, not a refusal; fewer than two pairs are refused.
+    post, post_reason = posterior(few, 0.1, 0.0, "scores")
+    assert post_reason[1] == "" and post["prob_a_better"][1] == 1.0 and post_reason[0] == reason[0]
+
+
+def test_an_overflowing_interval_is_refused_on_its_own_row_only():
+    wild = np.array([1.7e308, -1.7e308, 1.7e308])  # finite differences whose sd overflows
+    a = np.vstack([[0.9, 0.7, 0.8], np.zeros(3) + 0.5 * wild])
+    b = np.vstack([[0.5, 0.6, 0.65], -0.5 * wild])
+    values, reason = student(_many(a, b), 0.05)
+    assert reason[0] == "" and np.isfinite(values["ci_low"][0])
+    assert reason[1] == (
+        "The result overflows float64 (confidence_interval not finite): the values of `scores_a` and `scores_b` "
+        "are too large, or too far apart in scale, for float64 arithmetic; rescale them (e.g. divide by a power "
+        "of ten).")
+    assert np.isnan(values["pvalue"][1])
+    s = summarise(np.array([1e200, -1e200, 3e200]), np.array([0.0, 0.0, 0.0]))
+    for spread_of, names in (("scores", "`scores_a` and `scores_b`"), ("differences", "`differences`")):
+        _, why = posterior(s, 0.1, 1e300, spread_of)  # a scale of 1e350
+        assert why[0].startswith(f"The result overflows float64 (scale not finite): the values of {names} are")
+
+
+def test_the_rope_probability_far_in_a_tail_keeps_its_digits_and_a_point_mass_warns_of_nothing():
+    import warnings
+
+    # loc 40 scales above a ROPE of 0.5 on each side: the middle is a difference of two tiny upper tails.
+    _, middle, _ = t_regions(40.0, 1.0, 4, 0.5)
+    exact = stats.t.sf(39.5, 4) - stats.t.sf(40.5, 4)
+    assert float(middle) == pytest.approx(exact, rel=1e-9) and float(middle) > 0
+    _, middle_low, _ = t_regions(-40.0, 1.0, 4, 0.5)  # the other side: 1 - cdf would lose every digit
+    assert float(middle_low) == pytest.approx(exact, rel=1e-9)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        above, inside, below = t_regions(np.array([0.0, 0.3]), 0.0, 4, np.array([0.0, 0.1]))
+    assert above.tolist() == [0.5, 1.0] and inside.tolist() == [0.0, 0.0] and below.tolist() == [0.5, 0.0]

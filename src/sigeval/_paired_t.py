@@ -82,7 +82,7 @@ def _unit(top: np.ndarray, n: int) -> np.ndarray:
     """:func:`~sigeval._numeric.safe_scale` with ``power=2`` of rows whose largest magnitude is ``top``."""
     exponent = np.frexp(top)[1]
     growth = 2 * exponent + np.log2(max(n, 1))
-    ordinary = (top == 0) | ((growth < _SAFE_EXPONENT) & (2 * exponent > -_SAFE_EXPONENT))
+    ordinary = (growth < _SAFE_EXPONENT) & (2 * exponent > -_SAFE_EXPONENT)  # top = 0 has exponent 0: ordinary
     return np.where(ordinary, 1.0, np.ldexp(1.0, exponent - 1))
 
 
@@ -178,7 +178,9 @@ def _quantile(q, level: float | np.ndarray, df: np.ndarray) -> np.ndarray:
 def student(s: Summaries, alpha: float) -> tuple[dict[str, np.ndarray], np.ndarray]:
     """The paired t-test of a zero mean difference and its ``1 - alpha`` Student interval.
 
-    Values ``se``, ``statistic``, ``ci_low``, ``ci_high``, ``pvalue`` (two-sided), per row.
+    Values ``statistic``, ``ci_low``, ``ci_high``, ``pvalue`` (two-sided), per row. Only the interval
+    can overflow: a row with spread has ``sd`` above ZERO_SPREAD_RTOL times the scores' magnitude, which
+    bounds ``|statistic|`` by about ``2 sqrt(n) / ZERO_SPREAD_RTOL``.
     """
     n, mean, sd = s.n, s.mean, s.sd
     df = np.maximum(n - 1, 1)
@@ -188,9 +190,9 @@ def student(s: Summaries, alpha: float) -> tuple[dict[str, np.ndarray], np.ndarr
         half = _quantile(stats.t.isf, alpha / 2, df) * se
         low, high = mean - half, mean + half
         pvalue = 2 * stats.t.sf(np.abs(statistic), df)
-    reason = _then(refusals(s), _overflow({"confidence_interval": np.isfinite(low) & np.isfinite(high),
-                                           "statistic": np.isfinite(statistic)}, "`scores_a` and `scores_b`"))
-    values = {"se": se, "statistic": statistic, "ci_low": low, "ci_high": high, "pvalue": pvalue}
+    reason = _then(refusals(s), _overflow({"confidence_interval": np.isfinite(low) & np.isfinite(high)},
+                                          "`scores_a` and `scores_b`"))
+    values = {"statistic": statistic, "ci_low": low, "ci_high": high, "pvalue": pvalue}
     return _refuse(values, reason), reason
 
 
