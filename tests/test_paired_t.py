@@ -205,12 +205,28 @@ def test_the_rope_probability_far_in_a_tail_keeps_its_digits_and_a_point_mass_wa
     import warnings
 
     # loc 40 scales above a ROPE of 0.5 on each side: the middle is a difference of two tiny upper tails.
-    _, middle, _ = t_regions(40.0, 1.0, 4, 0.5)
-    exact = stats.t.sf(39.5, 4) - stats.t.sf(40.5, 4)
+    _, middle, _ = t_regions(40.0, 1.0, 30, 0.5)
+    exact = stats.t.sf(39.5, 30) - stats.t.sf(40.5, 30)
     assert float(middle) == pytest.approx(exact, rel=1e-9) and float(middle) > 0
-    _, middle_low, _ = t_regions(-40.0, 1.0, 4, 0.5)  # the other side: 1 - cdf would lose every digit
+    _, middle_low, _ = t_regions(-40.0, 1.0, 30, 0.5)  # the other side: 1 - cdf would lose every digit
     assert float(middle_low) == pytest.approx(exact, rel=1e-9)
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         above, inside, below = t_regions(np.array([0.0, 0.3]), 0.0, 4, np.array([0.0, 0.1]))
     assert above.tolist() == [0.5, 1.0] and inside.tolist() == [0.0, 0.0] and below.tolist() == [0.5, 0.0]
+
+
+def test_a_spread_exactly_at_the_tolerance_is_zero_spread():
+    # Differences -x, -x, x, x, 0 have mean 0 and sd exactly x; the pair (4, 4) makes the scale 4, and
+    # x = ZERO_SPREAD_RTOL * 4 = 2**-44: the spread must exceed the tolerance, and this one only equals it.
+    from sigeval._validation import ZERO_SPREAD_RTOL
+
+    x = ZERO_SPREAD_RTOL * 4.0
+    b = np.array([1.0, 1.0, 1.0, 1.0, 4.0])
+    a = b + np.array([-x, -x, x, x, 0.0])
+    s = summarise(a, b)
+    assert s.sd[0] == x and s.scale[0] == 4.0 and s.mean[0] == 0.0
+    assert not s.spread()[0] and "zero spread" in refusals(s)[0]
+    post, reason = posterior(s, 0.0, 0.0, "scores")
+    assert reason[0] == "" and post["scale"][0] == 0.0   # a point mass at 0: half and half on a zero ROPE
+    assert (post["prob_a_better"][0], post["prob_b_better"][0]) == (0.5, 0.5)

@@ -74,8 +74,7 @@ class Summaries:
 
     def spread(self) -> np.ndarray:
         """Rows whose differences vary by more than rounding error (relative to the scores' magnitude)."""
-        with np.errstate(invalid="ignore"):
-            return self.sd > ZERO_SPREAD_RTOL * self.scale
+        return self.sd > ZERO_SPREAD_RTOL * self.scale
 
 
 def _unit(top: np.ndarray, n: int) -> np.ndarray:
@@ -95,7 +94,8 @@ def fill(out: Summaries, rows: np.ndarray, a: np.ndarray, b: np.ndarray) -> None
     unit = _unit(top, d.shape[1])
     y = d / unit[:, None]
     out.n[rows] = d.shape[1]
-    with np.errstate(over="ignore", invalid="ignore"):  # rows with an infinite difference are refused
+    # The unit keeps sums of squares in range; only a row with an infinite difference (refused) is invalid.
+    with np.errstate(invalid="ignore"):
         out.mean_u[rows] = y.mean(axis=1)
         out.sd_u[rows] = y.std(axis=1, ddof=1)
     out.unit[rows] = unit
