@@ -401,6 +401,9 @@ def test_defaults():
 def test_the_bootstrap_arguments_warn_and_change_nothing(given, kind):
     with pytest.warns(FutureWarning, match=r"^`n_resamples` and `rng` of effect_size are no longer used") as record:
         res = effect_size(A, B, kind=kind, **given)
+    assert str(record[0].message) == (
+        "`n_resamples` and `rng` of effect_size are no longer used: the paired kinds of winning now have an "
+        "exact binomial interval, and no kind resamples. Drop them; they will be removed.")
     # The warning points at the caller (under mutation testing, at mutmut's trampoline that calls for it).
     assert record[0].filename == __file__ or "mutmut" in Path(record[0].filename).parts
     assert res == effect_size(A, B, kind=kind)
