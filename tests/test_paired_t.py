@@ -207,9 +207,9 @@ def test_the_rope_probability_far_in_a_tail_keeps_its_digits_and_a_point_mass_wa
     # loc 40 scales above a ROPE of 0.5 on each side: the middle is a difference of two tiny upper tails.
     _, middle, _ = t_regions(40.0, 1.0, 30, 0.5)
     exact = stats.t.sf(39.5, 30) - stats.t.sf(40.5, 30)
-    assert float(middle) == pytest.approx(exact, rel=1e-9) and float(middle) > 0
+    assert float(middle) == pytest.approx(exact, rel=1e-9, abs=0)
     _, middle_low, _ = t_regions(-40.0, 1.0, 30, 0.5)  # the other side: 1 - cdf would lose every digit
-    assert float(middle_low) == pytest.approx(exact, rel=1e-9)
+    assert float(middle_low) == pytest.approx(exact, rel=1e-9, abs=0)   # approx alone allows 1e-12
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         above, inside, below = t_regions(np.array([0.0, 0.3]), 0.0, 4, np.array([0.0, 0.1]))
