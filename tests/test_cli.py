@@ -845,3 +845,64 @@ def test_the_comparison_page_has_its_figures(examples, tmp_path):
     assert not re.search(r"url\((?!#)|@import", text)
     ids = re.findall(r"\bid=\"([^\"]+)\"", text)
     assert len(ids) == len(set(ids)) and all(i.startswith(("models-", "pairs-")) for i in ids)
+
+
+# --------------------------------------------------------------------------- gate: every option reaches the library
+
+
+def _renamed_runs(tmp_path, mean=0.002):
+    """The gate's table of runs with columns of other names, as a harness might write them."""
+    path = _gate_runs(tmp_path, mean, n_seeds=8)
+    table = pd.read_csv(path)
+    renamed = tmp_path / "renamed.csv"
+    table.rename(columns={"task": "benchmark", "model": "system", "seed": "run", "score": "acc"}).to_csv(
+        renamed, index=False, float_format="%.17g")
+    return table, renamed
+
+
+@pytest.mark.parametrize("args, kwargs", [
+    (("--alpha", 0.1, "--target-power", 0.9), dict(alpha=0.1, target_power=0.9)),
+    (("--lower-is-better", "--fail-on", "zero"), dict(higher_is_better=False, fail_on="zero")),
+    (("--method", "betting", "--bounds", -1, 1), dict(method="betting", bounds=(-1.0, 1.0))),
+    (("--method", "t-mixture",), dict(method="t-mixture")),
+])
+def test_gate_passes_every_option_and_column_name_to_gate_table(tmp_path, monkeypatch, args, kwargs):
+    monkeypatch.delenv("GITHUB_STEP_SUMMARY", raising=False)
+    table, renamed = _renamed_runs(tmp_path)
+    done = sigeval("gate", renamed, "--model-a", "new", "--model-b", "main", "--margin", 0.01, "--json",
+                   "--task", "benchmark", "--model", "system", "--seed", "run", "--score", "acc", *args)
+    expected = gate_table(table, model_a="new", model_b="main", margin=0.01, **kwargs)
+    assert done.returncode == EXIT_STATUS[expected.decision], done.stderr
+    assert json.loads(done.stdout) == json.loads(json.dumps(expected.to_dict()))
+
+
+def test_gate_pairs_by_item_with_a_label_column(tmp_path, monkeypatch):
+    monkeypatch.delenv("GITHUB_STEP_SUMMARY", raising=False)
+    rng = np.random.default_rng(4)
+    label = rng.integers(0, 3, 400)
+    new = np.where(rng.random(400) < 0.9, label, (label + 1) % 3)
+    main_ = np.where(rng.random(400) < 0.85, label, (label + 1) % 3)
+    table = pd.DataFrame({"question": np.arange(400), "truth": label, "new": new, "main": main_})
+    path = tmp_path / "predictions.csv"
+    table.to_csv(path, index=False)
+    done = sigeval("gate", path, "--model-a", "new", "--model-b", "main", "--margin", 0.02, "--json",
+                   "--paired-by", "item", "--item", "question", "--label", "truth")
+    expected = gate_table(table.rename(columns={"question": "item"}), model_a="new", model_b="main", margin=0.02,
+                          paired_by="item", label="truth")
+    assert done.returncode == EXIT_STATUS[expected.decision], done.stderr
+    assert json.loads(done.stdout) == json.loads(json.dumps(expected.to_dict()))
+
+
+def test_gate_errors_in_full(tmp_path, monkeypatch):
+    monkeypatch.delenv("GITHUB_STEP_SUMMARY", raising=False)
+    path = _gate_runs(tmp_path, 0.002)
+    done = _gate(path, "--margin", 0.01, "--method", "fixed", "--state", tmp_path / "s.json")
+    assert done.returncode == 3 and done.stderr == (
+        "sigeval gate: error: --state keeps the history of a confidence sequence; --method fixed keeps none (use "
+        "--method t-mixture or betting)\n")
+    done = sigeval("gate", path, "--model-a", "old", "--model-b", "main", "--margin", 0.01)
+    assert done.returncode == 3 and done.stderr.startswith(f"sigeval gate: error: {path}: ") and "'old'" in done.stderr
+    blocked = tmp_path / "no-such-folder" / "state.json"
+    done = _gate(path, "--margin", 0.01, "--state", blocked)
+    assert done.returncode == 3
+    assert done.stderr.startswith(f"sigeval gate: error: --state {blocked}: cannot write the state (")

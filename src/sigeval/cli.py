@@ -217,7 +217,7 @@ def _gate(args: argparse.Namespace) -> GateResult:
         if isinstance(err, TableError) and err.rows is not None:  # positions of the table, lines of the file
             where += ", " + row_list(table.index[err.rows].to_numpy(), word="line")
         raise InputError(f"{where}: {err.detail if isinstance(err, TableError) else err}") from None
-    if res.state is not None:
+    if args.state and res.state is not None:  # a sequence method without --state decides once, keeping nothing
         _write(f"--state {args.state}", "the state", lambda: Path(args.state).write_text(res.state.to_json()))
     return res
 
