@@ -906,3 +906,63 @@ def test_gate_errors_in_full(tmp_path, monkeypatch):
     done = _gate(path, "--margin", 0.01, "--state", blocked)
     assert done.returncode == 3
     assert done.stderr.startswith(f"sigeval gate: error: --state {blocked}: cannot write the state (")
+
+
+# --------------------------------------------------------------------------- runs: options reach Report
+
+
+def _three_task_runs(tmp_path):
+    rng = np.random.default_rng(0)
+    rows = [(t, m, s, 0.8 + 0.01 * (m == "a") + 0.01 * rng.standard_normal())
+            for t in ("t1", "t2", "t3") for m in ("a", "b", "c") for s in range(5)]
+    table = pd.DataFrame(rows, columns=["task", "model", "seed", "score"])
+    plain, renamed = tmp_path / "runs.csv", tmp_path / "renamed.csv"
+    table.to_csv(plain, index=False, float_format="%.17g")
+    table.rename(columns={"task": "benchmark", "model": "system", "seed": "run", "score": "acc"}).to_csv(
+        renamed, index=False, float_format="%.17g")
+    return plain, renamed
+
+
+@pytest.mark.parametrize("view, extra", [("pairwise", ()), ("power", ("--correction", "holm")),
+                                         ("equivalence", ("--margin", 0.005)), ("friedman", ())])
+def test_runs_reads_columns_of_other_names_as_the_same_report(tmp_path, view, extra):
+    plain, renamed = _three_task_runs(tmp_path)
+    by_default = json.loads(sigeval("runs", plain, "--json", "--view", view, *extra).stdout)
+    named = sigeval("runs", renamed, "--json", "--view", view, "--task", "benchmark", "--model", "system",
+                    "--seed", "run", "--score", "acc", *extra)
+    assert named.returncode == 0, named.stderr
+    named_out = json.loads(named.stdout)
+    for out in (named_out, by_default):
+        out["environment"].pop("call")   # the command lines differ, nothing else
+    assert named_out == by_default
+
+
+def test_runs_lower_is_better_reverses_every_difference(tmp_path):
+    plain, _ = _three_task_runs(tmp_path)
+    higher = json.loads(sigeval("runs", plain, "--json", "--view", "pairwise").stdout)["pairwise"]
+    lower = json.loads(sigeval("runs", plain, "--json", "--view", "pairwise", "--lower-is-better").stdout)["pairwise"]
+    table = pd.read_csv(plain)
+    expected = Report(table, higher_is_better=False).pairwise()
+    assert [row["mean_diff"] for row in lower] == pytest.approx(expected.mean_diff.tolist(), rel=1e-12)
+    assert [row["mean_diff"] for row in lower] == pytest.approx([row["mean_diff"] for row in higher], rel=1e-12)
+
+
+def test_runs_errors_in_full(tmp_path):
+    plain, _ = _three_task_runs(tmp_path)
+    done = sigeval("runs", plain, "--view", "equivalence")
+    assert done.returncode == 1 and done.stderr == (
+        "sigeval runs: error: the equivalence view needs --margin (the smallest difference that matters, fixed in advance); "
+        "--view all leaves it out without one\n")
+    one_task = tmp_path / "one.csv"
+    pd.read_csv(plain).query("task == 't1'").to_csv(one_task, index=False)
+    done = sigeval("runs", one_task, "--view", "friedman")
+    assert done.stderr == f"sigeval runs: error: {one_task}: the Friedman view needs at least 2 tasks; the file has 1\n"
+    done = sigeval("runs", plain, "--experiment", "x")
+    assert done.stderr == ("sigeval runs: error: a CSV file of runs is read with: sigeval runs RUNS.csv (--experiment and "
+                           "--metric are for --from mlflow)\n")
+    done = sigeval("runs", "--from", "mlflow", "--experiment", "x")
+    assert done.stderr == ("sigeval runs: error: --from mlflow reads an experiment: sigeval runs --from mlflow --experiment NAME "
+                           "--metric METRIC [--tracking-uri URI] (no file)\n")
+    blocked = tmp_path / "no-such-folder" / "page.html"
+    done = sigeval("runs", plain, "--html", blocked)
+    assert done.returncode == 1 and done.stderr.startswith(f"sigeval runs: error: {blocked}: cannot write the page (")
