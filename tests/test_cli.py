@@ -966,3 +966,30 @@ def test_runs_errors_in_full(tmp_path):
     blocked = tmp_path / "no-such-folder" / "page.html"
     done = sigeval("runs", plain, "--html", blocked)
     assert done.returncode == 1 and done.stderr.startswith(f"sigeval runs: error: {blocked}: cannot write the page (")
+
+
+def test_compare_errors_in_full(tmp_path):
+    path = tmp_path / "p.csv"
+    pd.DataFrame({"A": [1, 0, 1, 1], "B": [0, 0, 1, 0]}).to_csv(path, index=False)
+    cases = [
+        ((path, path), f"one CSV file is compared at a time; got 2 ({path} {path})"),
+        ((path, "--k", 1), "--k: not an option of a CSV file of predictions (--from logs only)"),
+        ((path, "--family", "all"), "--family: not an option of a CSV file of predictions (--from logs only)"),
+        ((path, "--metric", "f1"), "--metric of a CSV file is accuracy or auc; got f1"),
+        ((path, "--metric", "accuracy", "auc"), "--metric of a CSV file is accuracy or auc; got accuracy auc"),
+    ]
+    for args, message in cases:
+        done = sigeval("compare", *args)
+        assert done.returncode == 1 and done.stderr == f"sigeval compare: error: {message}\n", args
+    # Without a label column every column is read as 0/1 correctness: said in the note, and beside an error.
+    done = sigeval("compare", path, "--json")
+    hint = ("no column 'label', so every column was read as a model's 0/1 correctness; name the column of true "
+            "labels with --label COLUMN (or say --label none)")
+    assert done.returncode == 0 and json.loads(done.stdout)["note"].endswith(f"; {hint}")
+    bad = tmp_path / "bad.csv"
+    pd.DataFrame({"A": [1, 0, 2, 1], "B": [0, 0, 1, 0]}).to_csv(bad, index=False)
+    done = sigeval("compare", bad)
+    assert done.returncode == 1 and done.stderr.startswith(f"sigeval compare: error: {bad}")
+    assert done.stderr.endswith(f" ({hint})\n")
+    labelled = sigeval("compare", path, "--label", "none", "--json")
+    assert hint not in json.loads(labelled.stdout)["note"]
