@@ -993,3 +993,45 @@ def test_compare_errors_in_full(tmp_path):
     assert done.stderr.endswith(f" ({hint})\n")
     labelled = sigeval("compare", path, "--label", "none", "--json")
     assert hint not in json.loads(labelled.stdout)["note"]
+
+
+def test_files_beside_the_output_and_their_errors_in_full(tmp_path, monkeypatch):
+    monkeypatch.delenv("GITHUB_STEP_SUMMARY", raising=False)
+    plain, _ = _three_task_runs(tmp_path)
+    page = tmp_path / "report.HTM"   # .htm, in any case, is a page too
+    done = sigeval("runs", plain, "--output", page)
+    assert done.returncode == 0 and done.stdout == f"HTML report written to {page}\n"
+    assert page.read_text(encoding="utf-8").lstrip().lower().startswith("<!doctype html>")
+    missing = tmp_path / "no-such-folder"
+    done = sigeval("runs", plain, "--output", missing / "report.html")
+    assert done.stderr == f"sigeval runs: error: {missing / 'report.html'}: cannot write the page (No such file or directory)\n"
+    done = sigeval("runs", plain, "--output", missing / "report.txt")
+    assert done.stderr == f"sigeval runs: error: --output {missing / 'report.txt'}: cannot write the file (No such file or directory)\n"
+    # The state of the gate: an unwritable one names the error as Python does, an unreadable one says why.
+    runs = _gate_runs(tmp_path, 0.002)
+    done = _gate(runs, "--margin", 0.01, "--state", missing / "s.json")
+    assert done.stderr == (f"sigeval gate: error: --state {missing / 's.json'}: cannot write the state ([Errno 2] No such "
+                           f"file or directory: '{missing / 's.json'}')\n")
+    folder = tmp_path / "a-folder"
+    folder.mkdir()
+    done = _gate(runs, "--margin", 0.01, "--state", folder)
+    assert done.stderr == f"sigeval gate: error: --state {folder}: cannot read the file (Is a directory)\n"
+    broken = tmp_path / "broken.json"
+    broken.write_text("{", encoding="utf-8")
+    done = _gate(runs, "--margin", 0.01, "--state", broken)
+    assert done.returncode == 3 and done.stderr.startswith(f"sigeval gate: error: --state {broken}: ")
+    # The summary: --summary FILE and $GITHUB_STEP_SUMMARY are named as the user gave them.
+    done = _gate(runs, "--margin", 0.01, "--summary", missing / "summary.md")
+    assert done.stderr.startswith(f"sigeval gate: error: --summary {missing / 'summary.md'}: cannot write the summary (")
+    monkeypatch.setenv("GITHUB_STEP_SUMMARY", str(missing / "step.md"))
+    done = _gate(runs, "--margin", 0.01)
+    assert done.stderr.startswith(
+        f"sigeval gate: error: $GITHUB_STEP_SUMMARY ({missing / 'step.md'}): cannot write the summary (")
+
+
+def test_gate_json_is_the_results_dict_indented_by_one(tmp_path, monkeypatch):
+    monkeypatch.delenv("GITHUB_STEP_SUMMARY", raising=False)
+    runs = _gate_runs(tmp_path, 0.002)
+    done = _gate(runs, "--margin", 0.01, "--json")
+    expected = gate_table(pd.read_csv(runs), model_a="new", model_b="main", margin=0.01)
+    assert done.stdout == json.dumps(expected.to_dict(), indent=1) + "\n"
