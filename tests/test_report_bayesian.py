@@ -359,3 +359,18 @@ def test_bayesian_needs_a_rope(hand):
 def test_aggregate_refuses_bad_arguments_by_name(hand, args, kwargs, error, match):
     with pytest.raises(error, match=match):
         hand.aggregate(*args, **kwargs)
+
+
+def test_bayesian_judges_a_rounding_level_spread_against_the_scores_or_the_differences():
+    # Scores near 1e6 whose differences vary at 1e-10: rounding error against the scores (a point mass for
+    # the Bayesian paired t, as bayesian_paired_t gives), real variation against the differences themselves
+    # (the correlated t's spread_of="differences", as correlated_ttest gives).
+    d = np.array([1.0, 3.0, 2.0, 4.0, 2.5]) * 1e-10
+    runs = pd.DataFrame([("t", m, s, 1e6 + (d[s] if m == "a" else 0.0)) for m in ("a", "b") for s in range(5)],
+                        columns=["task", "model", "seed", "score"])
+    seeds = Report(runs).bayesian(rope=1e-12)
+    assert seeds.posterior_scale.iloc[0] == 0.0
+    assert seeds.posterior_scale.iloc[0] == bayesian_paired_t(runs.score[:5], runs.score[5:], rope=1e-12).scale
+    resplits = Report(runs).bayesian(rope=1e-12, test_fraction=0.2)
+    one = correlated_ttest(runs.score[:5].to_numpy() - runs.score[5:].to_numpy(), test_fraction=0.2, rope=1e-12)
+    assert resplits.posterior_scale.iloc[0] > 0 and resplits.posterior_scale.iloc[0] == one.scale
