@@ -1035,3 +1035,25 @@ def test_gate_json_is_the_results_dict_indented_by_one(tmp_path, monkeypatch):
     done = _gate(runs, "--margin", 0.01, "--json")
     expected = gate_table(pd.read_csv(runs), model_a="new", model_b="main", margin=0.01)
     assert done.stdout == json.dumps(expected.to_dict(), indent=1) + "\n"
+
+
+def test_runs_writes_the_cd_diagram_with_any_view_and_says_where(tmp_path):
+    pytest.importorskip("matplotlib")
+    plain, _ = _three_task_runs(tmp_path)
+    figure = tmp_path / "cd.png"
+    done = sigeval("runs", plain, "--view", "pairwise", "--plot", figure)
+    assert done.returncode == 0 and figure.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    assert done.stdout.rstrip().endswith(f"CD diagram written to {figure}")
+    assert "critical difference" in done.stdout   # the Friedman view is shown beside the figure it draws
+    blocked = tmp_path / "no-such-folder" / "cd.png"
+    done = sigeval("runs", plain, "--plot", blocked)
+    assert done.returncode == 1 and done.stderr == (
+        f"sigeval runs: error: --plot {blocked}: cannot write the figure ([Errno 2] No such file or directory: "
+        f"'{blocked}')\n")
+    one_task = tmp_path / "one.csv"
+    pd.read_csv(plain).query("task == 't2'").to_csv(one_task, index=False)
+    done = sigeval("runs", one_task, "--plot", figure)
+    assert done.stderr == f"sigeval runs: error: {one_task}: the Friedman view needs at least 2 tasks; the file has 1\n"
+    two_tasks = tmp_path / "two.csv"
+    pd.read_csv(plain).query("task != 't2'").to_csv(two_tasks, index=False)
+    assert sigeval("runs", two_tasks, "--view", "friedman").returncode == 0   # two tasks are enough
