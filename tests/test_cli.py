@@ -1057,3 +1057,189 @@ def test_runs_writes_the_cd_diagram_with_any_view_and_says_where(tmp_path):
     two_tasks = tmp_path / "two.csv"
     pd.read_csv(plain).query("task != 't2'").to_csv(two_tasks, index=False)
     assert sigeval("runs", two_tasks, "--view", "friedman").returncode == 0   # two tasks are enough
+
+
+# --------------------------------------------------------------------------- what each output computes, and the edges of main
+
+
+@pytest.mark.parametrize("fmt, view, computed", [
+    ("text", "pairwise", ["describe", "pairwise"]),
+    ("markdown", "pairwise", ["describe", "pairwise"]),     # a view's table, not the whole report
+    ("markdown", "power", ["describe", "power"]),
+    ("text", "all", ["aggregate", "bayesian", "describe", "equivalence", "friedman", "pairwise", "power", "summary"]),
+])
+def test_an_output_computes_the_views_it_shows_and_no_others(examples, monkeypatch, fmt, view, computed):
+    calls = []
+    for name in ("describe", "pairwise", "power", "equivalence", "bayesian", "friedman", "aggregate", "summary"):
+        real = getattr(Report, name)
+
+        def counted(self, *args, _real=real, _name=name, **kwargs):
+            calls.append(_name)
+            return _real(self, *args, **kwargs)
+
+        monkeypatch.setattr(Report, name, counted)
+    done = sigeval("runs", examples / "runs.csv", "--view", view, "--margin", 0.01, "--format", fmt)
+    assert done.returncode == 0, done.stderr
+    assert sorted(set(calls)) == computed
+
+
+def test_view_all_shows_the_failed_runs(tmp_path):
+    lines = RUNS_OK.splitlines()
+    path = _write(tmp_path, "r.csv", "\n".join(lines[:-1] + ["t,B,3,nan"]) + "\n")
+    done = sigeval("runs", path, "--failed", "drop-pairs", "--view", "all", "--margin", 0.01)
+    assert done.returncode == 0, done.stderr
+    assert "failed runs (their pairs are left out)\ntask  model  seed  reason\nt     B         3  score is NaN\n" in done.stdout
+
+
+def test_the_design_names_the_score_column(tmp_path):
+    _, renamed = _three_task_runs(tmp_path)
+    done = sigeval("runs", renamed, "--view", "all", "--format", "markdown", "--task", "benchmark", "--model",
+                   "system", "--seed", "run", "--score", "acc")
+    assert done.returncode == 0, done.stderr
+    assert "| metric | acc, higher is better |" in done.stdout
+
+
+def test_compare_errors_without_the_hint_and_the_page_names_the_file(tmp_path):
+    bad = tmp_path / "bad.csv"
+    pd.DataFrame({"y": [1, 0, 1, 1], "A": [1, 0, 2, 1], "B": [0, 0, 1, 0]}).to_csv(bad, index=False)
+    done = sigeval("compare", bad, "--label", "y", "--models", "A", "Z")
+    with pytest.raises(ValueError) as library:
+        from sigeval import compare_predictions
+        compare_predictions(pd.read_csv(bad), label="y", models=["A", "Z"])
+    assert done.returncode == 1 and done.stderr == f"sigeval compare: error: {bad}: {library.value}\n"
+    good = tmp_path / "good.csv"
+    pd.DataFrame({"y": [1, 0, 1, 1, 0], "A": [1, 0, 1, 1, 1], "B": [0, 0, 1, 0, 0]}).to_csv(good, index=False)
+    page = tmp_path / "page.html"
+    argv = ("compare", good, "--label", "y", "--n-resamples", 200, "--output", page)
+    assert sigeval(*argv).returncode == 0
+    text = page.read_text(encoding="utf-8")
+    assert f"<h1>Comparison of 2 models: {good}</h1>" in text
+    assert f"<td class='text'>call</td><td class='text'>sigeval {' '.join(map(str, argv))}</td>" in text
+
+
+def test_gate_reads_runs_with_the_runs_reader_and_items_by_the_named_column(tmp_path, monkeypatch):
+    monkeypatch.delenv("GITHUB_STEP_SUMMARY", raising=False)
+    infinite = tmp_path / "inf.csv"
+    infinite.write_text("task,model,seed,score\nt,new,0,0.9\nt,new,1,inf\nt,main,0,0.8\nt,main,1,0.85\n")
+    done = _gate(infinite, "--margin", 0.01)
+    assert done.returncode == 3 and done.stderr == (
+        f"sigeval gate: error: {infinite}, line 3: column 'score' holds an infinite score\n")
+    # A long table of items whose item column has another name; a repeated item names the lines of the file.
+    long = pd.DataFrame({"model": ["new"] * 40 + ["main"] * 40, "question": [*range(40)] * 2,
+                         "score": [1] * 36 + [0] * 4 + [1] * 30 + [0] * 10})
+    long = long.sample(frac=1, random_state=1)   # in no order: the items pair by their names, not their places
+    path = tmp_path / "items.csv"
+    long.to_csv(path, index=False)
+    done = _gate(path, "--margin", 0.02, "--paired-by", "item", "--item", "question", "--json")
+    expected = gate_table(long.rename(columns={"question": "item"}), model_a="new", model_b="main", margin=0.02,
+                          paired_by="item")
+    assert done.returncode == EXIT_STATUS[expected.decision], done.stderr
+    assert json.loads(done.stdout) == json.loads(json.dumps(expected.to_dict()))
+    twice = tmp_path / "twice.csv"
+    twice.write_text("model,question,score\nnew,1,1\nnew,2,0\nnew,2,1\nmain,1,0\nmain,2,1\n")
+    done = _gate(twice, "--margin", 0.01, "--paired-by", "item", "--item", "question")
+    assert done.returncode == 3 and done.stderr == (
+        f"sigeval gate: error: {twice}, lines 3, 4: model 'new' has more than one row for 2\n")
+
+
+def _ascii_locale(monkeypatch):
+    """Files opened without an encoding get ASCII, as on a machine whose locale is not UTF-8."""
+    import builtins
+
+    from sigeval import cli as command
+
+    monkeypatch.setattr(io, "text_encoding", lambda encoding, stacklevel=2: encoding or "ascii")
+    monkeypatch.setattr(command, "open", lambda file, mode="r", encoding=None, **kw: builtins.open(
+        file, mode, encoding=encoding or "ascii", **kw), raising=False)
+
+
+def test_files_are_utf8_whatever_the_locale(tmp_path, monkeypatch):
+    monkeypatch.delenv("GITHUB_STEP_SUMMARY", raising=False)
+    _ascii_locale(monkeypatch)
+    with pytest.raises(UnicodeEncodeError):   # the simulated locale is in force
+        (tmp_path / "x.txt").write_text("modèle")
+    runs = pd.read_csv(_gate_runs(tmp_path, 0.002)).replace({"new": "modèle", "main": "référence"})
+    path = tmp_path / "runs.csv"
+    runs.to_csv(path, index=False, float_format="%.17g")
+    report = tmp_path / "report.txt"
+    done = sigeval("runs", path, "--output", report)
+    assert done.returncode == 0, done.stderr
+    assert "modèle" in report.read_text(encoding="utf-8")
+    summary, state = tmp_path / "summary.md", tmp_path / "state.json"
+    done = sigeval("gate", path, "--model-a", "modèle", "--model-b", "référence", "--margin", 0.01, "--summary",
+                   summary, "--state", state)
+    assert done.returncode in (0, 1, 2), done.stderr
+    assert summary.read_text(encoding="utf-8").startswith("### sigeval gate: ")
+    # A state rewritten by another tool (jq writes UTF-8, not escapes) is read back: its keys are the items' names.
+    items = tmp_path / "items.csv"
+    pd.DataFrame({"model": ["modèle"] * 30 + ["référence"] * 30, "item": [f"q-é{i}" for i in range(30)] * 2,
+                  "score": [1] * 27 + [0] * 3 + [1] * 24 + [0] * 6}).to_csv(items, index=False)
+    gate_items = ("gate", items, "--model-a", "modèle", "--model-b", "référence", "--margin", 0.05, "--paired-by",
+                  "item", "--state", tmp_path / "items-state.json")
+    assert sigeval(*gate_items).returncode in (0, 1, 2)
+    state = tmp_path / "items-state.json"
+    state.write_text(json.dumps(json.loads(state.read_text()), ensure_ascii=False), encoding="utf-8")
+    assert "q-é0" in state.read_text(encoding="utf-8")
+    done = sigeval(*gate_items)
+    assert done.returncode in (0, 1, 2), done.stderr
+
+
+def test_a_state_file_that_is_not_text_says_why(tmp_path, monkeypatch):
+    monkeypatch.delenv("GITHUB_STEP_SUMMARY", raising=False)
+    state = tmp_path / "state.json"
+    state.write_bytes(b"\xff\xfe\x00garbage")
+    done = _gate(_gate_runs(tmp_path, 0.002), "--margin", 0.01, "--state", state)
+    assert done.returncode == 3 and done.stderr == (
+        f"sigeval gate: error: --state {state}: cannot read the file ('utf-8' codec can't decode byte 0xff in "
+        "position 0: invalid start byte)\n")
+
+
+def test_main_reads_the_command_line_when_given_no_arguments(examples, monkeypatch, capsys):
+    monkeypatch.setattr(sys, "argv", ["sigeval", "runs", str(examples / "runs.csv"), "--json"])
+    assert main() == 0
+    assert json.loads(capsys.readouterr().out)["environment"]["call"] == f"sigeval runs {examples / 'runs.csv'} --json"
+
+
+def test_main_on_a_closed_pipe_an_interrupt_and_a_bug(examples, monkeypatch, tmp_path):
+    from sigeval import cli as command
+
+    def closed(*args, **kwargs):
+        raise BrokenPipeError
+
+    monkeypatch.setattr(command.ro, "render", closed)
+    assert sigeval("runs", examples / "runs.csv").returncode == 0
+
+    def interrupted(*args, **kwargs):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(command.ro, "render", interrupted)
+    assert sigeval("runs", examples / "runs.csv").returncode == 130
+
+    def bug(*args, **kwargs):
+        raise RuntimeError("something broke")
+
+    monkeypatch.setattr(command.ro, "render", bug)
+    monkeypatch.delenv("SIGEVAL_DEBUG", raising=False)
+    done = sigeval("runs", examples / "runs.csv")
+    assert done.returncode == 2 and done.stdout == "" and done.stderr == (
+        "sigeval runs: internal error: RuntimeError: something broke. This is a bug: please report it with the output "
+        "of 'sigeval --version' (set SIGEVAL_DEBUG=1 for the traceback)\n")
+    monkeypatch.setattr(command, "gate_table", bug)
+    monkeypatch.delenv("GITHUB_STEP_SUMMARY", raising=False)
+    done = _gate(_gate_runs(tmp_path, 0.002), "--margin", 0.01)
+    assert done.returncode == 3 and done.stderr.startswith("sigeval gate: internal error: RuntimeError: something broke.")
+    monkeypatch.setenv("SIGEVAL_DEBUG", "1")
+    with pytest.raises(RuntimeError, match="something broke"):
+        sigeval("runs", examples / "runs.csv")
+
+
+def test_a_figure_without_matplotlib_names_the_extra(tmp_path, monkeypatch):
+    from sigeval import cli as command
+
+    def no_matplotlib(*args, **kwargs):
+        raise ImportError("No module named 'matplotlib'")
+
+    monkeypatch.setattr(command.ro, "cd_diagram_file", no_matplotlib)
+    plain, _ = _three_task_runs(tmp_path)
+    done = sigeval("runs", plain, "--plot", tmp_path / "cd.png")
+    assert done.returncode == 1 and done.stderr == f"sigeval runs: error: --plot {command.PLOTS_HINT}\n"

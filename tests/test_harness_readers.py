@@ -619,3 +619,93 @@ def test_inspect_invalidated_samples_are_kept_and_marked(inspect_logs, tmp_path)
     assert len(table) == 20 and len(marked) == 1
     assert (marked["item"].iloc[0], marked["sample"].iloc[0]) == ("q05", 2) and np.isnan(marked.score.iloc[0])
     assert marked.error.iloc[0] == "the sample was invalidated (leaked into training)"
+
+
+def test_command_passes_every_option_to_compare_items(lm_eval_out, capsys, tmp_path):
+    folders = [lm_eval_out / "org__model-a", lm_eval_out / "model-b"]
+    metric = {"arc_easy": "acc", "gsm8k": "exact_match,strict-match"}
+    argv = ["compare", "--from", "lm-eval", *folders, "--metric", "arc_easy=acc", "gsm8k=exact_match,strict-match",
+            "--k", 1, "--family", "all", "--confidence-level", 0.9, "--n-resamples", 300, "--rng", 7, "--json"]
+    code, out, err = _run(capsys, *argv)
+    assert code == 0, err
+    shown = json.loads(out)
+    table = read_lm_eval(folders, metric=metric)
+    res = compare_items(table, k=1, family="all", confidence_level=0.9, n_resamples=300, rng=7)
+    assert shown["pairs"] == res.pairs.to_dict("records") and shown["note"] == res.note
+    assert shown["pass_at_k"] == res.pass_at_k.to_dict("records")
+    assert shown["confidence_level"] == 0.9
+    assert shown["environment"]["call"] == "sigeval " + " ".join(map(str, argv))
+    # Each option changed the answer (otherwise the comparison above could not fail).
+    base = dict(k=1, family="all", confidence_level=0.9, n_resamples=300, rng=7)
+    for option, default in (("k", None), ("family", "task"), ("confidence_level", 0.95), ("n_resamples", 10_000),
+                            ("rng", 0)):
+        changed = compare_items(table, **(base | {option: default}))
+        assert not (changed.pairs.equals(res.pairs) and changed.pass_at_k.equals(res.pass_at_k)), option
+    # The page names the folders read, as given.
+    page = tmp_path / "page.html"
+    code, out, err = _run(capsys, "compare", "--from", "lm-eval", *folders, "--metric", "arc_easy=acc",
+                          "gsm8k=exact_match,strict-match", "--output", page)
+    assert code == 0, err
+    assert f"<h1>Comparison of 2 models: {folders[0]} {folders[1]}</h1>" in page.read_text(encoding="utf-8")
+
+
+def test_command_errors_from_logs_in_full(lm_eval_out, capsys):
+    code, _, err = _run(capsys, "compare", "--from", "lm-eval", lm_eval_out, "--label", "y", "--models", "a", "b",
+                        "--groups", "g", "--auc-method", "bootstrap", "--max-resamples", 5)
+    assert code == 1 and err == ("sigeval compare: error: --label, --models, --groups, --auc-method, --max-resamples: "
+                                 "not an option of --from lm-eval (for CSV files)\n")
+    code, _, err = _run(capsys, "compare", "--from", "lm-eval", lm_eval_out, "--metric", "acc", "exact_match")
+    assert err == "sigeval compare: error: --metric takes one NAME, or TASK=NAME for each task; got acc exact_match\n"
+    # TASK=NAME splits at the first '='; one TASK=NAME alone is a mapping too.
+    gsm = lm_eval_out / "model-b" / f"samples_gsm8k_{DATES[0]}.jsonl", lm_eval_out / "org__model-a"
+    for given in (["gsm8k=exact_match=x"], ["arc_easy=acc"]):
+        code, _, err = _run(capsys, "compare", "--from", "lm-eval", *(gsm if "=x" in given[0] else [lm_eval_out]),
+                            "--metric", *given)
+        mapping = dict(m.split("=", 1) for m in given)
+        with pytest.raises(ValueError) as library:
+            read_lm_eval(list(gsm) if "=x" in given[0] else lm_eval_out, metric=mapping)
+        assert code == 1 and err == f"sigeval compare: error: {library.value}\n", given
+    # An error of the comparison names the folders read, or the file and line of the row at fault.
+    folders = [lm_eval_out / "org__model-a", lm_eval_out / "model-b"]
+    code, _, err = _run(capsys, "compare", "--from", "lm-eval", *folders, "--metric", "arc_easy=acc",
+                        "gsm8k=exact_match,strict-match", "--k", 5)
+    with pytest.raises(ValueError) as library:
+        compare_items(read_lm_eval(folders, metric={"arc_easy": "acc", "gsm8k": "exact_match,strict-match"}), k=5)
+    assert code == 1 and err == f"sigeval compare: error: {folders[0]} {folders[1]}: {library.value}\n"
+    write_lm_eval_run(lm_eval_out, "model-b", "2026-03-03T08-00-00.000000",
+                      {"boolq": [lm_eval_line(i, "none", {"acc": 1.0}) for i in range(3)]})
+    code, _, err = _run(capsys, "compare", "--from", "lm-eval", lm_eval_out, "--metric", "arc_easy=acc",
+                        "gsm8k=exact_match,strict-match", "boolq=acc")
+    boolq = lm_eval_out / "model-b" / "samples_boolq_2026-03-03T08-00-00.000000.jsonl"
+    assert code == 1 and err == (f"sigeval compare: error: {boolq}, line 1: task 'boolq': a comparison needs at least "
+                                 "2 models; found ['model-b']\n")
+
+
+def test_command_names_the_first_failed_sample_and_says_there_are_more(tmp_path, capsys):
+    pytest.importorskip("inspect_ai", reason="the inspect extra (pip install 'sigeval[inspect]') is not installed")
+    logs = write_inspect_logs(tmp_path / "logs", log_format="json", epochs=1, failing="q04")
+    table = read_inspect(tmp_path / "logs", metric="match")
+    with pytest.raises(ValueError) as library:
+        compare_items(table)
+    first = table[table.error != ""].iloc[0]
+    code, _, err = _run(capsys, "compare", "--from", "inspect", *logs, "--metric", "match")
+    detail = str(library.value).split(": ", 1)[1]   # the library's message without its "rows 18, 19"
+    assert code == 1 and err == f"sigeval compare: error: {first.file}, item 'q04' and more: {detail}\n"
+
+
+def test_command_reads_mlflow_columns_as_named(mlflow_uri, capsys):
+    base = ("runs", "--from", "mlflow", "--experiment", "sweep", "--metric", "val_acc", "--tracking-uri", mlflow_uri,
+            "--failed", "drop-pairs")
+    code, out, err = _run(capsys, *base, "--view", "all", "--format", "markdown")
+    assert code == 0, err
+    assert "| metric | val_acc, higher is better |" in out   # the design names the metric read
+    for options, kwargs in ((("--task", "none"), dict(task=None)), (("--model", "lr"), dict(model="lr")),
+                            (("--seed", "lr"), dict(seed="lr"))):
+        code, out, err = _run(capsys, *base, *options, "--json")
+        try:
+            expected = sigeval.Report(read_mlflow("sweep", metric="val_acc", tracking_uri=mlflow_uri, **kwargs),
+                                      failed="drop-pairs")
+        except ValueError as library:
+            assert code == 1 and err == f"sigeval runs: error: MLflow experiment 'sweep': {library}\n", options
+        else:
+            assert code == 0 and json.loads(out)["report"] == repr(expected), options

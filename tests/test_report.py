@@ -1630,3 +1630,33 @@ def test_points_scale_every_view_and_the_outputs_say_so(hand):
     assert "| metric | score, in points (x 100), higher is better |" in text and "| margin | 1, in points |" in text
     with pytest.raises(ValueError, match=r"^`units` must be one of 'score', 'points'"):
         Report(hand.runs, units="percent")
+
+
+def test_power_with_holm_refuses_the_rows_pairwise_cannot_test_with_its_reason():
+    # Scores near the limit, alpha at its floor: the t interval of two pairs overflows although the scores do not.
+    table = pd.DataFrame([("t", "A", 0, 9e299), ("t", "A", 1, -9e299), ("t", "B", 0, 0.0), ("t", "B", 1, 0.0),
+                          ("t", "C", 0, 1.0), ("t", "C", 1, 2.0)], columns=["task", "model", "seed", "score"])
+    report = Report(table)
+    pairwise = report.pairwise(alpha=1e-12)
+    power = report.power(alpha=1e-12, correction="holm")
+    assert (pairwise.note.str.contains("overflows float64") == [True, True, False]).all()
+    assert power.note.tolist() == pairwise.note.tolist()
+    assert power.mde.isna().tolist() == [True, True, False]
+    # A comparison with one pair: the same reason in both views, whatever the correction.
+    rows = [(t, m, s, v) for s in range(4) for t, m, v in
+            (("t", "A", 0.8 + 0.01 * s), ("t", "B", 0.78 if s == 0 else np.nan), ("t", "C", 0.7 + 0.003 * s * s))]
+    report = Report(pd.DataFrame(rows, columns=["task", "model", "seed", "score"]), failed="drop-pairs")
+    notes = report.pairwise().note.tolist()
+    assert notes[0].startswith("not tested: 1 seed(s) on which both ran")
+    for correction in ("none", "holm", "bonferroni"):
+        assert report.power(correction=correction).note.tolist() == notes, correction
+    bayesian = report.bayesian(0.01)
+    assert bayesian.note.tolist() == notes and bayesian.mean_diff.dtype == np.float64
+
+
+def test_a_comparison_refused_by_the_seeds_search_has_no_power_or_mde():
+    rows = [("t", m, s, v) for s in range(4) for m, v in (("A", 0.8 + 0.01 * s), ("C", 0.7 + 0.003 * s * s))]
+    power = Report(pd.DataFrame(rows, columns=["task", "model", "seed", "score"])).power(deltas=(1e-30, 0.01))
+    row = power.iloc[0]
+    assert row.note.startswith("not tested: `delta` = 1e-30 is too small against `sigma_d`")
+    assert np.isnan(row.observed_power) and np.isnan(row.mde) and not row.detectable

@@ -62,12 +62,10 @@ def _scratch_copy(module: str, tests: list[str]) -> Path:
     scratch = Path(tempfile.mkdtemp(prefix=f"mutation-{module}-"))
     shutil.copytree(ROOT / "src", scratch / "src", ignore=shutil.ignore_patterns("__pycache__", "*.egg-info"))
     (scratch / "tests").mkdir()
+    # Every file of tests/ (a test file may import another's tables); only the module's own tests are run.
     for path in (ROOT / "tests").iterdir():
-        if path.is_file() and (path.suffix != ".py" or not path.name.startswith("test_")):
+        if path.is_file():
             shutil.copy2(path, scratch / "tests" / path.name)
-    for test in tests:
-        if (ROOT / test).exists():
-            shutil.copy2(ROOT / test, scratch / test)
     # Some tests read the repository's tools (test_cli checks the example files against their generator).
     shutil.copytree(ROOT / "tools", scratch / "tools", ignore=shutil.ignore_patterns("__pycache__"))
     if (ROOT / "tests" / "data").exists():

@@ -99,7 +99,7 @@ MODULES: dict[str, Module] = {
     "aggregate": _statistics("tests/test_aggregate.py", "tests/test_draws.py"),
     "effect": _statistics("tests/test_effect.py"),
     "cli": Module("front door", ("tests/test_cli.py", "tests/test_harness_readers.py", "tests/test_predictions.py")),
-    "_cli_parser": Module("front door", ("tests/test_cli.py", "tests/test_vocabulary.py")),
+    "_cli_parser": Module("front door", ("tests/test_cli_parser.py", "tests/test_cli.py", "tests/test_vocabulary.py")),
     "_report_base": Module("front door", ("tests/test_report.py",)),
     "_report_across": Module("front door", ("tests/test_report.py", "tests/test_report_bayesian.py")),
     "_report_within": Module("front door", ("tests/test_report.py", "tests/test_report_bayesian.py",

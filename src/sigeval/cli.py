@@ -179,11 +179,11 @@ def _runs(args: argparse.Namespace) -> ro.ReportOutput:
             raise InputError(f"{args.file}: the Friedman view needs at least 2 tasks; the file has {len(report.tasks)}")
         shown = (("summary", "failed_runs", "describe", *VIEWS) if args.view == "all" else
                  ("failed_runs", args.view, *(("friedman",) if args.plot else ())))
+        # A page is the whole report whatever the view; --view all shows every view anyway.
         page = args.html or Path(args.output or "").suffix.lower() in (".html", ".htm")
-        whole = page or (args.format == "markdown" and args.view == "all")
         choices = ro.Choices(args.margin, args.alpha, args.target_power, args.family, args.correction, args.rope,
                              args.n_resamples, args.rng, args.metric if args.source == "mlflow" else args.score)
-        out = ro.ReportOutput(report, choices, ro.views(report, choices, ro.EVERY if whole else (*shown, "describe")),
+        out = ro.ReportOutput(report, choices, ro.views(report, choices, ro.EVERY if page else (*shown, "describe")),
                               shown, args.call)
     except (ValueError, TypeError) as err:
         raise InputError(f"{args.file}: {err}") from None
