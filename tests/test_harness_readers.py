@@ -684,7 +684,7 @@ def test_command_errors_from_logs_in_full(lm_eval_out, capsys):
 def test_command_names_the_first_failed_sample_and_says_there_are_more(tmp_path, capsys):
     pytest.importorskip("inspect_ai", reason="the inspect extra (pip install 'sigeval[inspect]') is not installed")
     logs = write_inspect_logs(tmp_path / "logs", log_format="json", epochs=1, failing="q04")
-    table = read_inspect(tmp_path / "logs", metric="match")
+    table = read_inspect(list(logs), metric="match")   # the files in the order the command is given them
     with pytest.raises(ValueError) as library:
         compare_items(table)
     first = table[table.error != ""].iloc[0]
