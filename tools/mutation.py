@@ -14,6 +14,7 @@ Usage::
 
     python tools/mutation.py                 # every module
     python tools/mutation.py power paired    # some modules
+    python tools/mutation.py _runs_table     # a helper with tests of its own, when named
     python tools/mutation.py --list          # the modules and their tests
     python tools/mutation.py --diffs power   # and the diff of each open survivor
 
@@ -44,6 +45,8 @@ from sigeval._registry import MUTATED_KINDS  # noqa: E402
 MODULES: dict[str, list[str]] = {
     name: list(module.tests) for name, module in REGISTRY.items() if module.kind in MUTATED_KINDS
 }
+#: A helper with tests of its own is mutated when named (the run table of Report, the gate's pairs).
+NAMED: dict[str, list[str]] = {name: list(module.tests) for name, module in REGISTRY.items() if module.tests}
 
 
 def equivalent_survivors() -> dict[str, str]:
@@ -93,7 +96,7 @@ def _scratch_copy(module: str, tests: list[str]) -> Path:
 
 
 def run_module(module: str, jobs: int, keep: bool = False) -> dict:
-    tests = MODULES[module]
+    tests = NAMED[module]
     if not (ROOT / "src" / "sigeval" / f"{module}.py").exists():
         return {"module": module, "missing": True}
     scratch = _scratch_copy(module, tests)
@@ -154,9 +157,9 @@ def main(argv: list[str] | None = None) -> int:
         for module, tests in MODULES.items():
             print(f"{module:12s} {' '.join(tests)}")
         return 0
-    unknown = [m for m in args.modules if m not in MODULES]
+    unknown = [m for m in args.modules if m not in NAMED]
     if unknown:
-        parser.error(f"unknown module(s) {unknown}; choose from {sorted(MODULES)}")
+        parser.error(f"unknown module(s) {unknown}; choose from {sorted(NAMED)}")
     reviewed = equivalent_survivors()
     rows = []
     for module in args.modules or list(MODULES):
