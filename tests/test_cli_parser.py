@@ -30,11 +30,13 @@ def _value(value):
 
 def interface(parser: argparse.ArgumentParser) -> dict:
     """Everything a user of ``parser`` meets, as JSON."""
-    out: dict = {"prog": parser.prog, "description": parser.description, "epilog": parser.epilog, "options": []}
+    out: dict = {"prog": parser.prog, "description": parser.description, "epilog": parser.epilog,
+                 "layout": parser.formatter_class.__name__, "options": []}
     for action in parser._actions:
         if isinstance(action, argparse._HelpAction):  # argparse's own -h
             continue
         if isinstance(action, argparse._SubParsersAction):
+            out["command"] = {"dest": action.dest, "required": action.required, "metavar": action.metavar}
             out["command_help"] = {a.dest: a.help for a in action._choices_actions}
             out["commands"] = {name: interface(sub) for name, sub in action.choices.items()}
             continue
@@ -109,3 +111,14 @@ def test_the_constants_the_command_reads():
     assert cp.GATE_ERROR == 3 and cp.MAX_RESAMPLES == 100_000_000
     assert cp.VIEWS == ("pairwise", "power", "equivalence", "bayesian", "friedman", "aggregate")
     assert set(cp.LOG_READERS) == {"lm-eval", "inspect"} and set(cp.EXAMPLES) == {"predictions", "runs"}
+
+
+def test_a_command_is_required_and_the_examples_keep_their_lines(capsys):
+    with pytest.raises(SystemExit) as stop:
+        cp.build_parser().parse_args([])
+    assert stop.value.code == 2 and "the following arguments are required: COMMAND" in capsys.readouterr().err
+    for command in ("compare", "runs", "gate", "example"):
+        with pytest.raises(SystemExit):
+            cp.build_parser().parse_args([command, "--help"])
+        help_text = capsys.readouterr().out
+        assert "\nexample:\n  sigeval " in help_text, command   # the epilog's lines as written, not refilled

@@ -912,15 +912,15 @@ def test_scores_figure_one_panel_per_task_mean_and_sd_of_each_model():
         (12, 2.1))
 
 
-def test_cd_figure_at_the_given_alpha():
+def test_cd_figure_at_the_views_alpha():
     pytest.importorskip("matplotlib")
     from matplotlib.figure import Figure
     from matplotlib.layout_engine import ConstrainedLayoutEngine
 
     from sigeval._report_output import _cd_figure
 
-    friedman = _two_tasks().friedman()  # at alpha = 0.05
-    fig = _cd_figure(friedman, 0.1)(Figure)
+    friedman = _two_tasks().friedman(alpha=0.1)   # the diagram cannot disagree with the view's own level
+    fig = _cd_figure(friedman)(Figure)
     assert tuple(fig.get_size_inches()) == pytest.approx((7, 0.5 + 0.45 * 2))
     assert isinstance(fig.get_layout_engine(), ConstrainedLayoutEngine)
     assert [ax.get_title() for ax in fig.axes] == ["mean rank (1 = best); Nemenyi CD = 1.163 at α = 0.1, 2 models, N = 2"]

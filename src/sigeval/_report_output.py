@@ -613,12 +613,13 @@ def _scores_figure(report: Any, described: pd.DataFrame, metric: str) -> Any:
     return draw
 
 
-def _cd_figure(friedman: Any, alpha: float) -> Any:
+def _cd_figure(friedman: Any) -> Any:
+    """The view's critical-difference diagram, at the level the view was computed at (its own ``alpha``)."""
     def draw(figure_class):
         from .plots import cd_diagram
 
         fig = figure_class(figsize=(7, 0.5 + 0.45 * friedman.n_models), layout="constrained")
-        cd_diagram(fig.subplots(), friedman.result, alpha=alpha)
+        cd_diagram(fig.subplots(), friedman)
         return fig
 
     return draw
@@ -702,7 +703,7 @@ def page(output: ReportOutput | ComparisonOutput, path: str | Path, title: str |
             body.append(_figure(_svg(_scores_figure(report, shown["describe"], c.metric), "scores"),
                                 f"Mean score of each model on each task, with ± one sd over the seeds ({c.metric})"))
         if section.startswith("Ranking") and "friedman" in shown:
-            body.append(_figure(_svg(_cd_figure(shown["friedman"], c.alpha), "cd"),
+            body.append(_figure(_svg(_cd_figure(shown["friedman"]), "cd"),
                                 f"Critical-difference diagram: mean ranks over {shown['friedman'].n_tasks} tasks, "
                                 f"Nemenyi at alpha = {c.alpha:g}"))
         if frame is not None:
@@ -713,11 +714,11 @@ def page(output: ReportOutput | ComparisonOutput, path: str | Path, title: str |
     return _write_page(path, heading, body)
 
 
-def cd_diagram_file(friedman: Any, alpha: float, path: str | Path) -> None:
+def cd_diagram_file(friedman: Any, path: str | Path) -> None:
     """The critical-difference diagram, saved to ``path`` (its suffix names the format); needs matplotlib."""
     from matplotlib.figure import Figure
 
-    fig = _cd_figure(friedman, alpha)(Figure)
+    fig = _cd_figure(friedman)(Figure)
     fig.savefig(path)
 
 

@@ -188,8 +188,7 @@ def _runs(args: argparse.Namespace) -> ro.ReportOutput:
     except (ValueError, TypeError) as err:
         raise InputError(f"{args.file}: {err}") from None
     if args.plot:
-        _write(f"--plot {args.plot}", "the figure", lambda: ro.cd_diagram_file(out.views["friedman"], args.alpha,
-                                                                               args.plot))
+        _write(f"--plot {args.plot}", "the figure", lambda: ro.cd_diagram_file(out.views["friedman"], args.plot))
     if args.html:
         _write(args.html, "the page", lambda: ro.page(out, args.html))
     return dataclasses.replace(out, written=tuple((k, f) for k, f in (("plot", args.plot), ("html", args.html)) if f))
