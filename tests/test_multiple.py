@@ -1,5 +1,7 @@
 """sigeval.multiple: adjusted p-values against scipy, hand computation and simulation."""
 
+import warnings
+
 import numpy as np
 import pytest
 from scipy import stats
@@ -496,3 +498,14 @@ def test_decision_levels_decide_exactly_as_holm_and_bonferroni():
     assert decision_levels([0.0, 0.0]).tolist() == [0.025, 0.05]
     with pytest.raises(ValueError, match=r"^`method` must be one of 'holm', 'bonferroni'; got 'bh'"):
         decision_levels([0.1], method="bh")
+
+
+def test_decision_levels_keep_the_shape_and_warn_of_nothing():
+    p = np.array([[0.01, 0.04], [0.03, 0.005]])
+    for method in ("holm", "bonferroni"):
+        levels = decision_levels(p, method=method)
+        assert levels.shape == (2, 2)
+        np.testing.assert_array_equal(levels.ravel(), decision_levels(p.ravel(), method=method))
+    with np.errstate(all="warn"), warnings.catch_warnings():
+        warnings.simplefilter("error")   # zero p-values: 0 / 0 in the branch np.where does not take, silently
+        assert decision_levels([0.0, 0.0, 0.01]).tolist() == [0.05 / 3, 0.025, 0.05]
