@@ -214,3 +214,157 @@ def test_the_path_may_be_text_or_a_path(tmp_path):
     path = _write(tmp_path, "r.csv", RUNS)
     pd.testing.assert_frame_equal(read_runs_csv(str(path)), read_runs_csv(path))
     pd.testing.assert_frame_equal(read_csv_table(os.fspath(path)), read_csv_table(path))
+
+
+# --------------------------------------------------------------------------- the delimiter, lines and messages at the edges
+
+
+@pytest.mark.parametrize("name, content, columns, lines", [
+    # A quoted field holding ';' is one field: ';' still splits every row as the header, although '|' splits them too.
+    ("quoted", 'a;b;c|d\n"p;q";r;s|t\n"u;v";w;x|y\n', ["a", "b", "c|d"], [2, 3]),
+    # Windows line ends: the last row is read whole, and its extra comma rules the comma out.
+    ("crlf", "a,b;c\r\nx,y;z\r\nx,y,w;z\r\n", ["a,b", "c"], [2, 3]),
+    # Beyond the 21 lines read, the last one may be cut: it is left out, the others are read.
+    ("long header", "a;b;c,d\n" + "x,y\n" * 25, ["a;b;c", "d"], [2, 3, 4, 5, 6]),
+    ("line 20", "a,b;c\n" + "x,y;z\n" * 18 + "x,y,w;z\n" + "x,y;z\n" * 10, ["a,b", "c"], [2, 3, 4, 5, 6]),
+    # A quoted text of many lines (a model's answer): cut by the 21 lines, it is left out of the choice.
+    ("long text", 'a;b\n"' + "\n".join(f"line {i}" for i in range(25)) + '";5\nx;6\n', ["a", "b"], [2, 27]),
+    # Blank lines after the header: the header alone chooses.
+    ("blank lines", "a;b\n" + "\n" * 25 + "x;1\n", ["a", "b"], [27]),
+    # A bare carriage return ends a line, as the csv module reads it, after a blank line.
+    ("bare CR", "a,b\n\nx,1\ry,2\n", ["a", "b"], [3, 4]),
+])
+def test_the_delimiter_and_the_lines_at_the_edges(tmp_path, name, content, columns, lines):
+    table = read_csv_table(_write(tmp_path, "f.csv", content.encode()))
+    assert table.columns.tolist() == columns and table.index.tolist()[:5] == lines
+
+
+def test_the_delimiter_is_chosen_from_the_first_rows_and_a_later_row_is_an_error(tmp_path):
+    path = _write(tmp_path, "later.csv", "a,b;c\n" + "x,y;z\n" * 25 + "x,y,w;z\n")
+    with pytest.raises(ValueError, match=r"^.*later\.csv, line 27: 3 fields where the header \(line 1\) has 2$"):
+        read_csv_table(path)
+
+
+def test_an_extra_field_is_refused_even_when_the_first_column_counts_from_0(tmp_path):
+    # pandas would read the first field as the index, and an index 0, 1, ... equals a default one.
+    path = _write(tmp_path, "shifted.csv", "score,model\n0,8620,A\n1,7700,B\n")
+    with pytest.raises(ValueError) as error:
+        read_csv_table(path)
+    assert str(error.value) == (f"{path}, line 2: 3 fields where the header (line 1) has 2: a decimal comma "
+                                "('0,8620')? Write decimals with a point (0.8620)")
+
+
+def test_repeated_names_are_refused_with_any_delimiter_and_without_rows(tmp_path):
+    for content in ("a;a;b\n1;2;3\n", "a,a\n"):
+        path = _write(tmp_path, "r.csv", content)
+        with pytest.raises(ValueError) as error:
+            read_csv_table(path)
+        assert str(error.value) == (f"{path}, line 1: column 'a' appears 2 times (columns 1, 2); each column needs "
+                                    "its own name (pandas would rename the repeats silently)")
+
+
+def test_a_file_pandas_cannot_read_gives_pandas_reason(tmp_path):
+    path = _write(tmp_path, "open.csv", 'a\n"x\n')
+    with pytest.raises(ValueError) as error:
+        read_csv_table(path)
+    assert str(error.value) == (f"{path}: not a readable CSV file (Error tokenizing data. C error: EOF inside string "
+                                "starting at row 1)")
+    with pytest.raises(TypeError) as error:
+        read_csv_table(3)
+    assert str(error.value) == "`path` must be a file name (str or path-like); got int."
+
+
+def test_runs_are_read_with_the_given_delimiter_and_name_the_missing_column(tmp_path):
+    path = _write(tmp_path, "runs.csv", RUNS.replace(",", ";"))
+    with pytest.raises(ValueError) as error:
+        read_runs_csv(path, sep=",")
+    assert str(error.value) == f"{path}: no column 'task' for the tasks (the columns are 'task;model;seed;score')"
+    assert read_runs_csv(path, sep=";").shape == (12, 4)
+    with pytest.raises(ValueError) as error:
+        read_runs_csv(path, model="system")
+    assert str(error.value) == (f"{path}: no column 'system' for the models (the columns are 'task', 'model', "
+                                "'seed', 'score')")
+
+
+# --------------------------------------------------------------------------- read_mlflow on a client that stands in for MLflow
+
+
+class _Page(list):
+    token = None
+
+
+class _Client:
+    """What read_mlflow asks of MLflow's client, answered from a list of runs (MLflow's own objects' fields)."""
+
+    tracking_uri = "fake://store"
+
+    def __init__(self, runs, experiments=("Default", "sweep")):
+        self.runs, self.experiments = runs, experiments
+
+    def get_experiment_by_name(self, name):
+        from types import SimpleNamespace
+
+        return SimpleNamespace(experiment_id="1") if name in self.experiments else None
+
+    def search_experiments(self):
+        from types import SimpleNamespace
+
+        return [SimpleNamespace(name=n) for n in self.experiments]
+
+    def search_runs(self, ids, max_results, order_by, page_token):
+        # Pages of MLflow's default size, oldest first, as its documentation spells them.
+        assert (ids, max_results, order_by, page_token) == (["1"], 1000, ["attributes.start_time ASC"], None)
+        return _Page(self.runs)
+
+
+def _run(i, params, tags=(), metrics=(), status="FINISHED"):
+    from types import SimpleNamespace
+
+    return SimpleNamespace(info=SimpleNamespace(run_id=f"r{i}", run_name=f"run-{i}", status=status),
+                           data=SimpleNamespace(params=dict(params), tags=dict(tags), metrics=dict(metrics)))
+
+
+def _read(monkeypatch, runs, experiment="sweep", experiments=("Default", "sweep"), **options):
+    from sigeval import read_mlflow, readers
+
+    monkeypatch.setattr(readers, "_mlflow_client", lambda uri: _Client(runs, experiments))
+    return read_mlflow(experiment, **({"metric": "acc"} | options))
+
+
+def test_mlflow_arguments_are_names(monkeypatch):
+    for name in ("experiment", "metric", "model", "seed"):
+        options = {"experiment": "sweep", "metric": "acc", name: ""}
+        with pytest.raises(TypeError) as error:
+            _read(monkeypatch, [], **options)
+        assert str(error.value) == f"`{name}` must be a name (non-empty text); got ''."
+    for task in ("", 3):
+        with pytest.raises(TypeError) as error:
+            _read(monkeypatch, [], task=task)
+        assert str(error.value) == f"`task` must be a name (non-empty text) or None; got {task!r}."
+
+
+def test_mlflow_names_the_experiments_there_are(monkeypatch):
+    for experiments, listed in ((("Default", "sweep"), "'Default', 'sweep'"), ((), "none")):
+        with pytest.raises(ValueError) as error:
+            _read(monkeypatch, [], experiment="swept", experiments=experiments)
+        assert str(error.value) == f"no MLflow experiment named 'swept' at fake://store (the experiments are {listed})."
+
+
+def test_mlflow_runs_without_the_metric_or_a_field_say_what_they_have(monkeypatch):
+    params = {"task": "cifar", "model": "A", "seed": "0"}
+    runs = [_run(0, params, metrics={"acc": 0.9}), _run(1, params | {"seed": "1"}, metrics={"loss": 0.3, "f1": 0.8}),
+            _run(2, params | {"seed": "2"})]
+    table = _read(monkeypatch, runs)
+    assert table.error.tolist() == ["", "the run logged no metric 'acc' (it logged 'f1', 'loss')",
+                                    "the run logged no metric 'acc' (it logged none)"]
+    assert table.seed.tolist() == [0, 1, 2] and table.score.iloc[0] == 0.9
+    for role in ("task", "model", "seed"):
+        run = _run(0, {k: v for k, v in params.items() if k != role}, tags={"mlflow.user": "me"})
+        with pytest.raises(ValueError) as error:
+            _read(monkeypatch, [run])
+        has = ", ".join(repr(k) for k in sorted(params) if k != role)
+        assert str(error.value) == (f"MLflow run r0 ('run-0') has no parameter or tag '{role}' for the {role} (it has "
+                                    f"{has}); name the {role}'s parameter with `{role}`")
+    with pytest.raises(ValueError) as error:
+        _read(monkeypatch, [_run(0, {}, tags={"mlflow.user": "me"})], task=None)
+    assert str(error.value).endswith("for the model (it has none); name the model's parameter with `model`")

@@ -49,6 +49,7 @@ import io
 import itertools
 import os
 import re
+import warnings
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -129,17 +130,17 @@ def read_csv_table(path: str | os.PathLike, *, sep: str | None = None) -> pd.Dat
     sep = sep or _delimiter(text)
     try:
         _check_header(list(itertools.islice(csv.reader(io.StringIO(text, newline=""), delimiter=sep), 2)), str(path))
-        table = pd.read_csv(io.StringIO(text), sep=sep)
-        if not table.index.equals(pd.RangeIndex(len(table))):
-            # More fields on each row than in the header: pandas would silently use the first column as the index
-            # (a RangeIndex too when that column counts 1, 4, 7, ...).
-            raise pd.errors.ParserError("the rows have more fields than the header (line 1)")
+        with warnings.catch_warnings():
+            # Rows with more fields than the header: by default pandas would read the first column as the index
+            # (silently, and as a RangeIndex when it counts 0, 1, 2, ...); without an index it warns, an error here.
+            warnings.simplefilter("error", pd.errors.ParserWarning)
+            table = pd.read_csv(io.StringIO(text), sep=sep, index_col=False)
         if table.empty:
             raise ValueError(f"{path}: the file has a header but no rows")
         table.index = pd.Index(_record_lines(text, sep, len(table), str(path)), name="line")
     except pd.errors.EmptyDataError:
         raise ValueError(f"{path}: the file is empty") from None
-    except (pd.errors.ParserError, csv.Error) as err:
+    except (pd.errors.ParserError, pd.errors.ParserWarning, csv.Error) as err:
         raise _shifted(text, str(path), sep) or ValueError(
             f"{path}: not a readable CSV file ({str(err).splitlines()[0]})"
         ) from None
