@@ -237,6 +237,7 @@ def test_the_path_may_be_text_or_a_path(tmp_path):
 def test_the_delimiter_and_the_lines_at_the_edges(tmp_path, name, content, columns, lines):
     table = read_csv_table(_write(tmp_path, "f.csv", content.encode()))
     assert table.columns.tolist() == columns and table.index.tolist()[:5] == lines
+    assert table.index.dtype == np.int64 and table.index.name == "line"
 
 
 def test_the_delimiter_is_chosen_from_the_first_rows_and_a_later_row_is_an_error(tmp_path):
