@@ -1204,3 +1204,22 @@ def test_columns_as_wide_as_an_indented_line_are_aligned_and_followed_as_any_oth
     frame = pd.DataFrame({wide: [0.5], "n": [1], a: [0.25], b: [0.75]})
     assert text_table(frame, 40).split("\n\n")[1].split("\n") == ["0.5000".rjust(36) + "  1",
                                                                   "    " + "0.2500".rjust(17) + "  " + "0.7500".rjust(17)]
+
+
+def test_to_markdown_and_to_html_pass_every_option_to_the_views_and_the_call(tmp_path, monkeypatch):
+    scores = np.random.default_rng(5).uniform(0.5, 0.9, 32)
+    many = Report(pd.DataFrame({"task": np.repeat(["t1", "t2"], 16), "model": np.tile(np.repeat(["A", "B"], 8), 2),
+                                "seed": np.tile(np.arange(8), 4), "score": scores}))
+    options = "rope=0.01, n_resamples=300, rng=4)"
+    markdown = many.to_markdown(0.05, rope=0.01, n_resamples=300, rng=4)
+    page = many.to_html(tmp_path / "r.html", 0.05, precision=2, rope=0.01, n_resamples=300, rng=4).read_text()
+    for text in (markdown, html.unescape(page)):
+        assert "(Bayesian paired t, ROPE = 0.01)" in text             # not the margin's 0.05
+        assert "(runs resampled within each task, 300 resamples, rng=4)." in text
+        assert f"correction='none', {options}" in text
+    mean = many.describe()["mean"].iloc[0]
+    assert f"{mean:.2f}" in page and f"{mean:.4f}" not in page     # the page at the precision asked
+    # The LaTeX table computes the scores per task only.
+    for view in ("pairwise", "power", "summary", "aggregate", "friedman"):
+        monkeypatch.setattr(Report, view, lambda self, *a, **k: pytest.fail("to_latex computed another view"))
+    assert "\\begin{tabular}{lrr}" in many.to_latex()
