@@ -1223,3 +1223,34 @@ def test_to_markdown_and_to_html_pass_every_option_to_the_views_and_the_call(tmp
     for view in ("pairwise", "power", "summary", "aggregate", "friedman"):
         monkeypatch.setattr(Report, view, lambda self, *a, **k: pytest.fail("to_latex computed another view"))
     assert "\\begin{tabular}{lrr}" in many.to_latex()
+
+
+def test_the_design_and_the_methods_sentence_name_the_reference_the_units_and_the_generator():
+    from sigeval._report_output import VIEWS, Choices, ReportOutput, design, method_note, views
+
+    scores = np.random.default_rng(5).uniform(0.5, 0.9, 48)
+    table = pd.DataFrame({"task": np.repeat(["t1", "t2"], 24), "model": np.tile(np.repeat(["A", "B", "C"], 8), 2),
+                          "seed": np.tile(np.arange(8), 6), "score": scores})
+    report = Report(table, reference="A", units="points")
+    choices = Choices(0.05, correction="bonferroni", rng=np.random.default_rng(1))
+    rows = dict(design(report, choices))
+    assert rows["models"] == "3: B, C, A"
+    assert rows["metric"] == "score, in points (x 100), higher is better"
+    assert rows["differences"] == "model A minus model B, paired by (task, seed); the reference, A, is B"
+    assert rows["margin"] == "0.05, in points"
+    plain = dict(design(Report(table), Choices(0.05)))
+    assert plain["metric"] == "score, higher is better" and plain["margin"] == "0.05, in the units of the score"
+    assert plain["differences"] == "model A minus model B, paired by (task, seed)"
+    output = ReportOutput(report, choices, views(report, choices), ("summary", "failed_runs", "describe", *VIEWS))
+    note = method_note(output)
+    assert "minimum detectable effects at 80% power and alpha = 0.05, at the Bonferroni level;" in note
+    assert note.endswith("95% stratified-bootstrap intervals (10,000 resamples, rng: the generator given).")
+    for rng, text in ((None, "rng=None"), (7, "rng=7"), (np.int64(7), "rng=np.int64(7)")):
+        seeded = Choices(0.05, rng=rng)
+        assert method_note(ReportOutput(report, seeded, views(report, seeded, ("aggregate",)), ("aggregate",))) == (
+            f"Aggregates of every model's runs over the tasks, 95% stratified-bootstrap intervals (10,000 resamples, "
+            f"{text}).")
+    # The equivalence view alone has its test clause and the differences' clause.
+    alone = ReportOutput(report, choices, views(report, choices, ("equivalence",)), ("equivalence",))
+    assert method_note(alone).startswith("Differences are model A minus model B over the seeds both ran (paired by "
+                                         "task and seed); paired t test and 95% intervals")
