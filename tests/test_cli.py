@@ -449,9 +449,8 @@ def test_messages_are_the_librarys_and_name_the_label(tmp_path):
     assert done.returncode == 1 and "no column 'label'" in done.stderr and "--label COLUMN" in done.stderr
 
 
-def test_views_are_computed_once_whatever_the_outputs(examples, tmp_path, monkeypatch):
-    from sigeval import _report_output as ro
-
+def _count_views(monkeypatch) -> list[str]:
+    """The views of Report the renderer asks for, in order, as the command runs (not those Report uses inside)."""
     calls, depth = [], []
     for name in ("describe", "pairwise", "power", "equivalence", "bayesian", "friedman", "aggregate", "summary"):
         real = getattr(Report, name)
@@ -466,6 +465,13 @@ def test_views_are_computed_once_whatever_the_outputs(examples, tmp_path, monkey
                 depth.pop()
 
         monkeypatch.setattr(Report, name, counted)
+    return calls
+
+
+def test_views_are_computed_once_whatever_the_outputs(examples, tmp_path, monkeypatch):
+    from sigeval import _report_output as ro
+
+    calls = _count_views(monkeypatch)
     computed = []
     real_views = ro.views
     monkeypatch.setattr(ro, "views", lambda *a, **k: computed.append(1) or real_views(*a, **k))
@@ -1069,15 +1075,7 @@ def test_runs_writes_the_cd_diagram_with_any_view_and_says_where(tmp_path):
     ("text", "all", ["aggregate", "bayesian", "describe", "equivalence", "friedman", "pairwise", "power", "summary"]),
 ])
 def test_an_output_computes_the_views_it_shows_and_no_others(examples, monkeypatch, fmt, view, computed):
-    calls = []
-    for name in ("describe", "pairwise", "power", "equivalence", "bayesian", "friedman", "aggregate", "summary"):
-        real = getattr(Report, name)
-
-        def counted(self, *args, _real=real, _name=name, **kwargs):
-            calls.append(_name)
-            return _real(self, *args, **kwargs)
-
-        monkeypatch.setattr(Report, name, counted)
+    calls = _count_views(monkeypatch)
     done = sigeval("runs", examples / "runs.csv", "--view", view, "--margin", 0.01, "--format", fmt)
     assert done.returncode == 0, done.stderr
     assert sorted(set(calls)) == computed

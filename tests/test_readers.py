@@ -246,30 +246,26 @@ def test_the_delimiter_is_chosen_from_the_first_rows_and_a_later_row_is_an_error
         read_csv_table(path)
 
 
-def test_an_extra_field_is_refused_even_when_the_first_column_counts_from_0(tmp_path):
+@pytest.mark.parametrize("content, message", [
     # pandas would read the first field as the index, and an index 0, 1, ... equals a default one.
-    path = _write(tmp_path, "shifted.csv", "score,model\n0,8620,A\n1,7700,B\n")
+    ("score,model\n0,8620,A\n1,7700,B\n", "{path}, line 2: 3 fields where the header (line 1) has 2: a decimal comma "
+     "('0,8620')? Write decimals with a point (0.8620)"),
+    # Repeated names, with any delimiter, with or without rows.
+    ("a;a;b\n1;2;3\n", "{path}, line 1: column 'a' appears 2 times (columns 1, 2); each column needs its own name "
+     "(pandas would rename the repeats silently)"),
+    ("a,a\n", "{path}, line 1: column 'a' appears 2 times (columns 1, 2); each column needs its own name (pandas would "
+     "rename the repeats silently)"),
+    # What pandas cannot read is refused with pandas' reason.
+    ('a\n"x\n', "{path}: not a readable CSV file (Error tokenizing data. C error: EOF inside string starting at row 1)"),
+])
+def test_refusals_in_full(tmp_path, content, message):
+    path = _write(tmp_path, "f.csv", content)
     with pytest.raises(ValueError) as error:
         read_csv_table(path)
-    assert str(error.value) == (f"{path}, line 2: 3 fields where the header (line 1) has 2: a decimal comma "
-                                "('0,8620')? Write decimals with a point (0.8620)")
+    assert str(error.value) == message.format(path=path)
 
 
-def test_repeated_names_are_refused_with_any_delimiter_and_without_rows(tmp_path):
-    for content in ("a;a;b\n1;2;3\n", "a,a\n"):
-        path = _write(tmp_path, "r.csv", content)
-        with pytest.raises(ValueError) as error:
-            read_csv_table(path)
-        assert str(error.value) == (f"{path}, line 1: column 'a' appears 2 times (columns 1, 2); each column needs "
-                                    "its own name (pandas would rename the repeats silently)")
-
-
-def test_a_file_pandas_cannot_read_gives_pandas_reason(tmp_path):
-    path = _write(tmp_path, "open.csv", 'a\n"x\n')
-    with pytest.raises(ValueError) as error:
-        read_csv_table(path)
-    assert str(error.value) == (f"{path}: not a readable CSV file (Error tokenizing data. C error: EOF inside string "
-                                "starting at row 1)")
+def test_a_path_that_is_not_a_file_name_is_named_by_its_type():
     with pytest.raises(TypeError) as error:
         read_csv_table(3)
     assert str(error.value) == "`path` must be a file name (str or path-like); got int."
