@@ -233,6 +233,15 @@ def test_the_path_may_be_text_or_a_path(tmp_path):
     ("blank lines", "a;b\n" + "\n" * 25 + "x;1\n", ["a", "b"], [27]),
     # A bare carriage return ends a line, as the csv module reads it, after a blank line.
     ("bare CR", "a,b\n\nx,1\ry,2\n", ["a", "b"], [3, 4]),
+    # A quoted text cut by the 21 lines, whose lines ';' splits as it splits the header: the text's record is left out
+    # (inside its quotes it has 2 fields where the header has 3), so ',' splits the rest as the header.
+    ("cut text, rival", 'a,b;c,d\n1,"' + "\n".join(["x;y"] * 25) + '",2\n', ["a", "b;c", "d"], [2]),
+    # Blank lines before the header: lines are counted from the file's first.
+    ("blank first", "\n\na;b\nx;1\n", ["a", "b"], [4]),
+    # A field over the csv module's limit (128 KiB), which pandas reads: the records before it choose, not the
+    # delimiters that cut the long field into short ones.
+    ("long field", "a,b\n1," + "x;" * 70_000 + "\n2,y\n", ["a", "b"], [2, 3]),
+    ("long field, rival", "a;b\n1;" + "x," * 70_000 + "\n", ["a", "b"], [2]),
 ])
 def test_the_delimiter_and_the_lines_at_the_edges(tmp_path, name, content, columns, lines):
     table = read_csv_table(_write(tmp_path, "f.csv", content.encode()))
@@ -240,10 +249,19 @@ def test_the_delimiter_and_the_lines_at_the_edges(tmp_path, name, content, colum
     assert table.index.dtype == np.int64 and table.index.name == "line"
 
 
-def test_the_delimiter_is_chosen_from_the_first_rows_and_a_later_row_is_an_error(tmp_path):
-    path = _write(tmp_path, "later.csv", "a,b;c\n" + "x,y;z\n" * 25 + "x,y,w;z\n")
+@pytest.mark.parametrize("end", ["\n", "\r\n", "\r"])
+def test_the_delimiter_is_chosen_from_the_first_rows_and_a_later_row_is_an_error(tmp_path, end):
+    # ';' would read every line, ',' the first 21: the lines are counted as the csv module counts them, whatever ends them.
+    path = _write(tmp_path, "later.csv", end.join(["a,b;c"] + ["x,y;z"] * 25 + ["x,y,w;z", ""]).encode())
     with pytest.raises(ValueError, match=r"^.*later\.csv, line 27: 3 fields where the header \(line 1\) has 2$"):
         read_csv_table(path)
+
+
+def test_a_column_holds_one_type_however_long_the_file(tmp_path):
+    # pandas reads a long file in chunks by default: the same '1' is then the number 1 above a text cell, '1' below.
+    table = read_csv_table(_write(tmp_path, "long.csv", "label,A\n" + "1,1\n" * 300_000 + "cat,1\n1,0\n"))
+    assert table["label"].map(type).nunique() == 1 and table["label"].iloc[-1] == table["label"].iloc[0] == "1"
+    assert len(table) == 300_002 and table.index[-1] == 300_003
 
 
 @pytest.mark.parametrize("content, message", [
@@ -257,6 +275,15 @@ def test_the_delimiter_is_chosen_from_the_first_rows_and_a_later_row_is_an_error
      "rename the repeats silently)"),
     # What pandas cannot read is refused with pandas' reason.
     ('a\n"x\n', "{path}: not a readable CSV file (Error tokenizing data. C error: EOF inside string starting at row 1)"),
+    # Blank lines before the header move every line named.
+    ("\n\nrun,run\ntask,model\n", "{path}, line 3: column 'run' appears 2 times (columns 1, 2); each column needs its "
+     "own name (pandas would rename the repeats silently). Line 4 (task, model) looks like a second header row, as "
+     "pandas writes a two-level (MultiIndex) header: keep one header row"),
+    ("\n\na,b\n1,2,3\n", "{path}, line 4: 3 fields where the header (line 3) has 2: a decimal comma ('2,3')? Write "
+     "decimals with a point (2.3)"),
+    # A quoted field over the csv module's limit: pandas reads it, but its lines cannot be counted.
+    ('a,b\n1,"' + "x" * 140_000 + '"\n', "{path}: not a readable CSV file (field larger than field limit (131072)): "
+     "a quoted field longer than 131,072 characters, the most Python's csv module reads"),
 ])
 def test_refusals_in_full(tmp_path, content, message):
     path = _write(tmp_path, "f.csv", content)

@@ -74,12 +74,14 @@ _SNIFFED_LINES = 21
 def read_csv_table(path: str | os.PathLike, *, sep: str | None = None) -> pd.DataFrame:
     r"""A CSV file as a DataFrame, each row indexed by its line in the file, or an error naming the line.
 
-    The header (line 1) names the columns, one name per column. The
+    The header (the first line that is not blank) names the columns, one name per column. The
     delimiter is ``sep``, or the one of ``,`` ``;`` tab ``|`` that splits the
     header into the most fields and the first 20 rows into as many (a comma on
     a tie); the encoding is UTF-8, or
     what the file's byte-order mark says (UTF-8 with a mark, as Excel saves
-    "CSV UTF-8"; UTF-16). Blank lines are skipped, as pandas skips them.
+    "CSV UTF-8"; UTF-16). Blank lines are skipped, as pandas skips them. A
+    column holds one type (the file is read whole, not in chunks). A field
+    may be longer than the csv module's limit (128 KiB) only outside quotes.
 
     Parameters
     ----------
@@ -93,7 +95,7 @@ def read_csv_table(path: str | os.PathLike, *, sep: str | None = None) -> pd.Dat
     pandas.DataFrame
         The columns as ``pandas.read_csv`` types them, the index named
         ``line``: the line of the file on which each row starts (the first row
-        is on line 2).
+        is on line 2 when the file starts with its header).
 
     Raises
     ------
@@ -104,7 +106,8 @@ def read_csv_table(path: str | os.PathLike, *, sep: str | None = None) -> pd.Dat
         An empty file, a header without rows, a column name used twice, a
         row with more or fewer fields than the header (with the decimal comma
         that split a number, if there is one), bytes that are not text in the
-        encoding; the message names the file and the line.
+        encoding, a quoted field over 128 KiB; the message names the file and
+        the line.
     TypeError
         ``path`` not a file name, ``sep`` not one character.
 
@@ -129,18 +132,22 @@ def read_csv_table(path: str | os.PathLike, *, sep: str | None = None) -> pd.Dat
     text = _text(Path(path), str(path))
     sep = sep or _delimiter(text)
     try:
-        _check_header(list(itertools.islice(csv.reader(io.StringIO(text, newline=""), delimiter=sep), 2)), str(path))
+        _check_header(_leading_records(text, sep, 2), str(path))
         with warnings.catch_warnings():
             # Rows with more fields than the header: by default pandas would read the first column as the index
             # (silently, and as a RangeIndex when it counts 0, 1, 2, ...); without an index it warns, an error here.
             warnings.simplefilter("error", pd.errors.ParserWarning)
-            table = pd.read_csv(io.StringIO(text), sep=sep, index_col=False)
+            # low_memory=False: one type per column (in chunks, '1' may read as 1 above a text cell and '1' below).
+            table = pd.read_csv(io.StringIO(text), sep=sep, index_col=False, low_memory=False)
         if table.empty:
             raise ValueError(f"{path}: the file has a header but no rows")
         table.index = pd.Index(_record_lines(text, sep, len(table), str(path)), name="line")
     except pd.errors.EmptyDataError:
         raise ValueError(f"{path}: the file is empty") from None
-    except (pd.errors.ParserError, pd.errors.ParserWarning, csv.Error) as err:
+    except csv.Error as err:  # pandas read the file; the csv module met a quoted field over its limit
+        raise ValueError(f"{path}: not a readable CSV file ({err}): a quoted field longer than "
+                         f"{csv.field_size_limit():,} characters, the most Python's csv module reads") from None
+    except (pd.errors.ParserError, pd.errors.ParserWarning) as err:
         raise _shifted(text, str(path), sep) or ValueError(
             f"{path}: not a readable CSV file ({str(err).splitlines()[0]})"
         ) from None
@@ -250,12 +257,9 @@ def _delimiter(text: str) -> str:
     sample = "".join(itertools.islice(io.StringIO(text, newline=""), _SNIFFED_LINES))
     scores = {}
     for sep in DELIMITERS:
-        try:
-            rows = [row for _, row in _records(sample, sep)]
-        except csv.Error:
-            rows = []
+        rows = [row for _, row in _leading_records(sample, sep)]
         if len(sample) < len(text) and len(rows) > 1:
-            rows = rows[:-1]  # the sample may end inside the last record
+            rows.pop()  # the sample may end inside the last record
         width = len(rows[0]) if rows else 0
         scores[sep] = (width > 1 and all(len(row) == width for row in rows[1:]), width)
     return max(DELIMITERS, key=lambda sep: (*scores[sep], -DELIMITERS.index(sep)))
@@ -271,8 +275,19 @@ def _records(text: str, sep: str) -> Iterator[tuple[int, list[str]]]:
             yield start, row
 
 
+def _leading_records(text: str, sep: str, n: int | None = None) -> list[tuple[int, list[str]]]:
+    """The first ``n`` records (all if None) with their lines, up to a field over the csv module's limit (128 KiB;
+    pandas has none)."""
+    rows: list[tuple[int, list[str]]] = []
+    try:
+        rows.extend(itertools.islice(_records(text, sep), n))
+    except csv.Error:
+        pass
+    return rows
+
+
 def _record_lines(text: str, sep: str, n_rows: int, path: str) -> np.ndarray:
-    """The line on which each of the ``n_rows`` rows starts (the header is line 1)."""
+    """The line on which each of the ``n_rows`` rows starts (blank lines before the header counted)."""
     if '"' not in text and "\r" not in text and text.count("\n") + (not text.endswith("\n")) == n_rows + 1:
         return np.arange(2, n_rows + 2)  # one record per line: no quotes, no blank line
     lines = np.fromiter((start for start, _ in _records(text, sep)), dtype=np.int64)[1:]
@@ -282,22 +297,22 @@ def _record_lines(text: str, sep: str, n_rows: int, path: str) -> np.ndarray:
     return lines
 
 
-def _check_header(rows: list[list[str]], path: str) -> None:
-    """Refuse repeated column names (pandas renames the second ``a.1``), saying if line 2 is a second header."""
-    if not rows:
+def _check_header(records: list[tuple[int, list[str]]], path: str) -> None:
+    """Refuse repeated column names (pandas renames the second ``a.1``), saying if the next record is a second header."""
+    if not records:
         return
-    header = [name.strip() for name in rows[0]]
+    line, header = records[0][0], [name.strip() for name in records[0][1]]
     counts = collections.Counter(header)
     repeated = [name for name in counts if counts[name] > 1]
     if not repeated:
         return
     name = repeated[0]
     where = ", ".join(str(i + 1) for i, h in enumerate(header) if h == name)
-    message = (f"{path}, line 1: column {name!r} appears {counts[name]} times (columns {where}); "
+    message = (f"{path}, line {line}: column {name!r} appears {counts[name]} times (columns {where}); "
                "each column needs its own name (pandas would rename the repeats silently)")
-    second = [field.strip() for field in rows[1]] if len(rows) > 1 else []
+    second = [field.strip() for field in records[1][1]] if len(records) > 1 else []
     if second and len(set(second)) == len(second) and not any(_is_number(field) for field in second):
-        message += (f". Line 2 ({', '.join(second)}) looks like a second header row, as pandas writes a "
+        message += (f". Line {records[1][0]} ({', '.join(second)}) looks like a second header row, as pandas writes a "
                     "two-level (MultiIndex) header: keep one header row")
     raise ValueError(message)
 
@@ -324,12 +339,13 @@ def _shifted(text: str, path: str, sep: str) -> ValueError | None:
     """The first line with more or fewer fields than the header, and a decimal comma on it if there is one."""
     try:
         records = _records(text, sep)
-        width = len(next(records, (0, []))[1])
+        line, header = next(records, (0, []))
         for number, row in records:
-            if len(row) != width:
-                comma = _decimal_comma(row) if len(row) > width and sep == "," else None
+            if len(row) != len(header):
+                comma = _decimal_comma(row) if len(row) > len(header) and sep == "," else None
                 hint = f": a decimal comma ({comma!r})? Write decimals with a point ({comma.replace(',', '.')})" if comma else ""
-                return ValueError(f"{path}, line {number}: {len(row)} fields where the header (line 1) has {width}{hint}")
+                return ValueError(f"{path}, line {number}: {len(row)} fields where the header (line {line}) has "
+                                  f"{len(header)}{hint}")
     except csv.Error:
         return None
     return None
