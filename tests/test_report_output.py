@@ -1254,3 +1254,181 @@ def test_the_design_and_the_methods_sentence_name_the_reference_the_units_and_th
     alone = ReportOutput(report, choices, views(report, choices, ("equivalence",)), ("equivalence",))
     assert method_note(alone).startswith("Differences are model A minus model B over the seeds both ran (paired by "
                                          "task and seed); paired t test and 95% intervals")
+
+
+# --------------------------------------------------------------------------- details each output must keep
+
+
+def _report_output(report, **options):
+    from sigeval import _report_output as ro
+
+    choices = ro.Choices()
+    return ro.ReportOutput(report, choices, ro.views(report, choices), **options)
+
+
+def test_tables_start_with_the_failed_runs_and_show_the_friedman_ranks():
+    from sigeval import _report_output as ro
+
+    out = _report_output(_one_pair())
+    shown = ro.tables(out)
+    assert list(shown) == ["failed_runs", "describe", "pairwise", "power", "friedman"]
+    pd.testing.assert_frame_equal(shown["failed_runs"], out.views["failed_runs"])
+    pd.testing.assert_frame_equal(shown["friedman"], ro.ranks_frame(out.views["friedman"]))
+    assert "failed_runs" not in ro.tables(_report_output(_one_pair(), shown=("describe",)))
+
+
+def test_text_of_a_report_block_by_block():
+    from sigeval import _report_output as ro
+
+    report = _one_pair()
+    out = _report_output(report, written=(("plot", "cd.png"),))
+    blocks = ro.text(out, width=300).split("\n\n")
+    assert blocks[0] == repr(report) and blocks[1].startswith("summary\n")
+    assert blocks[2] == ("failed runs (their pairs are left out)\n"
+                         + ro.text_table(out.views["failed_runs"], 300).rstrip("\n"))
+    assert blocks[-3] == "left out: equivalence (needs a margin (--margin)); bayesian (needs a ROPE (--rope) or a margin " \
+                         "(--margin))."
+    assert blocks[-2] == ro.wrapped(ro.method_note(out), 300) and blocks[-1] == "CD diagram written to cd.png\n"
+    assert "\n\naggregate (over the tasks, with 95% stratified-bootstrap intervals)\n" in ro.text(out, width=300)
+
+
+@pytest.mark.parametrize("scores, gap", [
+    # A ahead on both tasks: the largest gap, 1, and the tasks it would need.
+    ([0.80, 0.82, 0.81, 0.70, 0.74, 0.71, 0.66, 0.65, 0.61, 0.62, 0.60, 0.60], "tasks for that gap: "),
+    # One task each: mean ranks equal, no gap.
+    ([0.80, 0.82, 0.81, 0.70, 0.74, 0.71, 0.60, 0.62, 0.61, 0.66, 0.65, 0.67], "no gap"),
+])
+def test_text_of_the_friedman_view_names_the_gap_or_its_absence(scores, gap):
+    from sigeval import _report_output as ro
+
+    report = Report(pd.DataFrame({"task": ["t1"] * 6 + ["t2"] * 6, "model": list("AAABBB") * 2,
+                                  "seed": [0, 1, 2] * 4, "score": scores}))
+    out = _report_output(report)
+    f = out.views["friedman"]
+    line = next(line for line in ro.text(out, width=300).splitlines() if line.startswith("critical difference"))
+    assert line.endswith(f"; {gap}{f.n_for_observed_gap}" if f.n_for_observed_gap else "; no gap")
+    assert bool(f.n_for_observed_gap) == (gap != "no gap")
+
+
+def _items_with_missing():
+    from sigeval import compare_items
+
+    rng = np.random.default_rng(1)
+    rows = [(t, m, i, float(rng.random() < 0.7)) for t in ("arc", "gsm") for m in ("a", "b") for i in range(40)
+            if not (t == "arc" and m == "b" and i < 2)]  # b left out two items of arc
+    return compare_items(pd.DataFrame(rows, columns=["task", "model", "item", "score"]), sample=None, metric=None,
+                         n_resamples=50, rng=0)
+
+
+def test_every_format_of_a_comparison_shows_each_table_once_with_the_note():
+    import io
+
+    from sigeval import _report_output as ro
+
+    res = _items_with_missing()
+    out = ro.ComparisonOutput(res, "the note", "items.csv", "sigeval compare items.csv")
+    shown = ro.tables(out)
+    assert list(shown) == ["models", "pairs", "rank_sets", "missing"]
+    text = ro.text(out, width=300)
+    assert ("\nitems left out (held by another model of the task, not by this one)\n"
+            + ro.text_table(res.missing, 300)) in text and text.endswith("\n\nthe note\n")
+    read = pd.read_csv(io.StringIO(ro.csv_text(out)))
+    assert read.columns[0] == "table" and "Unnamed: 0" not in read.columns
+    assert read.table.tolist() == [name for name, t in shown.items() for _ in range(len(t))]
+    tex = ro.latex(out)
+    assert tex.split("\n\n") == [ro.latex_table(t, 4).rstrip("\n") for t in shown.values()][:-1] + [
+        ro.latex_table(shown["missing"], 4)]
+    env = ro.markdown_table(pd.DataFrame(list((ro.versions() | {"call": out.call}).items()), columns=["", "value"]), 4)
+    assert ro.markdown(out) == "\n\n".join([*(f"## {n}\n\n{ro.markdown_table(t, 4)}" for n, t in shown.items()),
+                                            "the note", "## environment\n\n" + env]) + "\n"
+
+
+def test_the_json_of_an_output_is_indented_by_two(report):
+    from sigeval import _report_output as ro
+
+    out = ro.json_text(ro.ComparisonOutput(_items_with_missing(), "n", "s", "c"))
+    assert out.startswith('{\n  "models": [\n    {\n      "task": "arc",')
+
+
+def test_a_comparison_page_puts_a_table_without_figure_right_under_its_heading(tmp_path, monkeypatch):
+    from sigeval import _report_output as ro
+
+    _figure_summary(monkeypatch)
+    res = _items_with_missing()
+    page = ro.page(ro.ComparisonOutput(res, "n", "s", "c"), tmp_path / "p.html").read_text(encoding="utf-8")
+    assert f"<h2>missing</h2>\n\n{ro.html_table(res.missing, 4)}" in page
+    assert f"<h2>rank_sets</h2>\n\n{ro.html_table(res.rank_sets, 4)}" in page
+
+
+def test_jsonable_names_each_infinity_by_its_path_and_unwraps_numpy_scalars():
+    from sigeval._report_output import _jsonable
+
+    infinite = {}
+    value = {"frame": pd.DataFrame({"a": [1.0, np.inf]}), "series": pd.Series({"b": -np.inf, "c": np.float64(0.5)}),
+             "list": [np.int64(3), np.inf, np.nan], "result": object(), "mean_scores": 1, "n_seeds": 2}
+    shown = _jsonable(value, "", infinite)
+    assert shown == {"frame": [{"a": 1.0}, {"a": None}], "series": {"b": None, "c": 0.5}, "list": [3, None, None]}
+    assert type(shown["series"]["c"]) is float and type(shown["list"][0]) is int
+    assert infinite == {"frame[1].a": "inf", "series.b": "-inf", "list[1]": "inf"}
+
+
+def test_latex_of_a_report_shows_the_scores_once_as_mean_and_sd():
+    from sigeval import _report_output as ro
+
+    out = _report_output(_two_tasks())
+    tex = ro.latex(out)
+    others = [name for name in ro.tables(out) if name != "describe"]
+    assert tex.count(r"\begin{tabular}") == 1 + len(others)
+    assert tex.split("\n\\begin{tabular}")[0].startswith("% Mean $\\pm$ sd")
+    assert tex == "\n".join([ro._mean_sd(out.report, out.views["describe"], 4, True),
+                             *(ro.latex_table(ro.tables(out)[name], 4) for name in others)])
+
+
+def test_the_forest_figure_is_seven_inches_wide_a_third_of_an_inch_a_row_with_x_gridlines():
+    from matplotlib.figure import Figure
+    from matplotlib.layout_engine import ConstrainedLayoutEngine
+
+    from sigeval._report_output import _forest_figure
+
+    frame = pd.DataFrame({"estimate": [0.1, 0.2, 0.3], "ci_low": [0.0, 0.1, 0.2], "ci_high": [0.2, 0.3, 0.4]})
+    fig = _forest_figure(frame.estimate, frame[["ci_low", "ci_high"]], ["a", "b", "c"], "diff", 0.0)(Figure)
+    np.testing.assert_allclose(fig.get_size_inches(), [7, 0.9 + 0.32 * 3])
+    assert isinstance(fig.get_layout_engine(), ConstrainedLayoutEngine)
+    ax = fig.axes[0]
+    assert ax.get_xlabel() == "diff"
+    assert all(line.get_visible() and line.get_alpha() == 0.3 for line in ax.xaxis.get_gridlines())
+    assert not any(line.get_visible() for line in ax.yaxis.get_gridlines())
+
+
+def test_the_comparison_figures_draw_up_to_their_limit_and_each_table_on_its_own(monkeypatch):
+    from sigeval import _report_output as ro
+
+    monkeypatch.setattr(ro, "_svg", lambda draw, name: f"<svg {name}/>")
+    row = {"ci_low": 0.1, "ci_high": 0.3, "confidence_level": 0.95}
+
+    class Result:
+        confidence_level = 0.95
+        # 61 models (one too many to draw), their 60 pairs (as many as are drawn) in a stand-in result.
+        per_model = pd.DataFrame([{"model": f"m{i}", "score": 0.2} | row for i in range(ro.FOREST_ROWS + 1)])
+        pairs = pd.DataFrame([{"model_a": "m0", "model_b": f"m{i}", "estimate": 0.2} | row
+                              for i in range(1, ro.FOREST_ROWS + 1)])
+
+    figures = ro._comparison_figures(Result)
+    assert figures["models"].startswith("<p class='note'>(Each model&#x27;s score") and "61 rows" in figures["models"]
+    assert figures["pairs"].startswith("<figure") and "<svg pairs/>" in figures["pairs"]
+
+
+def test_views_check_the_generator_whatever_views_are_asked_for():
+    from sigeval import _report_output as ro
+
+    with pytest.raises(TypeError, match="`rng` must be a numpy.random.Generator"):
+        ro.views(_two_tasks(), ro.Choices(rng="seed"), which=("describe",))
+
+
+def test_the_methods_sentence_names_a_rope_of_zero():
+    from sigeval import _report_output as ro
+
+    report = _two_tasks()
+    choices = ro.Choices(rope=0.0)
+    out = ro.ReportOutput(report, choices, ro.views(report, choices), shown=("bayesian",))
+    assert ro.method_note(out).endswith("with a ROPE of 0.")

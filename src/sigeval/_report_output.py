@@ -512,9 +512,8 @@ def latex(output: ReportOutput | ComparisonOutput) -> str:
 
 def _mean_sd(report: Any, described: pd.DataFrame, precision: int, bold_best: bool) -> str:
     """Mean ± sd of every model on every task (booktabs), the best mean per task in bold if asked."""
-    means = described.pivot(index="model", columns="task", values="mean").reindex(index=list(report.models),
-                                                                                 columns=list(report.tasks))
-    sds = described.pivot(index="model", columns="task", values="sd").reindex_like(means)
+    means = described.pivot(index="model", columns="task", values="mean")  # cells read by name below
+    sds = described.pivot(index="model", columns="task", values="sd")
     best = means.max() if report.higher_is_better else means.min()
     lines = [r"\begin{tabular}{l" + "r" * len(report.tasks) + "}", r"\toprule",
              "model & " + " & ".join(_tex(t) for t in report.tasks) + r" \\", r"\midrule"]

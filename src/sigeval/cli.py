@@ -217,7 +217,7 @@ def _gate(args: argparse.Namespace) -> GateResult:
             where += ", " + row_list(table.index[err.rows].to_numpy(), word="line")
         raise InputError(f"{where}: {err.detail if isinstance(err, TableError) else err}") from None
     if args.state and res.state is not None:  # a sequence method without --state decides once, keeping nothing
-        _write(f"--state {args.state}", "the state", lambda: Path(args.state).write_text(res.state.to_json()))
+        _write(f"--state {args.state}", "the state", lambda: Path(args.state).write_text(res.state.to_json(), encoding="utf-8"))
     return res
 
 
@@ -289,7 +289,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     gating = args.command == "gate"
     try:
         if args.command == "example":
-            sys.stdout.write(resources.files("sigeval").joinpath("data", EXAMPLES[args.which]).read_text())
+            sys.stdout.write(resources.files("sigeval").joinpath("data", EXAMPLES[args.which]).read_text(encoding="utf-8"))
         elif gating:
             res = _gate(args)
             _emit_gate(res, args)
