@@ -140,6 +140,9 @@ def summarise(result: dict, reviewed: dict[str, str]) -> dict:
         "equivalent": len(equivalent),
         "score": caught / relevant if relevant else float("nan"),
         "open": [n for n in survivors if n not in reviewed],
+        "matched": equivalent,
+        # Reviewed names of this module that did not survive: killed by a later test, or renumbered (stale).
+        "stale": sorted(n for n in reviewed if n.startswith(f"sigeval.{result['module']}.") and n not in survivors),
     }
 
 
@@ -189,11 +192,16 @@ def main(argv: list[str] | None = None) -> int:
             print(f"\nsurvivors in {r['module']} not judged equivalent ({len(r['open'])}):")
             for name in r["open"]:
                 print(f"  {name}")
-    equivalents = [(n, why) for n, why in reviewed.items() if any(n.startswith(f"sigeval.{r['module']}.") for r in rows)]
+    equivalents = [(n, reviewed[n]) for r in rows for n in r.get("matched", [])]
     if equivalents:
         print("\nsurvivors judged equivalent (tools/mutation_equivalent/):")
         for name, why in equivalents:
             print(f"  {name}: {why}")
+    stale = [n for r in rows for n in r.get("stale", [])]
+    if stale:
+        print("\nreviewed as equivalent but not among the survivors (killed since, or renumbered: remove them):")
+        for name in stale:
+            print(f"  {name}")
     return 0
 
 
