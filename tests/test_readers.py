@@ -278,6 +278,9 @@ def test_a_column_holds_one_type_however_long_the_file(tmp_path):
      "rename the repeats silently)"),
     # What pandas cannot read is refused with pandas' reason.
     ('a\n"x\n', "{path}: not a readable CSV file (Error tokenizing data. C error: EOF inside string starting at row 1)"),
+    # A row with fewer fields than the header, which pandas would fill with NaN: a line cut short, with or without quotes.
+    ("label,A,B\n1,1,0\n1,1\n0,0,1\n", "{path}, line 3: 2 fields where the header (line 1) has 3"),
+    ('label;A;B\n1;"1"\n0;0;1\n', "{path}, line 2: 2 fields where the header (line 1) has 3"),
     # Blank lines before the header move every line named.
     ("\n\nrun,run\ntask,model\n", "{path}, line 3: column 'run' appears 2 times (columns 1, 2); each column needs its "
      "own name (pandas would rename the repeats silently). Line 4 (task, model) looks like a second header row, as "
@@ -395,3 +398,16 @@ def test_mlflow_runs_without_the_metric_or_a_field_say_what_they_have(monkeypatc
     with pytest.raises(ValueError) as error:
         _read(monkeypatch, [_run(0, {}, tags={"mlflow.user": "me"})], task=None)
     assert str(error.value).endswith("for the model (it has none); name the model's parameter with `model`")
+
+
+def test_an_empty_last_field_is_a_field_and_any_one_character_may_delimit(tmp_path):
+    table = read_csv_table(_write(tmp_path, "f.csv", "label,A,B\n1,1,\n0,0,1\n"))
+    assert table.index.tolist() == [2, 3] and np.isnan(table.B.iloc[0])
+    # '§' is two bytes in UTF-8, which pandas' C parser cannot take: read by its Python parser, checked alike.
+    table = read_csv_table(_write(tmp_path, "s.csv", 'a§b\n1§2\n"x§y"§4\n'), sep="§")
+    assert table.columns.tolist() == ["a", "b"] and table.a.tolist() == ["1", "x§y"] and table.index.tolist() == [2, 3]
+    for content, line, n in (("a§b\n1§2\n3\n", 3, 1), ("a§b\n1§2§3\n", 2, 3)):
+        path = _write(tmp_path, "s.csv", content)
+        with pytest.raises(ValueError) as error:
+            read_csv_table(path, sep="§")
+        assert str(error.value) == f"{path}, line {line}: {n} fields where the header (line 1) has 2"

@@ -137,8 +137,10 @@ def read_csv_table(path: str | os.PathLike, *, sep: str | None = None) -> pd.Dat
             # Rows with more fields than the header: by default pandas would read the first column as the index
             # (silently, and as a RangeIndex when it counts 0, 1, 2, ...); without an index it warns, an error here.
             warnings.simplefilter("error", pd.errors.ParserWarning)
-            # low_memory=False: one type per column (in chunks, '1' may read as 1 above a text cell and '1' below).
-            table = pd.read_csv(io.StringIO(text), sep=sep, index_col=False, low_memory=False)
+            # Read whole, one type per column (in chunks, '1' may read as 1 above a text cell and '1' below); pandas'
+            # C parser takes a delimiter of one byte only, its Python parser (whole too) any other character.
+            whole = {"low_memory": False} if len(sep.encode()) == 1 else {"engine": "python"}
+            table = pd.read_csv(io.StringIO(text), sep=sep, index_col=False, **whole)
         if table.empty:
             raise ValueError(f"{path}: the file has a header but no rows")
         table.index = pd.Index(_record_lines(text, sep, len(table), str(path)), name="line")
@@ -287,14 +289,24 @@ def _leading_records(text: str, sep: str, n: int | None = None) -> list[tuple[in
 
 
 def _record_lines(text: str, sep: str, n_rows: int, path: str) -> np.ndarray:
-    """The line on which each of the ``n_rows`` rows starts (blank lines before the header counted)."""
-    if '"' not in text and "\r" not in text and text.count("\n") + (not text.endswith("\n")) == n_rows + 1:
-        return np.arange(2, n_rows + 2)  # one record per line: no quotes, no blank line
-    lines = np.fromiter((start for start, _ in _records(text, sep)), dtype=np.int64)[1:]
-    if lines.size != n_rows:  # pandas and the csv module part the records differently (exotic quoting)
-        raise ValueError(f"{path}: the quotes of the file are ambiguous: Python's csv module reads {lines.size} "
-                         f"rows where pandas reads {n_rows}; quote every field that holds a quote or a line break")
-    return lines
+    """The line on which each of the ``n_rows`` rows starts (blank lines before the header counted), each row
+    checked to hold as many fields as the header (pandas fills a short row with NaN silently)."""
+    if (sep.isascii() and '"' not in text and "\r" not in text
+            and text.count("\n") + (not text.endswith("\n")) == n_rows + 1):
+        # One record per line, no quotes: each line's fields are its delimiters plus one, counted at once.
+        data = np.frombuffer(text.encode(), dtype=np.uint8)
+        line_of_sep = np.searchsorted(np.flatnonzero(data == ord("\n")), np.flatnonzero(data == ord(sep)))
+        widths = np.bincount(line_of_sep, minlength=n_rows + 1) + 1
+        lines = np.arange(1, n_rows + 2)
+    else:
+        records = np.array([(start, len(row)) for start, row in _records(text, sep)], dtype=np.int64).reshape(-1, 2)
+        lines, widths = records[:, 0], records[:, 1]
+        if lines.size != n_rows + 1:  # pandas and the csv module part the records differently (exotic quoting)
+            raise ValueError(f"{path}: the quotes of the file are ambiguous: Python's csv module reads {lines.size - 1} "
+                             f"rows where pandas reads {n_rows}; quote every field that holds a quote or a line break")
+    if (widths != widths[0]).any():
+        raise _shifted(text, path, sep) or ValueError(f"{path}: a row's fields differ in number from the header's")
+    return lines[1:]
 
 
 def _check_header(records: list[tuple[int, list[str]]], path: str) -> None:
