@@ -236,6 +236,8 @@ def test_the_path_may_be_text_or_a_path(tmp_path):
     # A quoted text cut by the 21 lines, whose lines ';' splits as it splits the header: the text's record is left out
     # (inside its quotes it has 2 fields where the header has 3), so ',' splits the rest as the header.
     ("cut text, rival", 'a,b;c,d\n1,"' + "\n".join(["x;y"] * 25) + '",2\n', ["a", "b;c", "d"], [2]),
+    # One column: no delimiter on any line.
+    ("one column", "a\n1\n2\n", ["a"], [2, 3]),
     # Blank lines before the header: lines are counted from the file's first.
     ("blank first", "\n\na;b\nx;1\n", ["a", "b"], [4]),
     # A field over the csv module's limit (128 KiB), which pandas reads: the records before it choose, not the
