@@ -11,7 +11,8 @@ import pandas as pd
 import pytest
 from scipy import optimize, stats
 
-from sigeval import EXIT_STATUS, GATE_DECISIONS, GateState, confidence_sequence, gate, gate_table, paired_difference
+from sigeval import (EXIT_STATUS, GATE_DECISIONS, GateResult, GateState, confidence_sequence, gate, gate_table,
+                     paired_difference)
 from sigeval.gating import _mixture_critical, _sequence_needed
 
 #: A standardised pattern (mean 0, sample sd 1): differences mean + sd * Z have exactly that mean and sd.
@@ -110,7 +111,8 @@ def _brute_needed(effect: float, critical, target: float = 0.8) -> int:
     return next(n for n in range(2, 100_000) if _settles(effect, n, critical(n)) >= target)
 
 
-@pytest.mark.parametrize("mean, fail_on", [(-0.004, "margin"), (-0.001, "margin"), (-0.004, "zero"), (-0.016, "margin")])
+@pytest.mark.parametrize("mean, fail_on", [(-0.004, "margin"), (-0.001, "margin"), (-0.004, "zero"), (-0.016, "margin"),
+                                           (-0.008, "zero")])
 def test_pairs_needed_fixed_by_brute_force(mean, fail_on):
     a, b = scores(mean)
     res = gate(a, b, margin=0.01, fail_on=fail_on)
@@ -379,3 +381,292 @@ def test_gate_table_items_long_and_wide():
         gate_table(_runs(), model_a="new", model_b="main", margin=0.01, label="label")
     with pytest.raises(ValueError, match="needs the column"):
         gate_table(wide, model_a="new", model_b="old", margin=0.03, paired_by="item")
+
+
+# --------------------------------------------------------------------------- every message, note and field in full
+
+_A, _B = [0.8, 0.82, 0.81], [0.79, 0.8, 0.8]
+
+
+@pytest.mark.parametrize("call, error, message", [
+    (lambda: gate(_A, _B, margin=-1), ValueError, "`margin` must be positive; got -1.0."),
+    (lambda: gate(_A, _B, margin=0.1, higher_is_better="yes"), TypeError,
+     "`higher_is_better` must be True or False; got 'yes'."),
+    (lambda: gate(_A, _B, margin=0.1, paired_by="run"), ValueError,
+     "`paired_by` must be one of 'seed', 'item'; got 'run'."),
+    (lambda: gate(_A, _B, margin=0.1, fail_on="never"), ValueError,
+     "`fail_on` must be one of 'margin', 'zero'; got 'never'."),
+    (lambda: gate(_A, _B, margin=0.1, method="bayes"), ValueError,
+     "`method` must be one of 'fixed', 't-mixture', 'betting'; got 'bayes'."),
+    (lambda: gate(_A, _B, margin=0.1, target_power=1.5), ValueError,
+     "`target_power` must be strictly between 0 and 1; got 1.5."),
+    (lambda: gate(_A, _B, margin=0.1, target_power=0.1), ValueError,
+     "`target_power` must exceed 2 * alpha (the chance that a 1 - 2 alpha interval excludes a boundary at the true "
+     "mean); got 0.1 with alpha=0.05."),
+    (lambda: gate(_A, _B, margin=0.1, method="betting"), ValueError,
+     "`bounds` must be given for method='betting': the limits of every score (for accuracies, (0, 1))."),
+    (lambda: gate(_A, _B, margin=0.1, method="betting", bounds=(1, 1)), ValueError,
+     "`bounds` must have low < high; got (1.0, 1.0)."),
+    (lambda: gate(_A, _B, margin=0.1, method="betting", bounds="x"), TypeError,
+     "`bounds` must hold real numbers; got text 'x'."),
+    (lambda: gate([0.8, 1.2, 0.9], _B, margin=0.1, method="betting", bounds=(0, 1)), ValueError,
+     "`scores_a` must lie within `bounds` (0.0, 1.0); got 1.2."),
+    (lambda: gate(_A, [0.8, -0.2, 0.9], margin=0.1, method="t-mixture", bounds=(0, 1)), ValueError,
+     "`scores_b` must lie within `bounds` (0.0, 1.0); got -0.2."),
+    (lambda: gate(_A, _B, margin=0.1, method="t-mixture", state="s"), TypeError,
+     "`state` must be a GateState (GateResult.state, or GateState.from_json); got str."),
+    (lambda: gate([np.nan], [0.5], margin=0.1, method="t-mixture"), ValueError,
+     "`scores_a` and `scores_b` share 0 seed(s) on which both ran, of 1: the gate needs at least 1 (A failed 1, B 0)."),
+    (lambda: gate([0.5, np.nan], [0.5, 0.4], margin=0.1), ValueError,
+     "`scores_a` and `scores_b` share 1 seed(s) on which both ran, of 2: the gate needs at least 2 (A failed 1, B 0)."),
+    (lambda: gate([1e308, -1e308, 1e308], [-1e308, 1e308, 0], margin=0.1), ValueError,
+     "The differences `scores_a - scores_b` overflow float64 (|difference| > 1.8e308); rescale the scores (e.g. "
+     "divide both by the same power of ten) before comparing them."),
+    (lambda: gate_table([1], model_a="a", model_b="b", margin=0.1), TypeError,
+     "`table` must be a pandas DataFrame; got list."),
+    (lambda: gate_table(pd.DataFrame(), model_a=["a"], model_b="b", margin=0.1), TypeError,
+     "`model_a` must be a model's name (a label); got ['a']."),
+    (lambda: gate_table(pd.DataFrame(), model_a="a", model_b=["b"], margin=0.1), TypeError,
+     "`model_b` must be a model's name (a label); got ['b']."),
+    (lambda: gate_table(pd.DataFrame(), model_a="a", model_b="b", margin=0.1, label=["l"]), TypeError,
+     "`label` must be a model's name (a label); got ['l']."),
+    (lambda: gate_table(pd.DataFrame(), model_a="a", model_b="a", margin=0.1), ValueError,
+     "`model_a` and `model_b` must be two models; got 'a' twice."),
+    (lambda: gate_table(pd.DataFrame(), model_a="a", model_b="b", margin=0.1, label="l"), ValueError,
+     "`label` is for a table of predictions (paired_by='item'); a table of runs has scores."),
+    (lambda: gate_table(pd.DataFrame(), model_a="a", model_b="b", margin=0.1, paired_by="x"), ValueError,
+     "`paired_by` must be one of 'seed', 'item'; got 'x'."),
+    (lambda: GateState.from_json(3), TypeError, "`text` must be the JSON text of a gate state; got int."),
+    (lambda: GateState.from_json("{"), ValueError,
+     "`text` is not JSON (Expecting property name enclosed in double quotes at line 1); is it a gate state?"),
+    (lambda: GateState.from_json('{"sigeval_gate_state": 1, "margin": 1}'), ValueError,
+     "`text` is not a gate state written by GateState.to_json (sigeval gate --state)."),
+    (lambda: GateState.from_json(gate(_A, _B, margin=0.1, method="t-mixture").state.to_json().replace(
+        '"keys": [\n  0,', '"keys": [\n  7, 8,')), ValueError, "the state holds 4 keys but 3 and 3 scores; it was altered."),
+    (lambda: gate(_A, _B, margin=0.2, method="t-mixture", state=gate(_A, _B, margin=0.1, method="t-mixture").state),
+     ValueError, "`margin` = 0.2 differs from the state's 0.1: a sequence's design is fixed at its first call (start a "
+     "new state for a new design)."),
+    (lambda: gate([0.8, 0.83, 0.81], _B, margin=0.1, method="t-mixture",
+                  state=gate(_A, _B, margin=0.1, method="t-mixture").state), ValueError,
+     "`scores_a`, `scores_b`: the scores of 1 differ from those the state saw (A 0.82, B 0.8; now 0.83, 0.8): a state "
+     "keeps one experiment's history, and a rerun of a failed or changed run is a new pair with a new label."),
+    (lambda: gate(pd.Series(_A, index=[(1, 2), (3, 4), None]), pd.Series(_B, index=[(1, 2), (3, 4), None]),
+                  margin=0.1, method="t-mixture").state.to_json(), TypeError,
+     "a pair's label must be text or a number to be kept in a state; got None."),
+])
+def test_errors_in_full(call, error, message):
+    with pytest.raises(error) as caught:
+        call()
+    assert str(caught.value) == message
+
+
+@pytest.mark.parametrize("args, note", [
+    (("pass", False, False, None, 5, "fixed", "seed", 0.8, (0, 0, 5)),
+     "Pass: the candidate is shown not to be worse than the baseline by the margin or more."),
+    (("fail", False, True, None, 5, "t-mixture", "item", 0.8, (2, 1, 7)),
+     "Fail: the candidate is shown to be worse than the baseline. Failed runs are left out of the pairs: the "
+     "candidate failed 2 of 7, the baseline 1. Flagged: the candidate fails more often than the baseline, whatever "
+     "its scores say."),
+    (("pass", True, False, None, 4, "fixed", "seed", 0.8, (0, 1, 5), True),
+     "Pass: the candidate is shown not to be worse than the baseline by the margin or more. Every seed gives the same "
+     "difference (no spread between runs: a deterministic pipeline), so the decision compares that difference with "
+     "the boundaries, with no test. The candidate is shown to be better than the baseline. Failed runs are left out "
+     "of the pairs: the candidate failed 0 of 5, the baseline 1."),
+    (("undetermined", False, False, 12, 5, "fixed", "seed", 0.9, (0, 0, 5)),
+     "Undetermined: the data show neither that the candidate is within the margin nor that it is worse; no "
+     "significant difference is not a pass. About 12 seeds in all (7 more) would settle it with probability 90% if "
+     "the difference and spread were those observed. Calling the fixed-sample gate again on more runs looks twice; "
+     "keep a state (a confidence sequence) to keep the error rate."),
+    (("undetermined", False, False, 4, 5, "t-mixture", "item", 0.8, (0, 0, 5)),
+     "Undetermined: the data show neither that the candidate is within the margin nor that it is worse; no "
+     "significant difference is not a pass. About 4 items in all (0 more) would settle it with probability 80% if "
+     "the difference and spread were those observed."),
+    (("undetermined", False, False, None, 5, "betting", "item", 0.8, (0, 0, 5)),
+     "Undetermined: the data show neither that the candidate is within the margin nor that it is worse; no "
+     "significant difference is not a pass. Run more items and call again with the state: the betting sequence has "
+     "no closed-form power to plan with."),
+    (("undetermined", False, False, None, 5, "t-mixture", "seed", 0.8, (0, 0, 5)),
+     "Undetermined: the data show neither that the candidate is within the margin nor that it is worse; no "
+     "significant difference is not a pass. No number of pairs settles it at the observed difference and spread."),
+])
+def test_the_note_sentence_by_sentence(args, note):
+    from sigeval.gating import _note
+
+    assert _note(*args) == note
+
+
+def test_markdown_and_line_in_full():
+    res = gate([0.83, 0.84, 0.82, 0.85], [0.83, 0.83, 0.82, 0.84], margin=0.02)
+    assert res.to_markdown() == (
+        "### sigeval gate: pass\n\nCandidate (A) against baseline (B), higher is better, margin 0.02, alpha 0.05.\n\n"
+        "| | |\n|---|---|\n| decision | **pass** (exit status 0) |\n| A - B, mean over 4 seeds | +0.005 |\n"
+        "| 90% interval | -0.001794 to +0.01179 |\n| pass: the interval lies wholly | above -0.02 |\n"
+        "| fail: the interval lies wholly | below -0.02 |\n| failed runs | A 0 of 4, B 0 of 4 |\n"
+        "| method | paired t-test at one sample size |\n\n"
+        "Pass: the candidate is shown not to be worse than the baseline by the margin or more.\n")
+    assert res.to_line() == ("pass: A - B = +0.005 (90% interval -0.00179 to +0.0118) on 4 seeds, margin 0.02; A failed "
+                             "0 of 4, B 0")
+    res = gate([0.30, np.nan, 0.35, 0.33, np.nan, 0.36], [0.20, 0.21, 0.22, 0.20, 0.21, 0.22], margin=0.05,
+               higher_is_better=False, fail_on="zero", method="t-mixture")
+    assert res.to_markdown() == (
+        "### sigeval gate: undetermined\n\nCandidate (A) against baseline (B), lower is better, margin 0.05, alpha "
+        "0.05.\n\n| | |\n|---|---|\n| decision | **undetermined** (exit status 2) |\n"
+        "| A - B, mean over 4 seeds | +0.125 |\n| 95% interval | -inf to +inf |\n"
+        "| pass: the interval lies wholly | below +0.05 |\n| fail: the interval lies wholly | above +0 |\n"
+        "| failed runs | A 2 of 6, B 0 of 6 (**flagged**) |\n"
+        "| method | t-mixture confidence sequence over 4 pairs seen by every call |\n\n" + res.note + "\n")
+    assert res.to_line() == ("undetermined: A - B = +0.125 (95% interval -inf to +inf) on 4 seeds, margin 0.05; A failed "
+                             "2 of 6, B 0 (flagged: A fails more often); about 1 more seeds to settle it")
+    lower = gate([0.2, 0.21, 0.19, 0.2], [0.3, 0.3, 0.31, 0.29], margin=0.01, higher_is_better=False)
+    assert "| fail: the interval lies wholly | above +0.01 |" in lower.to_markdown()
+    # An undetermined result without a plan says nothing of more runs; a decided one never does.
+    betting = gate(_A, _B, margin=0.001, method="betting", bounds=(0, 1))
+    assert betting.decision == "undetermined" and betting.n_more is None and betting.to_line().endswith("B 0")
+
+
+def test_to_dict_holds_every_field_but_the_interval_and_the_state():
+    res = gate(pd.Series([0.3, np.nan, 0.35, 0.33], index=["a", "b", "c", "d"]),
+               pd.Series([0.2, 0.21, np.nan, 0.2], index=["a", "b", "c", "d"]), margin=0.05, method="t-mixture")
+    record = res.to_dict()
+    fields = set(GateResult.__dataclass_fields__) - {"confidence_interval", "state"}
+    assert set(record) == fields | {"ci_low", "ci_high", "exit_status"}
+    assert record["failed_a"] == ["b"] and record["failed_b"] == ["c"] and record["exit_status"] == res.exit_status
+    assert record["method"] == "t-mixture" and record["fail_on"] == "margin" and record["target_power"] == 0.8
+
+
+def test_state_json_is_indented_and_reads_back_each_field_with_its_type():
+    res = gate(pd.Series(_A, index=["x", "y", "z"]), pd.Series(_B, index=["x", "y", "z"]), margin=1, alpha=0.1,
+               higher_is_better=False, paired_by="item", fail_on="zero", method="t-mixture")
+    text = res.state.to_json()
+    assert text.startswith('{\n "sigeval_gate_state": 1,\n "margin": 1.0,\n')
+    back = GateState.from_json(text)
+    assert back == res.state and back.keys == ("x", "y", "z") and back.bounds is None
+    assert (type(back.margin), type(back.alpha), back.higher_is_better, back.paired_by, back.fail_on, back.method) == (
+        float, float, False, "item", "zero", "t-mixture")
+    record = json.loads(text) | {"margin": 1, "alpha": 1, "higher_is_better": 0}  # as another writer may
+    back = GateState.from_json(json.dumps(record))
+    assert (type(back.margin), type(back.alpha), back.higher_is_better) == (float, float, False)
+
+
+def test_gate_table_passes_every_argument_and_has_gates_defaults(monkeypatch):
+    import inspect
+
+    from sigeval import gating
+
+    seen = {}
+    monkeypatch.setattr(gating, "gate", lambda a, b, **kwargs: seen.update(kwargs))
+    given = dict(margin=0.3, alpha=0.1, higher_is_better=False, fail_on="zero", target_power=0.7, method="betting",
+                 state=object(), bounds=(0, 1))
+    gating.gate_table(_runs(), model_a="new", model_b="main", **given)
+    assert seen == given | {"paired_by": "seed"}
+    defaults = {k: p.default for k, p in inspect.signature(gating.gate_table).parameters.items()}
+    assert all(defaults[k] == p.default for k, p in inspect.signature(gate).parameters.items() if k in defaults
+               and p.default is not inspect.Parameter.empty)
+
+
+def test_a_deterministic_pipeline_on_a_boundary_is_undetermined():
+    # Differences exactly -margin (binary fractions): neither shown within the margin nor worse than it.
+    res = gate([0.5, 0.5, 0.5], [0.75, 0.75, 0.75], margin=0.25)
+    assert (res.decision, res.pvalue, res.pvalue_worse) == ("undetermined", 1.0, 1.0)
+    res = gate([0.5, 0.5, 0.5], [0.625, 0.625, 0.625], margin=0.25)
+    assert (res.decision, res.pvalue, res.pvalue_worse, res.better) == ("pass", 0.0, 1.0, False)
+    res = gate([0.5, 0.5, 0.5], [0.5, 0.5, 0.5], margin=0.25, fail_on="zero")
+    assert (res.decision, res.pvalue_worse) == ("pass", 1.0)
+
+
+def test_sequences_decide_by_their_interval():
+    rng = np.random.default_rng(3)
+    b = rng.normal(0.8, 0.01, 200)
+    a = b + 0.002 + rng.normal(0, 0.002, 200)
+    for alpha in (0.05, 0.1):
+        res = gate(a, b, margin=0.01, alpha=alpha, method="t-mixture", fail_on="zero")
+        cs = confidence_sequence(a - b, confidence_level=1 - alpha, method="t-mixture")
+        assert (res.confidence_interval.low, res.confidence_interval.high) == (cs.low[-1], cs.high[-1])
+        # The interval lies above -margin and above 0, below +margin: a pass, shown better; fail_on="zero" keeps it.
+        assert 0 < cs.low[-1] < 0.01 and res.decision == "pass" and res.better
+        assert "Every seed" not in res.note and "The candidate is shown to be better than the baseline." in res.note
+    # Betting on scores in (1, 2) is betting on the same scores shifted into (0, 1).
+    res = gate(a + 1 - 0.5, b + 1 - 0.5, margin=0.01, method="betting", bounds=(1, 2))
+    shifted = gate(a - 0.5, b - 0.5, margin=0.01, method="betting", bounds=(0, 1))
+    assert res.confidence_interval == shifted.confidence_interval
+    # One pair is enough to start a sequence: its difference is the estimate.
+    one = gate([0.9], [0.7], margin=0.05, method="t-mixture", higher_is_better=False)
+    assert one.estimate == pytest.approx(0.2, rel=1e-12) and one.n == 1 and one.n_needed is None
+    two = gate([0.9, 0.8], [0.7, 0.7], margin=0.05, method="t-mixture")
+    assert two.estimate == pytest.approx(0.15) and two.n_needed is not None
+
+
+def test_pairs_needed_by_a_sequence_is_the_least_over_the_boundaries():
+    a, b = scores(-0.004)
+    for mean, fail_on, boundaries in ((-0.004, "margin", [-0.01]), (-0.008, "zero", [-0.01, 0.0])):
+        # At -0.008 the boundary 0 is the farther one, so the closer to settle: fail_on="zero" changes the plan.
+        a, b = scores(mean)
+        res = gate(a, b, margin=0.01, method="t-mixture", fail_on=fail_on)
+        expected = min(_sequence_needed(abs(mean - x) / 0.01, 0.05, 0.8) for x in boundaries)
+        assert res.n_needed == expected and res.n_more == expected - 5
+        assert f"About {expected} seeds in all ({expected - 5} more)" in res.note
+    assert expected < _sequence_needed(0.2, 0.05, 0.8)
+    # Decided at a size beyond what power asks: none more.
+    rng = np.random.default_rng(2)
+    b = rng.normal(0.8, 0.01, 20)
+    res = gate(b + 0.03 + rng.normal(0, 0.01, 20), b, margin=0.01)
+    assert res.decision == "pass" and res.n_needed < res.n and res.n_more == 0
+
+
+def test_flagged_only_when_the_candidate_fails_more():
+    res = gate([0.8, np.nan, 0.81, 0.82], [0.79, 0.8, np.nan, 0.81], margin=0.05)
+    assert (res.n_failed_a, res.n_failed_b, res.flagged) == (1, 1, False)
+
+
+def _nct_settles(effect: float, n: int) -> float:
+    c = _mixture_critical(0.05, n)[n - 1]
+    return stats.nct.sf(c, n - 1, effect * math.sqrt(n)) + stats.nct.cdf(-c, n - 1, effect * math.sqrt(n))
+
+
+@pytest.mark.parametrize("effect", [20.0, 5.0, 2.0, 1.5, 0.6, 0.2])
+def test_pairs_needed_by_a_sequence_is_the_first_that_settles(effect):
+    n = _sequence_needed(effect, 0.05, 0.8)
+    assert _nct_settles(effect, n) >= 0.8 > _nct_settles(effect, n - 1)
+
+
+def test_pairs_needed_by_a_sequence_at_the_ends_of_its_table():
+    # Beyond the first table (2**10) and within the second (2**20): found.
+    n = _sequence_needed(0.006, 0.05, 0.8)
+    assert n is not None and 2**18 < n <= 2**20 and _nct_settles(0.006, 2**18) < 0.8
+    # Needing more than 2**20 pairs (scipy: power 0.29 at 2**20, 0.83 at 2**21): None.
+    assert _sequence_needed(0.0038, 0.05, 0.8) is None
+    assert _nct_settles(0.0038, 2**20) < 0.8 <= _nct_settles(0.0038, 2**21)
+
+
+def test_labels_bounds_and_levels_at_their_edges():
+    from sigeval.gating import _json_key
+
+    assert _json_key(np.int64(3)) == 3 and type(_json_key(np.int64(3))) is int
+    assert _json_key(("t", np.float64(0.5))) == ["t", 0.5]
+    with pytest.raises(TypeError) as caught:
+        _json_key(("t", object()))
+    assert str(caught.value).startswith("a pair's label must be text or a number to be kept in a state; got <object")
+    # Scores on the bounds are within them.
+    res = gate([1.0, 0.0, 1.0], [0.0, 1.0, 1.0], margin=0.1, method="betting", bounds=(0, 1))
+    assert res.n == 3
+    # A target power between 2 and 3 alphas is allowed.
+    assert gate(_A, _B, margin=0.1, target_power=0.12).target_power == 0.12
+    # A state's flag reads back True as well as False.
+    state = gate(_A, _B, margin=0.1, method="t-mixture").state
+    assert GateState.from_json(json.dumps(json.loads(state.to_json()) | {"higher_is_better": 1})).higher_is_better is True
+
+
+def test_the_critical_values_are_kept_per_level_and_grown_on_demand(monkeypatch):
+    from sigeval import gating
+
+    # An empty cache: the values are computed here (a cache filled by another test would hide the computation).
+    monkeypatch.setattr(gating, "_MIXTURE_CRITICAL", {})
+    small = _mixture_critical(0.05, 10)
+    assert small.size == 10 and gating._MIXTURE_CRITICAL[0.05].size == 64
+    assert small[4] == pytest.approx(_mixture_c(5, 0.05), rel=1e-9)
+    big = _mixture_critical(0.05, 100)
+    assert big.size == 100 and gating._MIXTURE_CRITICAL[0.05].size == 128 and np.array_equal(big[:10], small)
+    assert _mixture_critical(0.05, 300).size == 300 and gating._MIXTURE_CRITICAL[0.05].size == 300
+    for alpha in np.linspace(0.01, 0.2, 20):
+        _mixture_critical(float(alpha), 5)
+    assert 0 < len(gating._MIXTURE_CRITICAL) <= 17

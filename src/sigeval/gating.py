@@ -324,8 +324,8 @@ def _history(state: GateState | None, design: dict, keys: tuple, a: np.ndarray, 
     if changed.any():
         first = int(np.argmax(changed))
         raise ValueError(
-            f"`scores_a`, `scores_b`: the scores of {keys[first]!r} differ from those the state saw (A {old_a[position[first]]!r}, "
-            f"B {old_b[position[first]]!r}; now {a[first]!r}, {b[first]!r}): a state keeps one experiment's "
+            f"`scores_a`, `scores_b`: the scores of {keys[first]!r} differ from those the state saw (A {float(old_a[position[first]])!r}, "
+            f"B {float(old_b[position[first]])!r}; now {float(a[first])!r}, {float(b[first])!r}): a state keeps one experiment's "
             "history, and a rerun of a failed or changed run is a new pair with a new label."
         )
     new = ~seen
@@ -402,7 +402,7 @@ def _sequence_needed(effect_size: float, alpha: float, target_power: float) -> i
     else:
         return None
     first = int(np.argmax(ok))
-    low, high = (1, 2) if doubling[first] == 2 else (int(doubling[first]) // 2, int(doubling[first]))
+    low, high = int(doubling[first]) // 2, int(doubling[first])
     while high - low > 1:
         grid = (np.arange(low + 1, high) if high - low <= 512 else
                 np.unique(np.linspace(low, high, 66).round().astype(np.int64))[1:-1])
@@ -486,7 +486,7 @@ def _check_bounds(bounds: Any, method: str, a: np.ndarray, b: np.ndarray) -> tup
     for scores, name in ((a, "scores_a"), (b, "scores_b")):
         outside = (scores < low) | (scores > high)
         if outside.any():
-            raise ValueError(f"`{name}` must lie within `bounds` ({low!r}, {high!r}); got {scores[outside][0]!r}.")
+            raise ValueError(f"`{name}` must lie within `bounds` ({low!r}, {high!r}); got {float(scores[outside][0])!r}.")
     return low, high
 
 
