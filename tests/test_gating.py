@@ -11,8 +11,16 @@ import pandas as pd
 import pytest
 from scipy import optimize, stats
 
-from sigeval import (EXIT_STATUS, GATE_DECISIONS, GateResult, GateState, confidence_sequence, gate, gate_table,
-                     paired_difference)
+from sigeval import (
+    EXIT_STATUS,
+    GATE_DECISIONS,
+    GateResult,
+    GateState,
+    confidence_sequence,
+    gate,
+    gate_table,
+    paired_difference,
+)
 from sigeval.gating import _mixture_critical, _sequence_needed
 
 #: A standardised pattern (mean 0, sample sd 1): differences mean + sd * Z have exactly that mean and sd.
