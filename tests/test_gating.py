@@ -678,3 +678,107 @@ def test_the_critical_values_are_kept_per_level_and_grown_on_demand(monkeypatch)
     for alpha in np.linspace(0.01, 0.2, 20):
         _mixture_critical(float(alpha), 5)
     assert 0 < len(gating._MIXTURE_CRITICAL) <= 17
+
+
+# --------------------------------------------------------------------------- the pairs (sigeval._gate_pairs)
+
+_RUNS = pd.DataFrame({"task": "val", "model": ["new"] * 3 + ["main"] * 3, "seed": [0, 1, 2] * 2,
+                      "score": [0.8, 0.82, 0.81, 0.79, 0.8, 0.8]})
+
+
+@pytest.mark.parametrize("call, error, message", [
+    (lambda: gate(pd.Series([1.0, 2.0]), [1.0, 2.0], margin=0.1), TypeError,
+     "`scores_a` and `scores_b` must both be arrays (paired by position) or both pandas Series (paired by label); "
+     "got Series and list."),
+    (lambda: gate([1.0, 2.0], pd.Series([1.0, 2.0]), margin=0.1), TypeError,
+     "`scores_a` and `scores_b` must both be arrays (paired by position) or both pandas Series (paired by label); "
+     "got list and Series."),
+    (lambda: gate([1.0, 2.0, 3.0], [1.0, 2.0], margin=0.1), ValueError,
+     "`scores_a` and `scores_b` must be paired, with the same length (NaN for a failed run); got 3 and 2."),
+    (lambda: gate(pd.Series([1.0] * 5, index=[1, 1, 2, 2, 3]), pd.Series([1.0], index=[1]), margin=0.1), ValueError,
+     "`scores_a` must hold one score per label; labels [1, 2] repeat."),
+    (lambda: gate(pd.Series([1.0], index=[1]), pd.Series([1.0] * 9, index=[1, 1, 2, 2, 3, 3, 4, 4, 5]), margin=0.1),
+     ValueError, "`scores_b` must hold one score per label; labels [1, 2, 3] repeat."),
+    (lambda: gate(["x", 1.0], [1.0, 2.0], margin=0.1), TypeError, "`scores_a` must hold numbers; got text 'x', '1.0'."),
+    (lambda: gate([1.0, 2.0], [1.0, "y"], margin=0.1), TypeError, "`scores_b` must hold numbers; got text '1.0', 'y'."),
+    (lambda: gate(pd.Series(["x", 1.0]), pd.Series([1.0, 2.0]), margin=0.1), TypeError,
+     "`scores_a` must hold real numbers; element 0 is 'x' of type str."),
+    (lambda: gate(pd.Series([1.0, 2.0]), pd.Series([1.0, "y"]), margin=0.1), TypeError,
+     "`scores_b` must hold real numbers; element 1 is 'y' of type str."),
+    (lambda: gate_table(_RUNS.drop(columns="seed"), model_a="new", model_b="main", margin=0.1), ValueError,
+     "`table`: `seed` names column 'seed', which the table does not have; its columns are ['task', 'model', 'score']."),
+    (lambda: gate_table(_RUNS, model_a="new", model_b="old", margin=0.1), ValueError,
+     "`model_b` = 'old' is not in the model column; its models are 'new', 'main'."),
+    (lambda: gate_table(pd.DataFrame({"model": [f"m{i}" for i in range(12)], "item": 0, "score": 1.0}), model_a="x",
+                        model_b="m0", margin=0.1, paired_by="item"), ValueError,
+     "`model_a` = 'x' is not in the model column; its models are 'm0', 'm1', 'm2', 'm3', 'm4', 'm5', 'm6', 'm7', "
+     "'m8', 'm9'."),
+    (lambda: gate_table(pd.DataFrame({"model": ["a"], "score": [1.0]}), model_a="a", model_b="b", margin=0.1,
+                        paired_by="item"), ValueError,
+     "a long table of items (a model column) needs the column(s) 'item'; the table has 'model', 'score'"),
+    (lambda: gate_table(pd.DataFrame({"model": ["a", "b", "a", None], "item": [1, 1, 2, 2], "score": 1.0}),
+                        model_a="a", model_b="b", margin=0.1, paired_by="item"), ValueError,
+     "row 3: the model, item columns must not be empty"),
+    (lambda: gate_table(pd.DataFrame({"model": ["a", "b", "a", "b"], "task": ["t", "t", "u", None], "item": 1,
+                                      "score": 1.0}), model_a="a", model_b="b", margin=0.1, paired_by="item"),
+     ValueError, "row 3: the model, task, item columns must not be empty"),
+    (lambda: gate_table(pd.DataFrame({"model": ["a"] * 4 + ["b"] * 2, "item": ["x", "y", "x", "y", "x", "y"],
+                                      "score": 1.0}), model_a="a", model_b="b", margin=0.1, paired_by="item"),
+     ValueError, "rows 0, 1, 2, 3: model 'a' has more than one row for 'x'"),
+    (lambda: gate_table(pd.DataFrame({"a": [1.0]}), model_a="a", model_b="b", margin=0.1, paired_by="item"), ValueError,
+     "a table of predictions (one column per model) needs the column(s) 'b'; the table has 'a'"),
+    (lambda: gate_table(pd.DataFrame({"a": [1], "b": [1]}), model_a="a", model_b="b", margin=0.1, paired_by="item",
+                        label="gold"), ValueError, "the label needs the column(s) 'gold'; the table has 'a', 'b'"),
+    (lambda: gate_table(pd.DataFrame({"a": [1.0, 0.0], "b": ["x", 1.0]}), model_a="a", model_b="b", margin=0.1,
+                        paired_by="item"), ValueError, "row 0: column 'b' holds 'x', not a number"),
+])
+def test_pairs_errors_in_full(call, error, message):
+    with pytest.raises(error) as caught:
+        call()
+    assert str(caught.value) == message
+
+
+def test_series_are_paired_by_label_in_the_candidates_order_then_the_baselines():
+    a = pd.Series([0.8, 0.9, 0.7], index=["x", "y", "z"])
+    b = pd.Series([0.6, 0.8, 0.7], index=["w", "y", "x"])
+    res = gate(a, b, margin=0.5, method="t-mixture")
+    assert res.state.keys == ("x", "y", "z", "w") and res.failed_b == ("z",) and res.failed_a == ("w",)
+    assert res.state.scores_b[:2] == (0.7, 0.8) and res.estimate == pytest.approx(0.1)
+
+
+def test_tables_pair_by_task_and_seed_or_item_and_name_failures_by_label():
+    # Runs: a seed whose score failed on one task of two failed; a model without a task failed every seed.
+    runs = pd.concat([_RUNS, _RUNS.assign(task="test")], ignore_index=True)
+    runs.loc[(runs.task == "test") & (runs.model == "new") & (runs.seed == 1), "score"] = np.nan
+    res = gate_table(runs, model_a="new", model_b="main", margin=0.1)
+    assert (res.n, res.failed_a, res.failed_b) == (2, (1,), ())
+    with pytest.raises(ValueError, match=r"share 0 seed\(s\) on which both ran, of 3: .* \(A failed 3, B 0\)\.$"):
+        gate_table(runs[~((runs.task == "test") & (runs.model == "new"))], model_a="new", model_b="main", margin=0.1,
+                   method="t-mixture")
+    # Long items without a task: labelled by item; with one, by (task, item); a column named "index" is a column.
+    long = pd.DataFrame({"model": ["a", "a", "b", "b"], "item": ["q1", "q2", "q1", "q3"], "score": [1.0, 0.0, 1.0, 1.0],
+                         "index": 7})
+    res = gate_table(long, model_a="a", model_b="b", margin=0.5, paired_by="item", method="t-mixture")
+    assert res.state.keys == ("q1", "q2", "q3") and res.failed_a == ("q3",) and res.failed_b == ("q2",)
+    res = gate_table(long.assign(task="t"), model_a="a", model_b="b", margin=0.5, paired_by="item", method="t-mixture")
+    assert res.state.keys == (("t", "q1"), ("t", "q2"), ("t", "q3"))
+    # Wide predictions: labelled by the item column if there is one, else by position.
+    wide = pd.DataFrame({"item": ["q1", "q2", "q3"], "a": [1.0, 0.0, np.nan], "b": [1.0, 1.0, 0.0], "index": 7})
+    res = gate_table(wide, model_a="a", model_b="b", margin=0.5, paired_by="item", method="t-mixture")
+    assert res.state.keys == ("q1", "q2", "q3") and res.failed_a == ("q3",)
+    res = gate_table(wide.drop(columns="item"), model_a="a", model_b="b", margin=0.5, paired_by="item",
+                     method="t-mixture")
+    assert res.state.keys == (0, 1, 2)
+    labels = pd.DataFrame({"gold": [1, 2, 3], "a": [1, 2, 0], "b": [1, 0, 3], "index": 7})
+    res = gate_table(labels, model_a="a", model_b="b", label="gold", margin=0.5, paired_by="item", method="t-mixture")
+    assert res.state.scores_a == (1.0, 1.0, 0.0) and res.state.scores_b == (1.0, 0.0, 1.0)
+
+
+def test_a_repeated_item_is_named_as_written_first_of_those_repeated():
+    table = pd.DataFrame({"model": ["a"] * 4 + ["b"] * 2, "item": ["y", "x", "y", "x", "x", "y"], "score": 1.0})
+    with pytest.raises(ValueError) as caught:
+        gate_table(table, model_a="a", model_b="b", margin=0.1, paired_by="item")
+    assert str(caught.value) == "rows 0, 1, 2, 3: model 'a' has more than one row for 'y'"
+    table = pd.DataFrame({"model": ["a", "a", "b"], "item": [np.int64(4), np.int64(4), np.int64(4)], "score": 1.0})
+    with pytest.raises(ValueError, match="more than one row for 4$"):
+        gate_table(table, model_a="a", model_b="b", margin=0.1, paired_by="item")
