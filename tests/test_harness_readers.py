@@ -709,3 +709,156 @@ def test_command_reads_mlflow_columns_as_named(mlflow_uri, capsys):
             assert code == 1 and err == f"sigeval runs: error: MLflow experiment 'sweep': {library}\n", options
         else:
             assert code == 0 and json.loads(out)["report"] == repr(expected), options
+
+
+# --------------------------------------------------------------------------- lm-evaluation-harness: every refusal in full
+
+_DATE = "2026-03-01T10-00-00.000001"
+
+
+@pytest.fixture
+def small_run(tmp_path: Path) -> Path:
+    """One model, two tasks of three documents: arc (acc, filter none) and gsm (exact_match, filter strict)."""
+    out = tmp_path / "out"
+    write_lm_eval_run(out, "m", _DATE, {"arc": [lm_eval_line(i, "none", {"acc": float(i % 2)}) for i in range(3)],
+                                       "gsm": [lm_eval_line(i, "strict", {"exact_match": 1.0}) for i in range(3)]})
+    return out
+
+
+def _samples(out: Path, task: str = "arc") -> Path:
+    return out / "m" / f"samples_{task}_{_DATE}.jsonl"
+
+
+def _results(out: Path) -> Path:
+    return out / "m" / f"results_{_DATE}.json"
+
+
+def _rewrite(file: Path, edit) -> None:
+    file.write_text("\n".join(edit(file.read_text().splitlines())) + "\n")
+
+
+def _several_results(out):
+    for name in ("a", "b"):
+        shutil.copy(_results(out), out / "m" / f"{name}_{_DATE}.json")
+    _results(out).unlink()
+
+
+def _write(path: Path, text: str) -> Path:
+    path.write_text(text)
+    return path
+
+
+_SAMPLES = "{out}/m/samples_arc_" + _DATE + ".jsonl"
+_RESULTS = "{out}/m/results_" + _DATE + ".json"
+_NO_MODEL = _RESULTS + ": no 'model_name' (nor 'config.model_args') naming the model of this run"
+
+
+@pytest.mark.parametrize("prepare, call, error, message", [
+    (None, lambda out: read_lm_eval(out, metric={"arc": "acc", "mmlu": "acc", "hella": "x"}), ValueError,
+     "`metric` names task(s) 'mmlu', 'hella' that the files do not hold (the tasks are 'arc', 'gsm')."),
+    (None, lambda out: read_lm_eval(out, metric={"arc": "acc"}), ValueError,
+     "`metric` gives no metric for task(s) 'gsm': a mapping must name one metric for every task read (or read those "
+     "tasks' files separately)."),
+    (None, lambda out: read_lm_eval(out, metric={"arc": "acc", "gsm": 3}), TypeError,
+     "`metric` must name each task's metric as text; got 3 for task 'gsm'."),
+    (None, lambda out: read_lm_eval(out, metric="f1"), ValueError,
+     "`metric` 'f1' matches no metric of task 'arc', which holds 'acc,none' (name one as the harness writes it, "
+     "'name,filter')."),
+    (lambda out: (out.parent / "e").mkdir(), lambda out: read_lm_eval(out.parent / "e"), FileNotFoundError,
+     "{out}/../e: no samples_<task>_<date>.jsonl file in this folder or below; lm-evaluation-harness writes them "
+     "with --output_path and --log_samples"),
+    *[(lambda out, name=name: _write(out.parent / name, "{}\n"), lambda out, name=name: read_lm_eval(out.parent / name),
+       ValueError, "{out}/../" + name + ": not a sample file of lm-evaluation-harness, whose names are "
+       "samples_<task>_<date>.jsonl (the task and the run's date are read from the name)")
+      for name in ("samples_arc.jsonl", "results_arc_x.jsonl", "samples_arc_x.json")],
+    (lambda out: _results(out).unlink(), read_lm_eval, FileNotFoundError,
+     _SAMPLES + ": no results_" + _DATE + ".json beside it; lm-evaluation-harness writes the run's results file, "
+     "which names the model, next to its sample files: keep them together"),
+    (_several_results, read_lm_eval, ValueError,
+     _SAMPLES + ": several results files of run " + _DATE + " beside it (a_" + _DATE + ".json, b_" + _DATE +
+     ".json); keep the one the harness wrote"),
+    (lambda out: _results(out).write_text("{"), read_lm_eval, ValueError,
+     _RESULTS + ": not a readable results file of lm-evaluation-harness (Expecting property name enclosed in double "
+     "quotes: line 1 column 2 (char 1))"),
+    (lambda out: _results(out).write_text("[1]"), read_lm_eval, ValueError, _NO_MODEL),
+    (lambda out: _results(out).write_text('{"model_name": 123}'), read_lm_eval, ValueError, _NO_MODEL),
+    (lambda out: _results(out).write_text('{"model_name": "", "config": {"model_args": ""}}'), read_lm_eval,
+     ValueError, _NO_MODEL),
+    (lambda out: _rewrite(_samples(out), lambda lines: [lines[0], lines[1][:20]]), read_lm_eval, ValueError,
+     _SAMPLES + ", line 2: not a JSON object (Expecting value at column 1); is the file truncated?"),
+    (lambda out: _samples(out).write_text(json.dumps({**lm_eval_line(1, "none", {"acc": 1.0}), "metrics": "acc"})),
+     read_lm_eval, ValueError, _SAMPLES + ", line 1: 'metrics' must list the metrics' names; it holds 'acc'"),
+    (lambda out: _samples(out).write_text(json.dumps({**lm_eval_line(1, "none", {"acc": 1.0}), "metrics": [1] * 40})),
+     read_lm_eval, ValueError, _SAMPLES + ", line 1: 'metrics' must list the metrics' names; it holds [1, 1, 1, 1, 1, 1, "
+     "1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,..."),
+    (lambda out: _samples(out).write_text(json.dumps(lm_eval_line(1, "none", {"bleu": ["ref " * 20, "pred"]}))),
+     read_lm_eval, ValueError, _SAMPLES + ", line 1: metric 'bleu' holds ['ref ref ref ref ref ref ref ref ref ref ref "
+     "ref ref ref..., not a number; a metric whose per-document value is an input to a corpus-level aggregate (BLEU, "
+     "F1, MCC) has no per-item score to compare"),
+    (lambda out: _samples(out).write_text("\n"), read_lm_eval, ValueError, _SAMPLES + ": no samples in the file"),
+    (lambda out: _rewrite(_samples(out), lambda lines: [*lines, lines[0], lines[0], lines[1]]), read_lm_eval,
+     ValueError, "document model 'm', task 'arc', run '" + _DATE + "', metric 'acc,none', item 0 appears 3 times ("
+     + _SAMPLES + ", line 1 and " + _SAMPLES + ", line 4); 2 keys are repeated in all: an item is matched by its id, "
+     "so each must appear once. Remove the repeated file or line."),
+    (None, lambda out: read_lm_eval(3), TypeError, "`paths` must be a file or folder name, or a list of them; got int."),
+    (None, lambda out: read_lm_eval([out, 3]), TypeError, "`paths` must hold file or folder names; got 3."),
+])
+def test_lm_eval_refusals_in_full(small_run, prepare, call, error, message):
+    if prepare is not None:
+        prepare(small_run)
+    with pytest.raises(error) as caught:
+        call(small_run)
+    assert str(caught.value) == message.format(out=small_run).replace(f"{small_run}/../", f"{small_run.parent}/")
+
+
+def test_lm_eval_details_of_a_read(small_run):
+    chosen = read_lm_eval(small_run, metric={"arc": "acc", "gsm": "exact_match"})
+    assert chosen.columns.tolist() == ["model", "task", "item", "sample", "metric", "score", "run", "file", "line"]
+    assert chosen.index.equals(pd.RangeIndex(6))
+    # Blank lines are skipped, and the lines after them read.
+    _rewrite(_samples(small_run), lambda lines: [lines[0], "", "  ", *lines[1:]])
+    arc = read_lm_eval(_samples(small_run), metric="acc")
+    assert arc[["item", "line"]].values.tolist() == [[0, 1], [1, 4], [2, 5]]
+    # A boolean is a score; an older results file names the model by its arguments.
+    _samples(small_run).write_text(json.dumps(lm_eval_line(1, "none", {"acc": True})) + "\n")
+    _results(small_run).write_text('{"config": {"model_args": "pretrained=x"}}')
+    table = read_lm_eval(small_run)
+    assert table[table.task == "arc"].score.tolist() == [1.0] and set(table.model) == {"pretrained=x"}
+
+
+# --------------------------------------------------------------------------- Inspect: names, values and refusals in full
+
+
+def test_inspect_folders_of_any_name_dict_values_and_the_file_of_each_row(tmp_path):
+    pytest.importorskip("inspect_ai", reason="the inspect extra (pip install 'sigeval[inspect]') is not installed")
+    # Inspect lists a folder's logs as file:// names without percent-encoding: '#' and '%41' are the folder's own.
+    for folder in ("a#b", "e%41f"):
+        logs = write_inspect_logs(tmp_path / folder, epochs=1, models=("a",), scorer_value={"x": 1, "y": "C"})
+        table = read_inspect(tmp_path / folder)
+        assert set(table.file) == {str(p) for p in logs} and len(logs) == 1
+        # A dict value is one metric per key, each mapped as Inspect maps it ('C' is 1).
+        assert sorted(set(table.metric)) == ["includes", "length/x", "length/y", "match"]
+        assert (table[table.metric.str.startswith("length/")].score == 1.0).all()
+    (tmp_path / "empty").mkdir()
+    with pytest.raises(FileNotFoundError) as caught:
+        read_inspect(tmp_path / "empty")
+    assert str(caught.value) == f"{tmp_path / 'empty'}: no Inspect evaluation log (.eval or .json) in this folder or below"
+
+
+def test_inspect_refuses_text_that_is_not_a_mark_in_full(tmp_path):
+    pytest.importorskip("inspect_ai", reason="the inspect extra (pip install 'sigeval[inspect]') is not installed")
+    logs = write_inspect_logs(tmp_path / "logs", epochs=1, models=("a",), scorer_value="maybe")
+    with pytest.raises(ValueError) as caught:
+        read_inspect(logs)
+    assert str(caught.value) == (f"{logs[0]}, sample 'q00' epoch 1: scorer 'length' gave 'maybe', not a number, a boolean "
+                                 "or one of Inspect's marks 'C', 'I', 'P', 'N' (correct, incorrect, partial, no answer)")
+
+
+def test_inspect_a_metric_chosen_keeps_the_failed_samples_indexed_anew(tmp_path):
+    pytest.importorskip("inspect_ai", reason="the inspect extra (pip install 'sigeval[inspect]') is not installed")
+    logs = write_inspect_logs(tmp_path / "logs", epochs=1, failing="q04", models=("a",))
+    table = read_inspect(logs, metric="match")
+    assert table.index.equals(pd.RangeIndex(10)) and table.error.iloc[-1].startswith("the sample failed: ")
+    with pytest.raises(ValueError) as caught:
+        read_inspect(logs, metric="exact")
+    assert str(caught.value) == "`metric` 'exact' matches no metric of task 'arith', which holds 'match', 'includes', 'length'."

@@ -10,10 +10,10 @@ from __future__ import annotations
 import json
 import math
 import os
+import re
 from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Any
-from urllib.parse import unquote, urlparse
 
 import numpy as np
 import pandas as pd
@@ -332,8 +332,15 @@ def _inspect() -> Any:
 
 
 def _local(name: str) -> Path:
-    """A file that Inspect lists as a ``file://`` URI, as a path."""
-    return Path(unquote(urlparse(name).path)) if name.startswith("file://") else Path(name)
+    """A file that Inspect lists as a ``file://`` URI, as a path.
+
+    Inspect writes the path after ``file://`` as it is, without percent-encoding (a folder ``a#b`` or ``e%41f``
+    stays so), so it is taken literally rather than parsed as a URL; ``/C:/...`` is a Windows drive.
+    """
+    if not name.startswith("file://"):
+        return Path(name)
+    path = name.removeprefix("file://")
+    return Path(path[1:] if re.match(r"/[A-Za-z]:[/\\]", path) else path)
 
 
 def _inspect_files(paths: list[Path], log: Any) -> list[Path]:
