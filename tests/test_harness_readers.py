@@ -796,6 +796,12 @@ _NO_MODEL = _RESULTS + ": no 'model_name' (nor 'config.model_args') naming the m
      "ref ref ref..., not a number; a metric whose per-document value is an input to a corpus-level aggregate (BLEU, "
      "F1, MCC) has no per-item score to compare"),
     (lambda out: _samples(out).write_text("\n"), read_lm_eval, ValueError, _SAMPLES + ": no samples in the file"),
+    (lambda out: _samples(out).write_text('{"doc_id": 1}\n'), read_lm_eval, ValueError,
+     _SAMPLES + ", line 1: no 'filter', 'metrics' field: not a sample of lm-evaluation-harness 0.4.x (a line of "
+     "--log_samples holds doc_id, filter, metrics and a value per metric)"),
+    # A value shown whole up to 60 characters (its repr), cut beyond.
+    (lambda out: _samples(out).write_text(json.dumps({**lm_eval_line(1, "none", {"acc": 1.0}), "metrics": "m" * 58})),
+     read_lm_eval, ValueError, _SAMPLES + ", line 1: 'metrics' must list the metrics' names; it holds '" + "m" * 58 + "'"),
     (lambda out: _rewrite(_samples(out), lambda lines: [*lines, lines[0], lines[0], lines[1]]), read_lm_eval,
      ValueError, "document model 'm', task 'arc', run '" + _DATE + "', metric 'acc,none', item 0 appears 3 times ("
      + _SAMPLES + ", line 1 and " + _SAMPLES + ", line 4); 2 keys are repeated in all: an item is matched by its id, "
@@ -862,3 +868,9 @@ def test_inspect_a_metric_chosen_keeps_the_failed_samples_indexed_anew(tmp_path)
     with pytest.raises(ValueError) as caught:
         read_inspect(logs, metric="exact")
     assert str(caught.value) == "`metric` 'exact' matches no metric of task 'arith', which holds 'match', 'includes', 'length'."
+
+
+def test_inspect_without_a_metric_keeps_the_rows_in_the_logs_order(tmp_path):
+    pytest.importorskip("inspect_ai", reason="the inspect extra (pip install 'sigeval[inspect]') is not installed")
+    table = read_inspect(write_inspect_logs(tmp_path / "logs", epochs=1, failing="q04", models=("a",)))
+    assert table["item"].tolist() == sorted(table["item"]) and (table[table["item"] == "q04"].error != "").all()
