@@ -874,3 +874,40 @@ def test_inspect_without_a_metric_keeps_the_rows_in_the_logs_order(tmp_path):
     pytest.importorskip("inspect_ai", reason="the inspect extra (pip install 'sigeval[inspect]') is not installed")
     table = read_inspect(write_inspect_logs(tmp_path / "logs", epochs=1, failing="q04", models=("a",)))
     assert table["item"].tolist() == sorted(table["item"]) and (table[table["item"] == "q04"].error != "").all()
+
+
+def test_inspect_rows_of_samples_that_failed_were_invalidated_or_not_scored():
+    """Inspect's log module stood in for: what the reader asks of it, and each kind of sample it may hold."""
+    from types import SimpleNamespace as Obj
+
+    from sigeval._harness_logs import _inspect_rows
+
+    scorer = Obj(value_to_float=lambda: float, CORRECT="C", INCORRECT="I", PARTIAL="P", NOANSWER="N")
+    asked = {}
+
+    def sample(i, **fields):
+        return Obj(**({"id": f"q{i}", "epoch": 1, "error": None, "invalidation": None,
+                       "scores": {"match": Obj(value=1.0)}} | fields))
+
+    samples = [sample(0), sample(1, error=Obj(message="boom\nmore")), sample(2, invalidation=Obj(reason=None)),
+               sample(3, invalidation=Obj(reason="cheated")), sample(4, scores={})]
+
+    def read_eval_log(path, **options):
+        asked.update(options, path=path)
+        return Obj(eval=Obj(model="m", task="t"), status="success", samples=samples)
+
+    rows = _inspect_rows(Path("x.eval"), Obj(read_eval_log=read_eval_log), scorer)
+    assert asked == {"path": "x.eval", "exclude_fields": {"messages", "events", "store", "attachments"}}
+    assert [r[6] for r in rows] == ["", "the sample failed: boom", "the sample was invalidated (no reason given)",
+                                    "the sample was invalidated (cheated)", "the sample was not scored"]
+    assert rows[0] == ("m", "t", "q0", 1, "match", 1.0, "", "success", "x.eval") and rows[4][8] == "x.eval"
+    empty = Obj(read_eval_log=lambda path, **options: Obj(eval=Obj(model="m", task="t"), status="started", samples=None))
+    with pytest.raises(ValueError) as caught:
+        _inspect_rows(Path("x.eval"), empty, scorer)
+    assert str(caught.value) == "x.eval: the log holds no samples (status 'started')"
+    for err, shown in ((ValueError(" "), "ValueError"), (OSError("  first line\nsecond"), "first line")):
+        def broken(path, err=err, **options):
+            raise err
+        with pytest.raises(ValueError) as caught:
+            _inspect_rows(Path("x.eval"), Obj(read_eval_log=broken), scorer)
+        assert str(caught.value) == f"x.eval: not an Inspect evaluation log ({shown})"
