@@ -911,3 +911,18 @@ def test_inspect_rows_of_samples_that_failed_were_invalidated_or_not_scored():
         with pytest.raises(ValueError) as caught:
             _inspect_rows(Path("x.eval"), Obj(read_eval_log=broken), scorer)
         assert str(caught.value) == f"x.eval: not an Inspect evaluation log ({shown})"
+
+
+def test_lm_eval_files_are_read_as_utf8_whatever_the_locale(tmp_path, monkeypatch):
+    import io
+
+    out = tmp_path / "out"
+    write_lm_eval_run(out, "modèle", _DATE, {"arc": [lm_eval_line(i, "none", {"acc": 1.0}, doc={"question": "é?", "answer": "à"})
+                                                    for i in range(2)]})
+    results = out / "modèle" / f"results_{_DATE}.json"  # written unescaped, as UTF-8
+    results.write_text(json.dumps(json.loads(results.read_text(encoding="utf-8")), ensure_ascii=False), encoding="utf-8")
+    # Files opened without an encoding get ASCII, as on a machine whose locale is not UTF-8.
+    monkeypatch.setattr(io, "text_encoding", lambda encoding, stacklevel=2: encoding or "ascii")
+    with pytest.raises(UnicodeDecodeError):
+        (out / "modèle" / f"results_{_DATE}.json").read_text()
+    assert set(read_lm_eval(out).model) == {"modèle"}
