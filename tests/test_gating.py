@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import math
+import warnings
 
 import numpy as np
 import pandas as pd
@@ -677,9 +678,17 @@ def test_the_critical_values_are_kept_per_level_and_grown_on_demand(monkeypatch)
     big = _mixture_critical(0.05, 100)
     assert big.size == 100 and gating._MIXTURE_CRITICAL[0.05].size == 128 and np.array_equal(big[:10], small)
     assert _mixture_critical(0.05, 300).size == 300 and gating._MIXTURE_CRITICAL[0.05].size == 300
-    for alpha in np.linspace(0.01, 0.2, 20):
+    assert _mixture_critical(0.05, 300).size == 300 and gating._MIXTURE_CRITICAL[0.05].size == 300  # large enough
+    # Each level its own table, computed without a warning (the sequence says nothing at n = 1: an infinity).
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        assert _mixture_critical(0.1, 10)[4] == pytest.approx(_mixture_c(5, 0.1), rel=1e-9)
+    # At most 17 levels are kept: the 18th clears the others.
+    for alpha in np.linspace(0.2, 0.3, 15):
         _mixture_critical(float(alpha), 5)
-    assert 0 < len(gating._MIXTURE_CRITICAL) <= 17
+    assert len(gating._MIXTURE_CRITICAL) == 17
+    _mixture_critical(0.35, 5)
+    assert list(gating._MIXTURE_CRITICAL) == [0.35]
 
 
 # --------------------------------------------------------------------------- the pairs (sigeval._gate_pairs)
@@ -729,6 +738,12 @@ _RUNS = pd.DataFrame({"task": "val", "model": ["new"] * 3 + ["main"] * 3, "seed"
      ValueError, "rows 0, 1, 2, 3: model 'a' has more than one row for 'x'"),
     (lambda: gate_table(pd.DataFrame({"a": [1.0]}), model_a="a", model_b="b", margin=0.1, paired_by="item"), ValueError,
      "a table of predictions (one column per model) needs the column(s) 'b'; the table has 'a'"),
+    (lambda: gate_table(pd.DataFrame({"c": [1.0], "d": [1.0]}), model_a="a", model_b="b", margin=0.1,
+                        paired_by="item"), ValueError,
+     "a table of predictions (one column per model) needs the column(s) 'a', 'b'; the table has 'c', 'd'"),
+    (lambda: gate_table(pd.DataFrame({"model": ["a"], "item": [1], "score": [1.0]}), model_a="a", model_b="b",
+                        margin=0.1, paired_by="item"), ValueError,
+     "`model_b` = 'b' is not in the model column; its models are 'a'."),
     (lambda: gate_table(pd.DataFrame({"a": [1], "b": [1]}), model_a="a", model_b="b", margin=0.1, paired_by="item",
                         label="gold"), ValueError, "the label needs the column(s) 'gold'; the table has 'a', 'b'"),
     (lambda: gate_table(pd.DataFrame({"a": [1.0, 0.0], "b": ["x", 1.0]}), model_a="a", model_b="b", margin=0.1,
@@ -759,19 +774,20 @@ def test_tables_pair_by_task_and_seed_or_item_and_name_failures_by_label():
                    method="t-mixture")
     # Long items without a task: labelled by item; with one, by (task, item); a column named "index" is a column.
     long = pd.DataFrame({"model": ["a", "a", "b", "b"], "item": ["q1", "q2", "q1", "q3"], "score": [1.0, 0.0, 1.0, 1.0],
-                         "index": 7})
+                         "index": 7, "level_0": 8})
     res = gate_table(long, model_a="a", model_b="b", margin=0.5, paired_by="item", method="t-mixture")
     assert res.state.keys == ("q1", "q2", "q3") and res.failed_a == ("q3",) and res.failed_b == ("q2",)
     res = gate_table(long.assign(task="t"), model_a="a", model_b="b", margin=0.5, paired_by="item", method="t-mixture")
     assert res.state.keys == (("t", "q1"), ("t", "q2"), ("t", "q3"))
     # Wide predictions: labelled by the item column if there is one, else by position.
-    wide = pd.DataFrame({"item": ["q1", "q2", "q3"], "a": [1.0, 0.0, np.nan], "b": [1.0, 1.0, 0.0], "index": 7})
+    wide = pd.DataFrame({"item": ["q1", "q2", "q3"], "a": [1.0, 0.0, np.nan], "b": [1.0, 1.0, 0.0], "index": 7,
+                         "level_0": 8})
     res = gate_table(wide, model_a="a", model_b="b", margin=0.5, paired_by="item", method="t-mixture")
     assert res.state.keys == ("q1", "q2", "q3") and res.failed_a == ("q3",)
     res = gate_table(wide.drop(columns="item"), model_a="a", model_b="b", margin=0.5, paired_by="item",
                      method="t-mixture")
     assert res.state.keys == (0, 1, 2)
-    labels = pd.DataFrame({"gold": [1, 2, 3], "a": [1, 2, 0], "b": [1, 0, 3], "index": 7})
+    labels = pd.DataFrame({"gold": [1, 2, 3], "a": [1, 2, 0], "b": [1, 0, 3], "index": 7, "level_0": 8})
     res = gate_table(labels, model_a="a", model_b="b", label="gold", margin=0.5, paired_by="item", method="t-mixture")
     assert res.state.scores_a == (1.0, 1.0, 0.0) and res.state.scores_b == (1.0, 0.0, 1.0)
 
