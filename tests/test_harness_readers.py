@@ -806,6 +806,14 @@ _NO_MODEL = _RESULTS + ": no 'model_name' (nor 'config.model_args') naming the m
      ValueError, "document model 'm', task 'arc', run '" + _DATE + "', metric 'acc,none', item 0 appears 3 times ("
      + _SAMPLES + ", line 1 and " + _SAMPLES + ", line 4); 2 keys are repeated in all: an item is matched by its id, "
      "so each must appear once. Remove the repeated file or line."),
+    (lambda out: _rewrite(_samples(out), lambda lines: [*lines, lines[0]]), read_lm_eval, ValueError,
+     "document model 'm', task 'arc', run '" + _DATE + "', metric 'acc,none', item 0 appears 2 times (" + _SAMPLES +
+     ", line 1 and " + _SAMPLES + ", line 4): an item is matched by its id, so each must appear once. Remove the "
+     "repeated file or line."),
+    (lambda out: write_lm_eval_run(out, "m", _DATE, {"hella": [lm_eval_line(0, "none", {"acc": 1.0})]}),
+     lambda out: read_lm_eval(out, metric={"arc": "acc"}), ValueError,
+     "`metric` gives no metric for task(s) 'gsm', 'hella': a mapping must name one metric for every task read (or "
+     "read those tasks' files separately)."),
     (None, lambda out: read_lm_eval(3), TypeError, "`paths` must be a file or folder name, or a list of them; got int."),
     (None, lambda out: read_lm_eval([out, 3]), TypeError, "`paths` must hold file or folder names; got 3."),
 ])
@@ -865,6 +873,7 @@ def test_inspect_a_metric_chosen_keeps_the_failed_samples_indexed_anew(tmp_path)
     logs = write_inspect_logs(tmp_path / "logs", epochs=1, failing="q04", models=("a",))
     table = read_inspect(logs, metric="match")
     assert table.index.equals(pd.RangeIndex(10)) and table.error.iloc[-1].startswith("the sample failed: ")
+    assert table.columns.tolist() == read_inspect(logs).columns.tolist()
     with pytest.raises(ValueError) as caught:
         read_inspect(logs, metric="exact")
     assert str(caught.value) == "`metric` 'exact' matches no metric of task 'arith', which holds 'match', 'includes', 'length'."
@@ -926,3 +935,21 @@ def test_lm_eval_files_are_read_as_utf8_whatever_the_locale(tmp_path, monkeypatc
     with pytest.raises(UnicodeDecodeError):
         (out / "modèle" / f"results_{_DATE}.json").read_text()
     assert set(read_lm_eval(out).model) == {"modèle"}
+
+
+def test_inspect_a_dict_value_that_is_not_a_number_is_named_by_its_key(tmp_path):
+    pytest.importorskip("inspect_ai", reason="the inspect extra (pip install 'sigeval[inspect]') is not installed")
+    logs = write_inspect_logs(tmp_path / "logs", epochs=1, models=("a",), scorer_value={"x": "maybe"})
+    with pytest.raises(ValueError) as caught:
+        read_inspect(logs)
+    assert str(caught.value).startswith(f"{logs[0]}, sample 'q00' epoch 1: scorer 'length/x' gave 'maybe', not a number")
+
+
+@pytest.mark.parametrize("name, path", [
+    ("file:///tmp/logs/a#b.eval", "/tmp/logs/a#b.eval"), ("file:///C:/logs/x.eval", "C:/logs/x.eval"),
+    ("file:///c:\\logs\\x.eval", "c:\\logs\\x.eval"), ("/tmp/logs/x.eval", "/tmp/logs/x.eval"),
+])
+def test_inspect_names_of_files_as_paths(name, path):
+    from sigeval._harness_logs import _local
+
+    assert _local(name) == Path(path)

@@ -283,6 +283,9 @@ def test_a_column_holds_one_type_however_long_the_file(tmp_path):
     # A row with fewer fields than the header, which pandas would fill with NaN: a line cut short, with or without quotes.
     ("label,A,B\n1,1,0\n1,1\n0,0,1\n", "{path}, line 3: 2 fields where the header (line 1) has 3"),
     ('label;A;B\n1;"1"\n0;0;1\n', "{path}, line 2: 2 fields where the header (line 1) has 3"),
+    ("a,b\n1,2\n3\n4\n", "{path}, line 3: 1 fields where the header (line 1) has 2"),
+    # A short row in a file whose long field the csv module cannot read: the row's line cannot be found.
+    ("a,b\n1," + "x" * 140_000 + "\n3\n", "{path}: a row's fields differ in number from the header's"),
     # Blank lines before the header move every line named.
     ("\n\nrun,run\ntask,model\n", "{path}, line 3: column 'run' appears 2 times (columns 1, 2); each column needs its "
      "own name (pandas would rename the repeats silently). Line 4 (task, model) looks like a second header row, as "
