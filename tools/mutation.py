@@ -192,12 +192,12 @@ def main(argv: list[str] | None = None) -> int:
             print(f"\nsurvivors in {r['module']} not judged equivalent ({len(r['open'])}):")
             for name in r["open"]:
                 print(f"  {name}")
-    equivalents = [(n, reviewed[n]) for r in rows for n in r.get("matched", [])]
+    equivalents = [(n, reviewed[n]) for r in rows for n in r["matched"]]
     if equivalents:
         print("\nsurvivors judged equivalent (tools/mutation_equivalent/):")
         for name, why in equivalents:
             print(f"  {name}: {why}")
-    stale = [n for r in rows for n in r.get("stale", [])]
+    stale = [n for r in rows for n in r["stale"]]
     if stale:
         print("\nreviewed as equivalent but not among the survivors (killed since, or renumbered: remove them):")
         for name in stale:

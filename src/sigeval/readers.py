@@ -106,8 +106,9 @@ def read_csv_table(path: str | os.PathLike, *, sep: str | None = None) -> pd.Dat
         An empty file, a header without rows, a column name used twice, a
         row with more or fewer fields than the header (with the decimal comma
         that split a number, if there is one), bytes that are not text in the
-        encoding, a quoted field over 128 KiB; the message names the file and
-        the line.
+        encoding; the message names the file and the line. A quoted field over
+        128 KiB, whose line the csv module cannot find; the message names the
+        file and the limit.
     TypeError
         ``path`` not a file name, ``sep`` not one character.
 
