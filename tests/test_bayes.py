@@ -295,6 +295,23 @@ def test_signed_rank_memory_is_refused_up_front():
         bayesian_signed_rank(np.zeros(30_000), np.ones(30_000), rng=0)
 
 
+def test_signed_rank_work_limit_admits_its_value(monkeypatch):
+    # At most _MAX_WEIGHTS weights (n_draws x (tasks + 1)): exactly the limit is drawn, one more sample is not.
+    monkeypatch.setattr(bayes_module, "_MAX_WEIGHTS", 20)
+    a, b = [0.1, 0.2, 0.3, 0.4], [0.0, 0.3, 0.1, 0.2]
+    assert bayes_module.bayesian_signed_rank(a, b, n_draws=4, rng=0).posterior_samples.shape == (4, 3)
+    with pytest.raises(ValueError, match=r"^`n_draws` = 5 with 4 tasks would draw 25 posterior weights"):
+        bayes_module.bayesian_signed_rank(a, b, n_draws=5, rng=0)
+
+
+def test_signed_rank_memory_counts_the_chunk_that_is_drawn():
+    # 8 bytes x (3 numbers per sample + 5 arrays of one chunk: 2**18 // (m + 1) samples of m + 1 numbers, at
+    # most n_draws samples and at least one).
+    assert bayes_module._signed_rank_bytes(10**6, 9) == 8 * (3 * 10**6 + 5 * 26_214 * 10)
+    assert bayes_module._signed_rank_bytes(100, 9) == 8 * (3 * 100 + 5 * 100 * 10)
+    assert bayes_module._signed_rank_bytes(2, 300_000) == 8 * (3 * 2 + 5 * 1 * 300_001)
+
+
 def _signed_rank_before_issue_40(z, rope, prior, n_draws, rng):
     """The previous implementation (the n x n tables of the Walsh sums and a matrix product per chunk of
     samples), kept as the oracle of the O(n) one."""

@@ -126,7 +126,8 @@ def show_mutant(scratch: Path, name: str) -> str:
 
 def summarise(result: dict, reviewed: dict[str, str]) -> dict:
     status = result["status"]
-    counts = {k: sum(1 for s in status.values() if s == k) for k in ("killed", "survived", "timeout", "suspicious", "no tests", "skipped")}
+    counts = {k: sum(1 for s in status.values() if s == k)
+              for k in ("killed", "survived", "timeout", "suspicious", "no tests", "skipped", "not checked")}
     survivors = sorted(n for n, s in status.items() if s in ("survived", "no tests"))
     equivalent = [n for n in survivors if n in reviewed]
     relevant = len(status) - len(equivalent) - counts["skipped"]
@@ -141,6 +142,8 @@ def summarise(result: dict, reviewed: dict[str, str]) -> dict:
         "score": caught / relevant if relevant else float("nan"),
         "open": [n for n in survivors if n not in reviewed],
         "matched": equivalent,
+        # mutmut checks no mutant when the module's tests fail on the unmutated code.
+        "unchecked": counts["not checked"],
         # Reviewed names of this module that did not survive: killed by a later test, or renumbered (stale).
         "stale": sorted(n for n in reviewed if n.startswith(f"sigeval.{result['module']}.") and n not in survivors),
     }
@@ -181,6 +184,9 @@ def main(argv: list[str] | None = None) -> int:
         print(f"{row['module']:12s} mutants {row['mutants']:5d}  killed {row['killed']:5d}  "
               f"survived {row['survived']:4d}  timeouts {row['timeouts']:3d}  "
               f"equivalent {row['equivalent']:3d}  score {row['score']:.1%}", flush=True)
+        if row["unchecked"]:
+            print(f"  {row['unchecked']} mutants not checked: do the module's tests pass unmutated? "
+                  "(--keep, then `python -m mutmut run` in the scratch copy shows the failure)", flush=True)
     print()
     print("| module | mutants | killed | survived | timeouts | equivalent | score |")
     print("|---|---:|---:|---:|---:|---:|---:|")
@@ -197,12 +203,12 @@ def main(argv: list[str] | None = None) -> int:
         print("\nsurvivors judged equivalent (tools/mutation_equivalent/):")
         for name, why in equivalents:
             print(f"  {name}: {why}")
-    stale = [n for r in rows for n in r["stale"]]
+    stale = [n for r in rows if not r["unchecked"] for n in r["stale"]]
     if stale:
         print("\nreviewed as equivalent but not among the survivors (killed since, or renumbered: remove them):")
         for name in stale:
             print(f"  {name}")
-    return 0
+    return 1 if any(r["unchecked"] for r in rows) else 0
 
 
 if __name__ == "__main__":

@@ -59,7 +59,7 @@ Aggregate = Literal["iqm", "mean", "median", "optimality_gap"]
 
 
 def _aggregates(
-    x: np.ndarray, counts: np.ndarray, aggregate: str, gamma: float, interpolate: bool = False
+    x: np.ndarray, counts: np.ndarray, aggregate: str, gamma: float, interpolate: bool
 ) -> np.ndarray:
     """The aggregate of each resample, from how often it draws each run of each task.
 

@@ -337,11 +337,6 @@ def _dirichlet_posterior(
     )
 
 
-def _heaviside(x: np.ndarray) -> np.ndarray:
-    """1 above 0, 1/2 at 0, 0 below."""
-    return (x > 0) + 0.5 * (x == 0)
-
-
 # Posterior samples are drawn and evaluated this many weights at a time: bounds the working memory.
 _CHUNK_ELEMENTS = 2**18
 # Arrays of a chunk's size alive at once at the peak of a chunk (drawn weights, sorted weights, cumulative sums,
