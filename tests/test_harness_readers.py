@@ -12,6 +12,7 @@ import itertools
 import json
 import math
 import shutil
+import warnings
 from pathlib import Path
 
 import numpy as np
@@ -355,6 +356,294 @@ def test_compare_items_a_perfect_model_has_no_t_interval_but_is_compared():
     row = res.per_model.set_index("model").loc["A"]
     assert row.score == 1.0 and np.isnan(row.ci_low) and row.method.startswith("no interval: The question means")
     assert res.pairs.estimate.iloc[0] == pytest.approx(0.6)
+
+
+# --------------------------------------------------------------------------- compare_items: every table in full
+
+MODEL_COLUMNS = ["task", "model", "n_items", "n_samples", "score", "ci_low", "ci_high", "method"]
+PAIR_COLUMNS = ["task", "model_a", "model_b", "n_items", "estimate", "ci_low", "ci_high", "pvalue", "pvalue_holm",
+                "method"]
+PASS_COLUMNS = ["task", "model", "k", "estimate", "ci_low", "ci_high"]
+RANK_COLUMNS = ["task", "model", "rank", "rank_low", "rank_high", "best_set"]
+MISSING_COLUMNS = ["task", "model", "n_missing", "items"]
+
+
+def _rank_rows(task, models, means, level, n_resamples, gen):
+    """The rank sets compare_items should give: rank_confidence_sets on the items' mean scores."""
+    sets = sigeval.rank_confidence_sets(pd.DataFrame(dict(enumerate(means))), confidence_level=level,
+                                        n_resamples=n_resamples, rng=gen)
+    low, high = np.asarray(sets.rank_interval.low), np.asarray(sets.rank_interval.high)
+    return [{"task": task, "model": m, "rank": int(sets.rank[j]), "rank_low": int(low[j]), "rank_high": int(high[j]),
+             "best_set": j in set(sets.best_set)} for j, m in enumerate(models)]
+
+
+def _binary_tasks():
+    """Two tasks of one 0/1 answer per item, ids out of order; A lacks five items of u, C six of s."""
+    rng = np.random.default_rng(11)
+    ids = {"u": [f"q{i}" for i in (9, 3, 12, 1, 7, 4, 10, 2, 8, 5, 11, 6)],
+           "s": [f"s{i}" for i in (5, 1, 9, 3, 7, 2, 8, 4, 6, 10, 12, 11)]}
+    order = {"u": ["B", "A", "C"], "s": ["A", "B", "C"]}
+    lacks = {("u", "A"): ids["u"][-5:], ("s", "C"): ids["s"][:6]}
+    correct, rows = {}, []
+    for task in ("u", "s"):
+        for m, p in zip(order[task], (0.8, 0.6, 0.4)):
+            correct[task, m] = dict(zip(ids[task], (rng.random(12) < p).astype(float)))
+            rows += [{"task": task, "model": m, "item": i, "score": v} for i, v in correct[task, m].items()
+                     if i not in lacks.get((task, m), [])]
+    shared = {"u": ids["u"][:7], "s": ids["s"][6:]}
+    return pd.DataFrame(rows), correct, order, shared
+
+
+def test_compare_items_one_answer_per_item_in_full():
+    from statsmodels.stats.multitest import multipletests
+    from statsmodels.stats.proportion import proportion_confint
+
+    table, correct, order, shared = _binary_tasks()
+    res = compare_items(table, sample=None, metric=None, confidence_level=0.9, n_resamples=300, rng=5)
+    # The same draws from one generator, task by task: compare_predictions on the shared items, then the rank sets.
+    gen = np.random.default_rng(5)
+    models, pairs, ranks = [], [], []
+    for task in ("u", "s"):
+        wide = pd.DataFrame({m: [correct[task, m][i] for i in shared[task]] for m in order[task]})
+        ref = sigeval.compare_predictions(wide, label=None, confidence_level=0.9, n_resamples=300, rng=gen,
+                                          progress=False)
+        models.append(ref.per_model.rename(columns={"accuracy": "score"}).assign(task=task, n_samples=1.0,
+                                                                                 method="Wilson"))
+        pairs.append(ref.pairs.assign(task=task, n_items=len(shared[task]),
+                                      method="McNemar (exact); paired bootstrap percentile interval"))
+        ranks += _rank_rows(task, order[task], [wide[m].to_numpy() for m in order[task]], 0.9, 300, gen)
+    pd.testing.assert_frame_equal(res.per_model, pd.concat(models, ignore_index=True)[MODEL_COLUMNS])
+    pd.testing.assert_frame_equal(res.pairs, pd.concat(pairs, ignore_index=True)[PAIR_COLUMNS])
+    pd.testing.assert_frame_equal(res.rank_sets, pd.DataFrame(ranks, columns=RANK_COLUMNS))
+    pd.testing.assert_frame_equal(res.pass_at_k, pd.DataFrame([], columns=PASS_COLUMNS))
+    # The items a model lacks: in the order of the table, the first five and a count of the rest.
+    assert res.missing.to_dict("records") == [
+        {"task": "u", "model": "A", "n_missing": 5, "items": "'q2', 'q8', 'q5', 'q11', 'q6'"},
+        {"task": "s", "model": "C", "n_missing": 6, "items": "'s5', 's1', 's9', 's3', 's7' and 1 more"}]
+    assert res.note == (
+        "Holm over the pairs of each task; every difference is A minus B, on the items all models of the task "
+        "share; intervals at 0.9; task 'u': 5 item(s) not held by every model left out (see `missing`); "
+        "task 's': 6 item(s) not held by every model left out (see `missing`)")
+    assert (res.confidence_level, res.n_resamples) == (0.9, 300)
+    # Independent checks: Wilson's interval and Holm within each task (statsmodels).
+    first = res.per_model.iloc[0]
+    x = np.array([correct["u", "B"][i] for i in shared["u"]])
+    assert (first.ci_low, first.ci_high) == pytest.approx(
+        proportion_confint(x.sum(), x.size, alpha=0.1, method="wilson"), abs=1e-12)
+    for task in ("u", "s"):
+        rows = res.pairs[res.pairs.task == task]
+        np.testing.assert_allclose(rows.pvalue_holm, multipletests(rows.pvalue, method="holm")[1], atol=1e-15)
+    # One family of every pair of every task.
+    every = compare_items(table, sample=None, metric=None, family="all", confidence_level=0.9, n_resamples=300,
+                          rng=5)
+    np.testing.assert_allclose(every.pairs.pvalue_holm, multipletests(every.pairs.pvalue, method="holm")[1],
+                               atol=1e-15)
+    assert every.note.startswith("Holm over all 6 pairs; every difference is A minus B")
+
+
+def test_compare_items_shows_no_progress_bar_per_task(monkeypatch):
+    from sigeval import _compare_predictions
+
+    shown, bar = [], _compare_predictions.progress_bar
+
+    def recorded(*args, enabled, **kwargs):
+        shown.append(enabled)
+        return bar(*args, enabled=enabled, **kwargs)
+
+    monkeypatch.setattr(_compare_predictions, "progress_bar", recorded)
+    compare_items(_binary_tasks()[0], sample=None, metric=None, n_resamples=50, rng=0)
+    assert shown == [False, False]
+
+
+@pytest.mark.filterwarnings("ignore:All 200 bootstrap resamples gave the same value 1:UserWarning")  # pass@3
+def test_compare_items_several_samples_in_full():
+    # Three 0/1 samples of 30 items on two tasks: item means in thirds, so the sign-flip test is a Monte Carlo one.
+    rng = np.random.default_rng(2)
+    x = {(t, m): (rng.random((30, 3)) < p).astype(float) for t in ("t1", "t2") for m, p in (("A", 0.7), ("B", 0.4))}
+    table = pd.concat([_long({"A": x[t, "A"], "B": x[t, "B"]}, samples=3).assign(task=t) for t in ("t1", "t2")],
+                      ignore_index=True)
+    res = compare_items(table, confidence_level=0.9, n_resamples=200, rng=4)
+    gen = np.random.default_rng(4)
+    models, pairs, passes, ranks = [], [], [], []
+    for t in ("t1", "t2"):
+        a, b = x[t, "A"], x[t, "B"]
+        d = a.mean(axis=1) - b.mean(axis=1)
+        assert np.count_nonzero(d) > 20 and np.unique(np.abs(d[d != 0])).size > 1  # neither exact method applies
+        for m in ("A", "B"):
+            est = sigeval.sampled_mean(x[t, m], confidence_level=0.9)
+            models.append({"task": t, "model": m, "n_items": 30, "n_samples": 3.0, "score": est.estimate,
+                           "ci_low": est.confidence_interval.low, "ci_high": est.confidence_interval.high,
+                           "method": "t, standard error clustered by item"})
+        pvalue = sigeval.paired_permutation_test(a.mean(axis=1), b.mean(axis=1), rng=gen).pvalue
+        diff = sigeval.sampled_paired_difference(a, b, confidence_level=0.9)
+        pairs.append({"task": t, "model_a": "A", "model_b": "B", "n_items": 30, "estimate": diff.estimate,
+                      "ci_low": diff.confidence_interval.low, "ci_high": diff.confidence_interval.high,
+                      "pvalue": pvalue, "pvalue_holm": pvalue, "method": "sign flips by item; t interval clustered by item"})
+        for m in ("A", "B"):
+            for k in (1, 3):
+                p = sigeval.pass_at_k(np.full(30, 3), x[t, m].sum(axis=1).astype(int), k, confidence_level=0.9,
+                                      n_resamples=200, rng=gen)
+                passes.append({"task": t, "model": m, "k": k, "estimate": p.estimate,
+                               "ci_low": p.confidence_interval.low, "ci_high": p.confidence_interval.high})
+        ranks += _rank_rows(t, ["A", "B"], [a.mean(axis=1), b.mean(axis=1)], 0.9, 200, gen)
+    pd.testing.assert_frame_equal(res.per_model, pd.DataFrame(models))
+    pd.testing.assert_frame_equal(res.pairs, pd.DataFrame(pairs))
+    pd.testing.assert_frame_equal(res.pass_at_k, pd.DataFrame(passes))
+    pd.testing.assert_frame_equal(res.rank_sets, pd.DataFrame(ranks))
+    pd.testing.assert_frame_equal(res.missing, pd.DataFrame([], columns=MISSING_COLUMNS))
+    # pass@1 is the mean correctness; pass@3 the share of items with a correct sample (all three drawn).
+    first = res.pass_at_k.iloc[:2]
+    assert first.estimate.tolist() == pytest.approx([x["t1", "A"].mean(), np.mean(x["t1", "A"].max(axis=1))])
+
+
+def test_compare_items_groups_in_full():
+    # 24 items in 6 groups, three samples; B lacks the first item, so the groups are those of the 23 shared.
+    rng = np.random.default_rng(6)
+    a = (rng.random((24, 3)) < 0.7).astype(float)
+    b = (rng.random((24, 3)) < 0.5).astype(float)
+    labels = np.repeat(["g5", "g2", "g4", "g1", "g6", "g3"], 4)
+    table = _long({"A": a, "B": b}, samples=3)
+    table["group"] = labels[table["item"]]
+    table = table[~((table.model == "B") & (table["item"] == 0))]
+    with pytest.warns(UserWarning, match="bootstrap resamples gave the same value 1"):  # A's pass@3
+        res = compare_items(table, groups="group", confidence_level=0.9, n_resamples=200, rng=3)
+    a, b, labels = a[1:], b[1:], labels[1:]
+    est = sigeval.sampled_mean(a, groups=labels, confidence_level=0.9)
+    assert res.per_model.iloc[0][["score", "ci_low", "ci_high", "method"]].tolist() == [
+        est.estimate, est.confidence_interval.low, est.confidence_interval.high, "t, standard error clustered by group"]
+    diff = sigeval.sampled_paired_difference(a, b, groups=labels, confidence_level=0.9)
+    sums = [pd.Series(x.mean(axis=1)).groupby(labels).sum().to_numpy() for x in (a, b)]
+    assert res.pairs.iloc[0][["n_items", "estimate", "ci_low", "ci_high", "pvalue", "method"]].tolist() == [
+        23, diff.estimate, diff.confidence_interval.low, diff.confidence_interval.high,
+        sigeval.paired_permutation_test(*sums).pvalue, "sign flips by group; t interval clustered by group"]
+    gen = np.random.default_rng(3)  # the group test is exact: pass@k draws first
+    with pytest.warns(UserWarning, match="bootstrap resamples gave the same value 1"):
+        expected = [sigeval.pass_at_k(np.full(23, 3), x.sum(axis=1).astype(int), k, groups=labels,
+                                      confidence_level=0.9, n_resamples=200, rng=gen) for x in (a, b) for k in (1, 3)]
+    assert res.pass_at_k[["estimate", "ci_low", "ci_high"]].to_numpy().tolist() == [
+        [p.estimate, p.confidence_interval.low, p.confidence_interval.high] for p in expected]
+    pd.testing.assert_frame_equal(res.rank_sets, pd.DataFrame([], columns=RANK_COLUMNS))
+    assert res.note == (
+        "Holm over the pairs of each task; every difference is A minus B, on the items all models of the task "
+        "share; intervals at 0.9; task 't': 1 item(s) not held by every model left out (see `missing`); "
+        "rank sets not computed: they resample items, and grouped items are not independent")
+    # One answer per item with groups: compare_predictions' cluster bootstrap and sign flips of whole groups.
+    single = table[table["sample"] == 0]
+    res1 = compare_items(single, groups="group", n_resamples=100, rng=0)
+    assert res1.pairs.method.tolist() == ["sign flips of whole groups; paired cluster bootstrap percentile interval"]
+
+
+def test_compare_items_names_the_first_item_in_two_groups():
+    table = _long({"A": [1, 0, 1, 1, 0, 1], "B": [0, 0, 1, 0, 1, 1]})
+    table = table.assign(item=table["item"].map({0: 5, 1: 2, 2: 9, 3: 4, 4: 7, 5: 1}))
+    table["group"] = [0, 0, 1, 1, 2, 2, 1, 0, 1, 1, 2, 2]  # items 5 and 2 each in two groups; 5 comes first
+    with pytest.raises(ValueError, match=r"^task 't': item 5 is in more than one group; each item belongs to one "
+                                         r"group$"):
+        compare_items(table, groups="group")
+
+
+def test_compare_items_when_no_interval_can_be_made():
+    # C is right on every sample (its question means are all equal); A - B is 0.5 on every item. Unequal samples.
+    rows = []
+    for m, items in {"A": [[1], [1, 0], [1, 0]], "B": [[1, 0], [0], [0, 0]], "C": [[1], [1, 1], [1, 1]]}.items():
+        rows += [{"task": "t", "model": m, "item": i, "sample": s, "score": float(v)}
+                 for i, answers in enumerate(items) for s, v in enumerate(answers)]
+    with pytest.warns(UserWarning, match="bootstrap resamples gave the same value 1"):  # C's pass@1
+        res = compare_items(pd.DataFrame(rows), metric=None, n_resamples=100, rng=0)
+    c = res.per_model.iloc[2]
+    # Its samples per item: the harmonic mean of 1, 2 and 2.
+    assert c[["n_samples", "score", "method"]].tolist() == [
+        1.5, 1.0, "no interval: The question means of `scores` are all equal"]
+    assert np.isnan(c.ci_low) and np.isnan(c.ci_high)
+    ab = res.pairs.iloc[0]
+    assert ab[["model_a", "model_b", "estimate", "method"]].tolist() == [
+        "A", "B", 0.5, "sign flips by item; no interval: The question means of `scores_a` and `scores_b` are all equal"]
+    # Two models right everywhere: no interval anywhere, a p-value of 1, and no warning about the zero differences.
+    same = _long({"A": [[1, 1]] * 4, "B": [[1, 1]] * 4}, samples=2)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        both = compare_items(same, n_resamples=100, rng=0)
+    assert {str(w.message).split(" (")[0] for w in caught} == {
+        "All 100 bootstrap resamples gave the same value 1"}  # pass@k of each model; nothing about the pair
+    assert both.per_model[["ci_low", "ci_high"]].isna().all().all()
+    assert both.pairs[["estimate", "ci_low", "ci_high", "pvalue", "pvalue_holm"]].iloc[0].tolist()[3:] == [1.0, 1.0]
+    assert both.pairs.iloc[0].estimate == 0.0 and np.isnan(both.pairs.iloc[0].ci_low)
+
+
+def test_compare_items_without_a_task_column():
+    table = pd.DataFrame({"model": ["A", "A", "B", "B"], "item": [1, 2, 1, 2], "score": [1.0, 0.0, 0.0, 0.0]})
+    res = compare_items(table, task=None, sample=None, metric=None, rng=0)  # two shared items are enough
+    assert res.n_resamples == 10_000
+    assert res.per_model.task.tolist() == [None, None] and res.rank_sets.task.tolist() == [None, None]
+    assert res.pairs[["task", "pvalue", "pvalue_holm"]].to_dict("records") == [
+        {"task": None, "pvalue": 1.0, "pvalue_holm": 1.0}]
+    with pytest.raises(ValueError, match=r"^row 0: a comparison needs at least 2 models; found \['A'\]$"):
+        compare_items(table[table.model == "A"], task=None, sample=None, metric=None)
+    with pytest.raises(ValueError, match=r"^row 0: a comparison needs at least 2 models; found \[1\]$"):
+        compare_items(table[table.model == "A"].assign(model=1), task=None, sample=None, metric=None)
+    with pytest.raises(ValueError, match=r"^task 't': the models share 1 item\(s\); a comparison needs at least 2$"):
+        compare_items(table.assign(task="t", item=[1, 2, 1, 3]), sample=None, metric=None)
+
+
+def _small():
+    return _long({"A": [1, 0, 1, 1], "B": [0, 0, 1, 0]})
+
+
+COLUMNS = "(the columns are 'task', 'model', 'item', 'sample', 'metric', 'score')"
+
+
+@pytest.mark.parametrize("table, kwargs, error, message", [
+    ([1], {}, TypeError, "`table` must be a pandas DataFrame, one row per item and sample; got list."),
+    (_small().iloc[:0], {}, ValueError, "`table` must hold at least one row; got an empty table."),
+    (_small(), {"groups": "g"}, ValueError, f"no column 'g' for the groups {COLUMNS}"),
+    (_small(), {"item": "id"}, ValueError, f"no column 'id' for the items {COLUMNS}"),
+    (_small(), {"score": "acc"}, ValueError, f"no column 'acc' for the scores {COLUMNS}"),
+    (_small(), {"model": ["model"]}, TypeError, "`model` must be a column name; got ['model']."),
+    (_small(), {"task": "model", "sample": "item"}, ValueError,
+     "each role needs its own column; 'model', 'item' is named for several."),
+    (_small(), {"confidence_level": 1.0}, ValueError, "`confidence_level` must be strictly between 0 and 1; got 1.0."),
+    (_small(), {"n_resamples": 0}, ValueError, "`n_resamples` must be an integer >= 1; got 0."),
+    (_small().assign(score=[1, 0, np.nan, 1, 0, 0, 1, 0]), {}, ValueError,
+     "row 2: 1 score(s) are empty or infinite: a failed item is never dropped silently; score it, or remove its "
+     "rows explicitly"),
+    (_small().assign(score=[1, 0, np.nan, 1, 0, 0, 1, 0], error=[""] * 8), {}, ValueError,
+     "row 2: 1 score(s) are empty or infinite: a failed item is never dropped silently; score it, or remove its "
+     "rows explicitly"),
+    (_small().assign(score=[1, 0, np.nan, 1, 0, 0, 1, 0], error=[np.nan] * 8), {}, ValueError,
+     "row 2: 1 score(s) are empty or infinite: a failed item is never dropped silently; score it, or remove its "
+     "rows explicitly"),
+    (_small().assign(task=["a"] * 4 + ["b"] * 4, metric=["x", "y"] * 4), {}, ValueError,
+     "task 'a' holds 2 metrics ('x', 'y'); one score per item is compared: choose the metric when reading "
+     "(metric=...; --metric on the command line) or keep one metric's rows"),
+    (_small().assign(task=["z"] * 4 + ["b"] * 4, metric=["x"] * 4 + ["y", "w"] * 2), {}, ValueError,
+     "task 'b' holds 2 metrics ('y', 'w')"),
+    (_small().assign(metric=["acc"] * 7 + [np.nan]), {}, ValueError, "task 't' holds 2 metrics ('acc', nan)"),
+    (_small().assign(sample=0, item=[1, 1, 2, 3, 1, 2, 3, 4]), {}, ValueError,
+     "rows 0, 1: the same task, model, item, sample appears more than once; items are matched by id, so each "
+     "(task, model, item, sample) must be one row"),
+])
+def test_compare_items_refusals_in_full(table, kwargs, error, message):
+    with pytest.raises(error) as caught:
+        compare_items(table, **kwargs)
+    assert str(caught.value).startswith(message), str(caught.value)
+
+
+@pytest.mark.parametrize("role, column", [("model", "model"), ("item", "item"), ("task", "task"),
+                                          ("groups", "group")])
+def test_compare_items_empty_role_cells_name_their_rows(role, column):
+    table = _small().assign(group=[0, 0, 1, 1, 0, 0, 1, 1])
+    table[column] = table[column].astype(object)
+    table.loc[[2, 5], column] = None
+    with pytest.raises(ValueError, match=rf"^rows 2, 5: the {role} column '{column}' is empty$"):
+        compare_items(table, groups="group")
+
+
+def test_compare_items_k_is_checked_by_name():
+    table = _long({"A": [[1, 0]] * 4, "B": [[0, 0]] * 4}, samples=2)
+    with pytest.raises(ValueError, match=r"^`k` must be an integer >= 1; got 0\.$"):
+        compare_items(table, k=0)
+    with pytest.raises(TypeError, match=r"^`k` must be an integer >= 1; got 2\.5\.$"):  # 2 is fine, 2.5 is not
+        compare_items(table, k=[2, 2.5])
 
 
 # --------------------------------------------------------------------------- Inspect

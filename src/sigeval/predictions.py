@@ -118,7 +118,7 @@ def _roles(table: pd.DataFrame, **columns: Any) -> _Roles:
     """The roles' columns, each present in the table, one column per role."""
     for role, column in columns.items():
         if column is not None:
-            _require(table, _column_name(column, role), f"{role}s" if role != "score" else "scores")
+            _require(table, _column_name(column, role), role if role == "groups" else f"{role}s")
     given = [c for c in columns.values() if c is not None]
     twice = [c for c in dict.fromkeys(given) if given.count(c) > 1]
     if twice:
@@ -168,7 +168,7 @@ def _no_duplicates(table: pd.DataFrame, keys: list) -> None:
         )
 
 
-def _missing(items: pd.Series, models: pd.Series, order: list, shared: pd.Index, task: Any) -> list[dict]:
+def _missing(items: pd.Series, models: pd.Series, order: list, task: Any) -> list[dict]:
     """Per model, the items another model of the task has and it lacks (count and the first five)."""
     union = pd.Index(pd.unique(items))
     rows = []
@@ -225,10 +225,10 @@ def _binary_single(matrices: dict, task: Any, models: list, codes, level, n_resa
 
 
 def _refused(err: ValueError) -> str:
-    return f"no interval: {str(err).split(':')[0].rstrip('.')}"
+    return f"no interval: {str(err).split(':')[0]}"
 
 
-def _sampled(matrices: dict, task: Any, models: list, codes, level, n_resamples, gen) -> tuple:
+def _sampled(matrices: dict, task: Any, models: list, codes, level, gen) -> tuple:
     """Several samples per item, or scores that are not 0/1: clustered means and paired differences by item."""
     unit = "group" if codes is not None else "item"
     per_model = []
@@ -250,7 +250,8 @@ def _sampled(matrices: dict, task: Any, models: list, codes, level, n_resamples,
         # The test flips the sign of each cluster's summed difference of item means (items are the units).
         sums = [np.bincount(clusters, weights=np.nanmean(matrices[m], axis=1)) for m in (a, b)]
         with warnings.catch_warnings():
-            warnings.filterwarnings("ignore", message=".*every difference is zero.*", category=UserWarning)
+            # Two models that agree on every unit: the row says so (estimate 0, p-value 1) without a warning.
+            warnings.filterwarnings("ignore", message="All paired differences are zero", category=UserWarning)
             pvalue = paired_permutation_test(sums[0], sums[1], rng=gen).pvalue
         try:
             res = sampled_paired_difference(matrices[a], matrices[b], groups=codes, confidence_level=level)
@@ -432,7 +433,7 @@ def compare_items(
             shared = shared.intersection(pd.Index(pd.unique(sub["__item"][sub["__model"] == m])), sort=False)
         if len(shared) < 2:
             raise TableError(None, f"{name}the models share {len(shared)} item(s); a comparison needs at least 2")
-        lacking = _missing(sub["__item"], sub["__model"], models, shared, t)
+        lacking = _missing(sub["__item"], sub["__model"], models, t)
         if lacking:
             left = len(pd.unique(sub["__item"])) - len(shared)
             notes.append(f"{name}{left} item(s) not held by every model left out (see `missing`)")
@@ -444,7 +445,7 @@ def compare_items(
         if binary and single:
             task_models, task_pairs = _binary_single(matrices, t, models, codes, level, n_resamples, gen)
         else:
-            task_models, task_pairs = _sampled(matrices, t, models, codes, level, n_resamples, gen)
+            task_models, task_pairs = _sampled(matrices, t, models, codes, level, gen)
             if binary:
                 passes += _pass_at_k(matrices, t, models, k, codes, level, n_resamples, gen)
         per_model.append(task_models)
@@ -461,7 +462,7 @@ def compare_items(
     families = all_pairs.task.to_numpy(dtype=object) if family == "task" else np.zeros(len(all_pairs))
     all_pairs["pvalue_holm"] = np.nan
     for f in pd.unique(families):
-        members = (families == f) if f is not None else np.array([v is None for v in families])
+        members = families == f  # elementwise on an object array, None included
         all_pairs.loc[members, "pvalue_holm"] = adjust_pvalues(all_pairs.pvalue[members].to_numpy(), method="holm")
     holm = "Holm over the pairs of each task" if family == "task" else f"Holm over all {len(all_pairs)} pairs"
     note = "; ".join([f"{holm}; every difference is A minus B, on the items all models of the task share; "
