@@ -430,8 +430,28 @@ def test_rank_confidence_sets_memory_refusal_counts_pairs_and_resamples():
     assert f"{gib:,.1f}" == "4.5"
     with pytest.raises(ValueError, match=r"^`scores` = 300 items x 2,000 models would need 4\.5 GiB of memory for "
                                          r"the per-item differences of all 1,999,000 pairs of models; the limit is "
-                                         r"4\.0 GiB\. Rank sets compare every pair of models: pass fewer models"):
+                                         r"4\.0 GiB\. Rank sets compare every pair of models: pass fewer models "
+                                         r"\(for example the leading ones\), or fewer items\.$"):
         ru.rank_confidence_sets(np.zeros((n, k)), n_resamples=1)
+
+
+def test_rank_confidence_sets_memory_counts_at_their_limits(monkeypatch):
+    # 4 items x 3 models: 3 pairs. The data: 4 x 3 differences and 2 numbers per pair (18 floats); each
+    # resample adds the 3 pairs' means and 2 more numbers (5 floats).
+    import sigeval._validation as validation
+
+    scores = np.random.default_rng(0).normal(size=(4, 3))
+    monkeypatch.setattr(validation, "MEMORY_LIMIT", 8 * 18)
+    assert ru.rank_confidence_sets(scores, n_resamples=1, rng=0).n_resamples == 1
+    monkeypatch.setattr(validation, "MEMORY_LIMIT", 8 * 18 - 1)
+    with pytest.raises(ValueError, match=r"^`scores` = 4 items x 3 models would need 144\.0 bytes of memory"):
+        ru.rank_confidence_sets(scores, n_resamples=1, rng=0)
+    monkeypatch.setattr(validation, "MEMORY_LIMIT", 8 * (12 + 10 * 5))
+    assert ru.rank_confidence_sets(scores, n_resamples=10, rng=0).n_resamples == 10
+    monkeypatch.setattr(validation, "MEMORY_LIMIT", 8 * (12 + 10 * 5) - 1)
+    with pytest.raises(ValueError, match=r"^`n_resamples` = 10 would need 496\.0 bytes of memory for the pairwise "
+                                         r"differences of every resample"):
+        ru.rank_confidence_sets(scores, n_resamples=10, rng=0)
 
 
 def test_rank_confidence_sets_refuses_many_models_before_building_their_pairs():
