@@ -536,7 +536,7 @@ def test_compare_items_groups_in_full():
 def test_compare_items_names_the_first_item_in_two_groups():
     table = _long({"A": [1, 0, 1, 1, 0, 1], "B": [0, 0, 1, 0, 1, 1]})
     table = table.assign(item=table["item"].map({0: 5, 1: 2, 2: 9, 3: 4, 4: 7, 5: 1}))
-    table["group"] = [0, 0, 1, 1, 2, 2, 1, 0, 1, 1, 2, 2]  # items 5 and 2 each in two groups; 5 comes first
+    table["group"] = [0, 0, 1, 1, 2, 2, 1, 1, 1, 1, 2, 2]  # items 5 and 2 each in two groups; 5 comes first
     with pytest.raises(ValueError, match=r"^task 't': item 5 is in more than one group; each item belongs to one "
                                          r"group$"):
         compare_items(table, groups="group")
@@ -585,6 +585,28 @@ def test_compare_items_without_a_task_column():
         compare_items(table.assign(task="t", item=[1, 2, 1, 3]), sample=None, metric=None)
 
 
+def test_compare_items_rank_sets_at_the_level_asked():
+    rng = np.random.default_rng(8)
+    a = rng.normal(0.5, 0.1, 30)
+    b = a - 0.035 + rng.normal(0, 0.1, 30)
+    res = compare_items(_long({"A": a, "B": b}), confidence_level=0.9, n_resamples=200, rng=1)
+    # The pair's p-value draws first (a Monte Carlo sign-flip test: 30 distinct differences), then the rank sets.
+    gen = np.random.default_rng(1)
+    sigeval.paired_permutation_test(a, b, rng=gen)
+    assert res.rank_sets.to_dict("records") == _rank_rows("t", ["A", "B"], [a, b], 0.9, 200, gen)
+    # At 0.9 A is first for sure; at 0.95 either could be (so the level asked for is the one used).
+    assert res.rank_sets[["rank_low", "rank_high"]].to_numpy().tolist() == [[1, 1], [2, 2]]
+    wider = compare_items(_long({"A": a, "B": b}), n_resamples=200, rng=1).rank_sets
+    assert wider[["rank_low", "rank_high"]].to_numpy().tolist() == [[1, 2], [1, 2]]
+
+
+def test_compare_items_integer_task_labels_read_as_written():
+    table = pd.concat([_small().assign(task=3), _small().assign(task=4)], ignore_index=True)
+    with pytest.raises(ValueError, match=r"^row 8: task 4: a comparison needs at least 2 models; found \['A'\]$"):
+        compare_items(table[(table.task == 3) | (table.model == "A")])
+    assert compare_items(table, n_resamples=50, rng=0).pairs.task.tolist() == [3, 4]
+
+
 def _small():
     return _long({"A": [1, 0, 1, 1], "B": [0, 0, 1, 0]})
 
@@ -617,6 +639,8 @@ COLUMNS = "(the columns are 'task', 'model', 'item', 'sample', 'metric', 'score'
      "(metric=...; --metric on the command line) or keep one metric's rows"),
     (_small().assign(task=["z"] * 4 + ["b"] * 4, metric=["x"] * 4 + ["y", "w"] * 2), {}, ValueError,
      "task 'b' holds 2 metrics ('y', 'w')"),
+    (_small().assign(task=["z"] * 4 + ["b"] * 4, metric=["x", "v"] * 2 + ["y", "w"] * 2), {}, ValueError,
+     "task 'z' holds 2 metrics ('x', 'v')"),  # the first such task of the table, not of sorted names
     (_small().assign(metric=["acc"] * 7 + [np.nan]), {}, ValueError, "task 't' holds 2 metrics ('acc', nan)"),
     (_small().assign(sample=0, item=[1, 1, 2, 3, 1, 2, 3, 4]), {}, ValueError,
      "rows 0, 1: the same task, model, item, sample appears more than once; items are matched by id, so each "

@@ -182,7 +182,8 @@ def _missing(items: pd.Series, models: pd.Series, order: list, task: Any) -> lis
 
 
 def _matrices(sub: pd.DataFrame, models: list, shared: pd.Index, scores: np.ndarray) -> dict[Any, np.ndarray]:
-    """Per model, an (items, samples) array of scores on the shared items, NaN where an item has fewer samples."""
+    """Per model, an (items, samples) array of scores on the shared items (as many samples as any model has), NaN
+    where an item has fewer."""
     keep = sub["__item"].isin(shared).to_numpy()
     sub, scores = sub[keep], scores[keep]
     row = shared.get_indexer(sub["__item"])
@@ -193,7 +194,7 @@ def _matrices(sub: pd.DataFrame, models: list, shared: pd.Index, scores: np.ndar
         mine = (sub["__model"] == m).to_numpy()
         matrix = np.full((len(shared), width), np.nan)
         matrix[row[mine], column[mine]] = scores[mine]
-        out[m] = matrix[:, : int(np.max(np.sum(~np.isnan(matrix), axis=1)))]
+        out[m] = matrix
     return out
 
 
@@ -460,7 +461,6 @@ def compare_items(
     all_pairs = pd.concat(pairs, ignore_index=True)
     # Holm within each task, or over every pair of the table.
     families = all_pairs.task.to_numpy(dtype=object) if family == "task" else np.zeros(len(all_pairs))
-    all_pairs["pvalue_holm"] = np.nan
     for f in pd.unique(families):
         members = families == f  # elementwise on an object array, None included
         all_pairs.loc[members, "pvalue_holm"] = adjust_pvalues(all_pairs.pvalue[members].to_numpy(), method="holm")
