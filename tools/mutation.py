@@ -61,7 +61,7 @@ def equivalent_survivors() -> dict[str, str]:
     return reviewed
 
 
-def _scratch_copy(module: str, tests: list[str]) -> Path:
+def _scratch_copy(module: str, tests: list[str], timeout_multiplier: float | None = None) -> Path:
     scratch = Path(tempfile.mkdtemp(prefix=f"mutation-{module}-"))
     shutil.copytree(ROOT / "src", scratch / "src", ignore=shutil.ignore_patterns("__pycache__", "*.egg-info"))
     (scratch / "tests").mkdir()
@@ -88,6 +88,9 @@ def _scratch_copy(module: str, tests: list[str]) -> Path:
         f"also_copy = {json.dumps([*others, 'tools/'])}\n"
         f"pytest_add_cli_args_test_selection = {json.dumps(selected)}\n"
         'pytest_add_cli_args = ["-p", "no:cacheprovider", "-o", "addopts=", "-q", "-x"]\n'
+        # mutmut's CPU limit per mutant is (tests' time + 1 s) x multiplier x 2: at its default of 15, a mutant
+        # that loops under tests of 15 s costs 8 minutes.
+        + (f"timeout_multiplier = {timeout_multiplier}\n" if timeout_multiplier else "")
     )
     text = (ROOT / "pyproject.toml").read_text()
     text = re.sub(r"\n\[tool\.mutmut\][^\[]*", "\n", text)
@@ -95,11 +98,11 @@ def _scratch_copy(module: str, tests: list[str]) -> Path:
     return scratch
 
 
-def run_module(module: str, jobs: int, keep: bool = False) -> dict:
+def run_module(module: str, jobs: int, keep: bool = False, timeout_multiplier: float | None = None) -> dict:
     tests = NAMED[module]
     if not (ROOT / "src" / "sigeval" / f"{module}.py").exists():
         return {"module": module, "missing": True}
-    scratch = _scratch_copy(module, tests)
+    scratch = _scratch_copy(module, tests, timeout_multiplier)
     env = {**os.environ, "PYTHONDONTWRITEBYTECODE": "1", "MPLBACKEND": "Agg"}
     mutmut = [sys.executable, "-m", "mutmut"]
     subprocess.run([*mutmut, "run", "--max-children", str(jobs)], cwd=scratch, env=env,
@@ -158,6 +161,8 @@ def main(argv: list[str] | None = None) -> int:
                         help="print the diff of every survivor not judged equivalent")
     parser.add_argument("--keep", action="store_true",
                         help="keep the scratch copies (mutmut show/run work there) and print their paths")
+    parser.add_argument("--timeout-multiplier", type=float, default=None,
+                        help="mutmut's timeout_multiplier (default 15): lower it for modules whose tests take long")
     args = parser.parse_args(argv)
     if args.list:
         for module, tests in MODULES.items():
@@ -169,7 +174,7 @@ def main(argv: list[str] | None = None) -> int:
     reviewed = equivalent_survivors()
     rows = []
     for module in args.modules or list(MODULES):
-        result = run_module(module, args.jobs, keep=args.keep or args.diffs)
+        result = run_module(module, args.jobs, keep=args.keep or args.diffs, timeout_multiplier=args.timeout_multiplier)
         if result.get("missing"):
             continue
         row = summarise(result, reviewed)
