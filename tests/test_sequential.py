@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+import warnings
 
 import numpy as np
 import pytest
@@ -960,3 +961,72 @@ def test_plain_floats_that_fail_a_check_get_the_message_of_the_arrays(pair, matc
     assert comp.n == 0
     with pytest.raises(ValueError, match=r"`scores_a - scores_b` overflows float64"):
         SequentialComparison(method="t-mixture").update(1.7e308, -1.7e308)
+
+
+# --- the t-mixture carried pair by pair, at its edges ------------------------------------------------------
+
+
+def test_t_mixture_differences_count_as_equal_at_or_below_flat():
+    from sigeval.sequential import _t_mixture_from_sums
+
+    one = np.array([1.0])
+    flat = np.array([2e-28])
+    assert _t_mixture_from_sums(one, flat, flat, one, one) == (-np.inf, np.inf)
+    low, high = _t_mixture_from_sums(one, np.nextafter(flat, 1.0), flat, one, one)
+    assert np.isfinite(low).all() and np.isfinite(high).all()
+
+
+def test_carried_t_mixture_is_scale_free():
+    # Differences 2**40 times larger give limits exactly 2**40 times larger (sums kept in units of a power of two).
+    d = np.random.default_rng(3).normal(0.02, 0.1, 60)
+    small, large = SequentialComparison(method="t-mixture"), SequentialComparison(method="t-mixture")
+    for x in d:
+        small.update(float(x), 0.0)
+        large.update(float(x) * 2.0**40, 0.0)
+        assert (large.low, large.high) == (small.low * 2.0**40, small.high * 2.0**40)
+    assert np.isfinite([large.low, large.high]).all()
+    whole = confidence_sequence(d * 2.0**40, method="t-mixture")
+    assert (large.low, large.high) == pytest.approx((whole.low[-1], whole.high[-1]), rel=1e-12)
+
+
+def test_carried_t_mixture_counts_differences_equal_up_to_rounding_as_equal():
+    # 100 differences alternating 1 and the next float: their spread is rounding, not information.
+    d = np.tile([1.0, np.nextafter(1.0, 2.0)], 50)
+    comp = SequentialComparison(method="t-mixture")
+    comp.update(d, np.zeros(100))
+    whole = confidence_sequence(d, method="t-mixture")
+    assert (comp.low, comp.high) == (whole.low[-1], whole.high[-1]) == (-np.inf, np.inf)
+
+
+def test_running_intersection_pair_by_pair_keeps_a_single_point(monkeypatch):
+    # Intervals that touch at 2 intersect in the point 2, as _running_intersection does; they do not start afresh.
+    comp = SequentialComparison(method="t-mixture")
+    limits = iter([(0.0, 2.0), (2.0, 3.0)])
+    monkeypatch.setattr(comp._t_mixture, "add", lambda d: next(limits))
+    comp.update(np.array([0.5, 0.5]), np.zeros(2))
+    low, high = _running_intersection(np.array([0.0, 2.0]), np.array([2.0, 3.0]))
+    assert (comp.low, comp.high) == (low[-1], high[-1]) == (2.0, 2.0)
+
+
+@pytest.mark.parametrize("method, kwargs, need", [
+    ("betting", {"bounds": (-1, 1)}, 48 * 10 + 4 * 8 * 4001 * 256),
+    ("t-mixture", {}, 96 * 10)])
+def test_confidence_sequence_memory_at_its_limit(monkeypatch, method, kwargs, need):
+    import sigeval._validation as validation
+
+    monkeypatch.setattr(validation, "MEMORY_LIMIT", need)
+    assert confidence_sequence(np.zeros(10), method=method, **kwargs).n.size == 10
+    monkeypatch.setattr(validation, "MEMORY_LIMIT", need - 1)
+    with pytest.raises(ValueError, match=rf"^`differences` = 10 differences would need .* of memory for the {method} "
+                                         r"sequence"):
+        confidence_sequence(np.zeros(10), method=method, **kwargs)
+
+
+def test_an_overflowing_difference_is_refused_in_full_without_a_warning():
+    comp = SequentialComparison(method="t-mixture")
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        with pytest.raises(ValueError) as caught:
+            comp.update(np.array([1.7e308, 0.5]), np.array([-1.7e308, 0.25]))
+    assert str(caught.value) == ("`scores_a - scores_b` overflows float64 (|difference| > 1.8e308); got [inf, 0.25]: "
+                                 "rescale the scores (e.g. divide both by the same power of ten).")

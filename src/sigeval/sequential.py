@@ -623,7 +623,7 @@ class SequentialComparison:
             )
         if self.max_pairs is not None and self.n + a.size > self.max_pairs:
             raise ValueError(f"this update would exceed `max_pairs` ({self.max_pairs}); got {a.size} pairs after {self.n}.")
-        with np.errstate(over="ignore", invalid="ignore"):
+        with np.errstate(over="ignore"):  # refused just below, with its own message (both are finite)
             new = a.astype(float) - b.astype(float)
         if not np.isfinite(new).all():
             raise ValueError(f"`scores_a - scores_b` overflows float64 (|difference| > 1.8e308); got {new.tolist()}: "
