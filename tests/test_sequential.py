@@ -1030,3 +1030,21 @@ def test_an_overflowing_difference_is_refused_in_full_without_a_warning():
             comp.update(np.array([1.7e308, 0.5]), np.array([-1.7e308, 0.25]))
     assert str(caught.value) == ("`scores_a - scores_b` overflows float64 (|difference| > 1.8e308); got [inf, 0.25]: "
                                  "rescale the scores (e.g. divide both by the same power of ten).")
+
+
+@pytest.mark.parametrize("window", [(1800, 1840), (0, 40), (3961, 4001), (2400, 2600), (1, 4000)])
+@pytest.mark.parametrize("name, x, alpha, sizes", [p for p in _betting_paths() if p[0] in ("empty", "jump", "edges")],
+                         ids=["empty", "jump", "edges"])
+def test_betting_window_from_any_start_gives_the_whole_grid(window, name, x, alpha, sizes):
+    # Wherever the window starts, far from the set or inside it, its edge checks widen it until the limits
+    # are the whole grid's (the window only saves work).
+    windowed, dense = sequential._Betting(alpha), _DenseBetting(alpha)
+    windowed._window = window
+    start = 0
+    for size in sizes:
+        got, expected = windowed.extend(x[start:start + size]), dense.extend(x[start:start + size])
+        start += size
+        np.testing.assert_array_equal(got[0], expected[0])
+        np.testing.assert_array_equal(got[1], expected[1])
+    np.testing.assert_array_equal(windowed.log_up, dense.dense_up)
+    np.testing.assert_array_equal(windowed.log_down, dense.dense_down)
