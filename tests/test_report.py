@@ -1660,3 +1660,32 @@ def test_a_comparison_refused_by_the_seeds_search_has_no_power_or_mde():
     row = power.iloc[0]
     assert row.note.startswith("not tested: `delta` = 1e-30 is too small against `sigma_d`")
     assert np.isnan(row.observed_power) and np.isnan(row.mde) and not row.detectable
+
+
+def _runs_with_scores(scores):
+    rows = [{"task": "t", "model": m, "seed": s, "score": 0.5 + 0.01 * s} for m in "AB" for s in range(12)]
+    table = pd.DataFrame(rows)
+    table["score"] = table["score"].astype(object)
+    for i, value in scores.items():
+        table.loc[i, "score"] = value
+    return table
+
+
+@pytest.mark.parametrize("n", [10, 11])
+def test_failed_runs_message_lists_ten_and_counts_the_rest(n):
+    with pytest.raises(ValueError) as caught:
+        Report(_runs_with_scores(dict.fromkeys(range(n), np.nan)))
+    runs = "; ".join(f"(task 't', model 'A', seed {s}): score is NaN" for s in range(10))
+    assert str(caught.value) == (
+        f"{n} failed or broken run(s): {runs}{'; ... (11 in all)' if n == 11 else ''}. Failed runs are never "
+        "dropped silently: repair them, or pass failed='drop-pairs' to leave out the pairs they belong to "
+        "(listed in `failed_runs`).")
+
+
+@pytest.mark.parametrize("n", [5, 6])
+def test_score_errors_list_five_rows_and_count_the_rest(n):
+    with pytest.raises(TypeError) as caught:
+        Report(_runs_with_scores(dict.fromkeys(range(n), "x")))
+    rows = "; ".join(f"(task 't', model 'A', seed {s})" for s in range(5))
+    assert str(caught.value) == (f"The score column must hold numbers; {n} row(s) do not, the first 'x': {rows}"
+                                 f"{'; ... (6 rows)' if n == 6 else ''}.")
