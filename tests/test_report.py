@@ -1689,3 +1689,13 @@ def test_score_errors_list_five_rows_and_count_the_rest(n):
     rows = "; ".join(f"(task 't', model 'A', seed {s})" for s in range(5))
     assert str(caught.value) == (f"The score column must hold numbers; {n} row(s) do not, the first 'x': {rows}"
                                  f"{'; ... (6 rows)' if n == 6 else ''}.")
+
+
+def test_a_comparison_left_with_two_pairs_is_still_computed():
+    # B's third run failed: with failed='drop-pairs' A - B rests on seeds 0 and 1, the fewest a paired t allows.
+    rows = [{"task": "t", "model": m, "seed": s, "score": v}
+            for m, values in {"A": [0.71, 0.74, 0.70], "B": [0.69, 0.70, np.nan]}.items() for s, v in enumerate(values)]
+    row = Report(pd.DataFrame(rows), failed="drop-pairs").pairwise().iloc[0]
+    ref = stats.ttest_rel([0.71, 0.74], [0.69, 0.70])
+    assert row.n_pairs == 2
+    assert (row.mean_diff, row.pvalue) == pytest.approx((0.03, ref.pvalue), abs=1e-12)

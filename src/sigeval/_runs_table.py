@@ -263,7 +263,6 @@ class Comparisons:
     a: np.ndarray
     b: np.ndarray
     pairs: Summaries
-    n_pairs_per_task: int
 
 
 def comparisons(tasks: tuple, models: tuple, scores: dict) -> Comparisons:
@@ -287,7 +286,7 @@ def comparisons(tasks: tuple, models: tuple, scores: dict) -> Comparisons:
     )
     first, second = np.triu_indices(k, 1)
     out = Comparisons(task=np.repeat(np.arange(len(tasks)), per_task), a=np.tile(first, len(tasks)),
-                      b=np.tile(second, len(tasks)), pairs=Summaries.empty(total), n_pairs_per_task=per_task)
+                      b=np.tile(second, len(tasks)), pairs=Summaries.empty(total))
     for n_seeds in np.unique(seeds_of):
         which = np.flatnonzero(seeds_of == n_seeds)
         grid = np.stack([scores[tasks[t]] for t in which])  # (tasks, seeds, models)
