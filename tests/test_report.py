@@ -1699,3 +1699,16 @@ def test_a_comparison_left_with_two_pairs_is_still_computed():
     ref = stats.ttest_rel([0.71, 0.74], [0.69, 0.70])
     assert row.n_pairs == 2
     assert (row.mean_diff, row.pvalue) == pytest.approx((0.03, ref.pvalue), abs=1e-12)
+
+
+def test_the_largest_unsigned_score_is_refused_without_a_warning():
+    # 2**64 - 1 rounds to 2**64 in float64, which does not cast back to uint64 (numpy's "invalid"): refused, quietly.
+    rows = [{"task": "t", "model": m, "seed": s, "score": s} for m in "AB" for s in range(3)]
+    table = pd.DataFrame(rows).astype({"score": np.uint64})
+    table.loc[0, "score"] = np.uint64(2**64 - 1)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        with pytest.raises(ValueError, match=r"^The score column holds whole numbers that float64 cannot represent "
+                                             r"exactly \(beyond 2\*\*53\): 18446744073709551615 would become "
+                                             r"18446744073709551616, and differences"):
+            Report(table)
