@@ -887,7 +887,10 @@ def _betting_paths():
 
 @pytest.mark.parametrize("name, x, alpha, sizes", list(_betting_paths()), ids=[p[0] for p in _betting_paths()])
 def test_betting_window_gives_the_limits_and_capital_of_the_whole_grid(name, x, alpha, sizes):
-    windowed, dense = sequential._Betting(alpha), _DenseBetting(alpha)
+    _assert_window_is_the_whole_grid(sequential._Betting(alpha), _DenseBetting(alpha), x, sizes)
+
+
+def _assert_window_is_the_whole_grid(windowed, dense, x, sizes):
     start = 0
     for size in sizes:  # the same extends (one per update of a driver), so the same blocks
         chunk = x[start:start + size]
@@ -1038,13 +1041,6 @@ def test_an_overflowing_difference_is_refused_in_full_without_a_warning():
 def test_betting_window_from_any_start_gives_the_whole_grid(window, name, x, alpha, sizes):
     # Wherever the window starts, far from the set or inside it, its edge checks widen it until the limits
     # are the whole grid's (the window only saves work).
-    windowed, dense = sequential._Betting(alpha), _DenseBetting(alpha)
+    windowed = sequential._Betting(alpha)
     windowed._window = window
-    start = 0
-    for size in sizes:
-        got, expected = windowed.extend(x[start:start + size]), dense.extend(x[start:start + size])
-        start += size
-        np.testing.assert_array_equal(got[0], expected[0])
-        np.testing.assert_array_equal(got[1], expected[1])
-    np.testing.assert_array_equal(windowed.log_up, dense.dense_up)
-    np.testing.assert_array_equal(windowed.log_down, dense.dense_down)
+    _assert_window_is_the_whole_grid(windowed, _DenseBetting(alpha), x, sizes)
