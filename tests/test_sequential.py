@@ -904,6 +904,62 @@ def _assert_window_is_the_whole_grid(windowed, dense, x, sizes):
     np.testing.assert_array_equal(windowed.log_down, dense.dense_down)
 
 
+def _dense_capital_rows(x, alpha):
+    """log K+ and log K- of every grid point after every pair, a block of up to 256 pairs at a time."""
+    dense = _DenseBetting(alpha)
+    lam = dense._bets(x)
+    for start in range(0, x.size, 256):
+        step = x[start:start + 256, None] - dense.grid
+        up = dense.dense_up + np.cumsum(np.log1p(np.minimum(lam[start:start + 256, None], dense.cap_up) * step), axis=0)
+        down = dense.dense_down + np.cumsum(
+            np.log1p(-np.minimum(lam[start:start + 256, None], dense.cap_down) * step), axis=0)
+        dense.dense_up, dense.dense_down = up[-1], down[-1]
+        yield up, down
+
+
+def _capital_paths():
+    rng = np.random.default_rng(7)
+    for name, x, alpha, _ in _betting_paths():
+        yield name, x, alpha
+    for alpha in (0.999, 0.05, 1e-10):
+        yield "uniform", rng.random(600), alpha
+        yield "u-shaped", rng.beta(0.1, 0.1, 600), alpha
+        yield "rare ones", (rng.random(600) < 0.01).astype(float), alpha
+        yield "step", np.r_[np.ones(300), np.zeros(300)], alpha
+        yield "near 0", np.full(600, 1e-4), alpha
+        yield "near 1", np.full(600, 0.9999), alpha
+
+
+@pytest.mark.parametrize("name, x, alpha", list(_capital_paths()))
+def test_betting_capital_grows_outward_from_a_rejected_edge_by_the_bound(name, x, alpha):
+    # Why the window's edge checks need no margin for rounding (sequential._Betting's docstring): where
+    # log K+(m') = L >= log 2, log K+ one grid step below m' is higher by (1 - exp(-L)) / 4000 at least, and
+    # log K- one step above likewise. The bound is nearly attained, so a ratio just above 1 is expected.
+    step = 1 / 4000
+    for up, down in _dense_capital_rows(x, alpha):
+        for outer, edge in ((up[:, :-1], up[:, 1:]), (down[:, 1:], down[:, :-1])):
+            high = edge >= np.log(2)
+            assert np.all(outer[high] - edge[high] >= (1 - np.exp(-edge[high])) * step)
+
+
+def test_betting_window_checks_each_empty_row_against_its_own_least():
+    # Two pairs in one block, both leaving nothing inside, their least capital at grid points 3197 and 3206.
+    # The window ends at 3205: the second row's least lies beyond it, above the first row's. A check of the
+    # edges against the block's least alone would keep the window and report 3205 for the second row.
+    history = np.r_[np.full(5, 0.45), np.full(5, 0.55), np.ones(30)]
+    windowed, dense = sequential._Betting(0.95), _DenseBetting(0.95)
+    windowed.extend(history)
+    dense.extend(history)
+    windowed._window = (0, 3206)
+    pair = np.array([0.4, 0.95])
+    (up, down), = _dense_capital_rows(np.r_[history, pair], 0.95)
+    capital = np.maximum(up, down)[-2:]
+    assert np.all(capital >= dense.threshold)
+    np.testing.assert_array_equal(np.argmin(capital, axis=1), [3197, 3206])
+    assert capital[1].min() > capital[0].min()
+    _assert_window_is_the_whole_grid(windowed, dense, pair, [2])
+
+
 def test_betting_window_narrows_and_blocks_are_kept_for_the_points_left_behind():
     bet = sequential._Betting(0.05)
     bet.extend(np.clip(np.random.default_rng(1).normal(0.5, 0.05, 5000), 0, 1))

@@ -68,10 +68,8 @@ SEQUENTIAL_VERDICTS = ("continue", "different", "equivalent", "trivial", "undete
 # so the interval only widens); this many points, processed this many pairs at a time.
 _BETTING_GRID = 4001
 _BETTING_BLOCK = 256
-# The grid points carried beyond the last block's limits (at least), and the margin in log capital by which
-# a window's edge must be rejected: far above the rounding error of a sum of log factors (about 1e-12).
+# The grid points carried beyond the last block's limits (at least).
 _BETTING_MARGIN = 16
-_BETTING_SLACK = 1e-6
 # The score types SequentialComparison.update checks without arrays (one pair of plain floats).
 _PLAIN_FLOATS = (float, np.float64)
 
@@ -121,8 +119,13 @@ class _Betting:
 
     Only a window of the grid around that set is carried from block to block. The log capital of betting up,
     log K+(m), falls as the candidate mean m grows (every factor 1 + bet (x - m) does), and that of betting
-    down, log K-(m), rises: so if the window's first point is rejected by K+ and its last by K-, with a
-    margin for rounding, every point outside is rejected too. A point that leaves the window keeps its
+    down, log K-(m), rises. So if the window's first point is rejected by K+ and its last by K-, every point
+    outside is rejected too; in a row where nothing is inside, the edges must also reach the least capital in
+    the window, which is then the least of the grid. Rounding cannot undo this: where log K+(m') >= L > 0,
+    log K+(m) >= log K+(m') + (m' - m)(1 - exp(-L)) for every m < m' (each factor with y = bet (x - m') > 0
+    has a slope of at least y / (1 + y), and these sum to at least 1 - exp(-L)); at an edge that reaches the
+    threshold L >= log 2, so the points outside lie 1/8000 per grid step above it at least (log K- alike,
+    mirrored), far beyond the rounding of a sum of logs. A point that leaves the window keeps its
     capital and the block it stopped at; when the window reaches it again it is brought up to date block by
     block, with the same terms summed in the same order. The capital of every point, and so the limits, are
     those of the whole grid carried at every pair (tests/test_sequential.py compares the two); the work is
@@ -195,15 +198,11 @@ class _Betting:
             up, down = self._capital(xb, lb, slice(lo, hi))
             capital = np.maximum(up, down)
             inside = capital < self.threshold
-            empty = ~inside.any(axis=1)
-            # Outside the window every point is rejected if its edges are, by more than rounding can undo.
-            left_ok = lo == 0 or bool(np.all(up[:, 0] >= self.threshold + _BETTING_SLACK))
-            right_ok = hi == size or bool(np.all(down[:, -1] >= self.threshold + _BETTING_SLACK))
-            if left_ok and right_ok and empty.any():
-                # Nothing inside: the least rejected point must lie in the window, below both edges' capital.
-                least = capital[empty].min(axis=1)
-                left_ok = lo == 0 or bool(np.all(least < up[empty, 0] - _BETTING_SLACK))
-                right_ok = hi == size or bool(np.all(least < down[empty, -1] - _BETTING_SLACK))
+            # What the edges must reach, so that every point outside exceeds it: the threshold (rejected), or
+            # in a row with nothing inside the least capital in the window (which then holds the least of all).
+            floor = np.maximum(capital.min(axis=1), self.threshold)
+            left_ok = lo == 0 or bool(np.all(up[:, 0] >= floor))
+            right_ok = hi == size or bool(np.all(down[:, -1] >= floor))
             if left_ok and right_ok:
                 break
             self._margin *= 2  # widen the side that failed, by twice as much each time
@@ -212,6 +211,7 @@ class _Betting:
         self._up[lo:hi], self._down[lo:hi] = up[-1], down[-1]
         self._blocks.append((xb, lb))
         self._done[lo:hi] = len(self._blocks)
+        empty = ~inside.any(axis=1)
         inside[empty, np.argmin(capital[empty], axis=1)] = True
         first = lo + np.argmax(inside, axis=1)
         last = hi - 1 - np.argmax(inside[:, ::-1], axis=1)
