@@ -535,12 +535,12 @@ def check_broadcast(arrays: tuple[np.ndarray, ...], names: tuple[str, ...]) -> t
     try:
         return tuple(np.array(x) for x in np.broadcast_arrays(*arrays))
     except ValueError:
-        listed = _listing([f"`{n}`" for n in dict.fromkeys(names)])
-        shapes = _listing([str(np.shape(x)) for x in arrays])
+        listed = listing([f"`{n}`" for n in dict.fromkeys(names)])
+        shapes = listing([str(np.shape(x)) for x in arrays])
         raise ValueError(f"{listed} must broadcast to a common shape; got shapes {shapes}.") from None
 
 
-def _listing(items: list[str]) -> str:
+def listing(items: list[str]) -> str:
     """``a``, ``a and b``, ``a, b and c``."""
     return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
 

@@ -45,6 +45,7 @@ from ._validation import (
     check_rng,
     check_unit_interval,
     group_codes,
+    listing,
 )
 from .generative import pass_at_k, sampled_mean, sampled_paired_difference
 from .multiple import adjust_pvalues
@@ -122,7 +123,8 @@ def _roles(table: pd.DataFrame, **columns: Any) -> _Roles:
     given = [c for c in columns.values() if c is not None]
     twice = [c for c in dict.fromkeys(given) if given.count(c) > 1]
     if twice:
-        raise ValueError(f"each role needs its own column; {', '.join(map(repr, twice))} is named for several.")
+        shared = "; ".join(f"{c!r} is named for {listing([r for r, v in columns.items() if v == c])}" for c in twice)
+        raise ValueError(f"each role needs its own column; {shared}.")
     _check_unique_columns(table, given)
     return _Roles(**columns)
 
