@@ -936,6 +936,9 @@ def test_betting_capital_grows_outward_from_a_rejected_edge_by_the_bound(name, x
     # log K+(m') = L >= log 2, log K+ one grid step below m' is higher by (1 - exp(-L)) / 4000 at least, and
     # log K- one step above likewise. The bound is nearly attained, so a ratio just above 1 is expected.
     step = 1 / 4000
+    # The bets the docstring bounds the rounding with: at most sqrt(8 log(2/alpha) / log 2), reached at the first.
+    bets = sequential._Betting(alpha)._bets(x)
+    assert bets.max() == bets[0] <= np.sqrt(8 * np.log(2 / alpha) / np.log(2)) * (1 + 1e-15)
     for up, down in _dense_capital_rows(x, alpha):
         for outer, edge in ((up[:, :-1], up[:, 1:]), (down[:, 1:], down[:, :-1])):
             high = edge >= np.log(2)

@@ -118,18 +118,23 @@ class _Betting:
     the limits are the grid points just outside the set it does not reject.
 
     Only a window of the grid around that set is carried from block to block. The log capital of betting up,
-    log K+(m), falls as the candidate mean m grows (every factor 1 + bet (x - m) does), and that of betting
-    down, log K-(m), rises. So if the window's first point is rejected by K+ and its last by K-, every point
-    outside is rejected too; in a row where nothing is inside, the edges must also reach the least capital in
-    the window, which is then the least of the grid. Rounding cannot undo this: where log K+(m') >= L > 0,
-    log K+(m) >= log K+(m') + (m' - m)(1 - exp(-L)) for every m < m' (each factor with y = bet (x - m') > 0
-    has a slope of at least y / (1 + y), and these sum to at least 1 - exp(-L)); at an edge that reaches the
-    threshold L >= log 2, so the points outside lie 1/8000 per grid step above it at least (log K- alike,
-    mirrored), far beyond the rounding of a sum of logs. A point that leaves the window keeps its
-    capital and the block it stopped at; when the window reaches it again it is brought up to date block by
-    block, with the same terms summed in the same order. The capital of every point, and so the limits, are
-    those of the whole grid carried at every pair (tests/test_sequential.py compares the two); the work is
-    the window's width per pair instead of the grid's 4001 points.
+    log K+(m), never rises as the candidate mean m grows (no factor 1 + bet (x - m) does: the bet min(lambda,
+    c/m) never rises either), and that of betting down, log K-(m), never falls. So if the window's first point
+    is rejected by K+ and its last by K-, every point outside is rejected too; in a row where nothing is
+    inside, the edges must also reach the least capital in the window, which is then the least of the grid.
+    No margin for rounding is needed. As m falls from m', the log of each factor with y = bet (x - m') > 0
+    grows at a rate of y / (1 + y) = 1 - exp(-z) at least, z being that log; the other logs are not positive,
+    so these z sum to log K+(m') at least, and by concavity log K+(m) >= log K+(m') + (m' - m)(1 - exp(-log
+    K+(m'))). At an edge that reaches the threshold, log(2/alpha) >= log 2, the points outside lie 1/8000 per
+    grid step above it at least (log K- alike, mirrored). The bets are at most sqrt(8 log(2/alpha) / log 2),
+    about 21, so z <= 3.1 and the gap is also at least 0.3 x (m' - m) x the largest magnitude of a partial
+    sum, whereas summing n terms rounds by n x 1.1e-16 x that magnitude at most: less for any n below 10^11.
+
+    A point that leaves the window keeps its capital and the block it stopped at; when the window reaches it
+    again it is brought up to date block by block, with the same terms summed in the same order. The capital
+    of every point, and so the limits, are those of the whole grid carried at every pair
+    (tests/test_sequential.py compares the two); the work is the window's width per pair instead of the
+    grid's 4001 points.
     """
 
     def __init__(self, alpha: float):
