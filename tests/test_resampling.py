@@ -550,6 +550,12 @@ def test_bootstrap_ci_rejects_bad_input(kwargs, match):
         bootstrap_ci(**{"rng": 0, "n_resamples": 20, **kwargs})
 
 
+def test_a_numpy_integer_too_small_is_named_as_a_number():
+    with pytest.raises(ValueError) as caught:
+        bootstrap_ci(X, n_resamples=np.int64(1))
+    assert str(caught.value) == "`n_resamples` must be an integer >= 2; got 1."
+
+
 def test_bootstrap_rejects_wrong_types():
     with pytest.raises(TypeError, match="`n_resamples` must be an integer >= 2; got 100.0"):
         bootstrap_ci(X, n_resamples=100.0)

@@ -286,7 +286,7 @@ def check_positive_int(value: int, name: str, minimum: int = 1) -> int:
     if isinstance(value, bool) or not isinstance(value, numbers.Integral):
         raise TypeError(f"`{name}` must be an integer >= {minimum}; got {value!r}.")
     if value < minimum:
-        raise ValueError(f"`{name}` must be an integer >= {minimum}; got {value!r}.")
+        raise ValueError(f"`{name}` must be an integer >= {minimum}; got {int(value)!r}.")  # np.int64(0) as 0
     return int(value)
 
 
