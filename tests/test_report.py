@@ -710,27 +710,55 @@ def test_drop_pairs_with_too_few_pairs_left_marks_the_comparison():
     assert pw.pvalue_holm[1] == pw.pvalue[1]  # a family of one
 
 
+_TOO_LARGE = ("Scores must be finite and smaller than 1e+300 in magnitude (NaN marks a failed run), so that their sums "
+              "and differences stay finite; rescale them. Too large at ")
+
+
 @pytest.mark.parametrize(
-    "change, error, match",
+    "change, error, message",
     [
-        (lambda t: t[~((t.task == "t2") & (t.model == "C"))], ValueError, r"Task 't2' has no run of model\(s\) \['C'\]"),
-        (lambda t: t[t.seed == 0], ValueError, "at least 2 seeds"),
-        (lambda t: t[t.model == "A"], ValueError, "at least 2 models"),
+        (lambda t: t[~((t.task == "t2") & (t.model == "C"))], ValueError,
+         "Task 't2' has no run of model(s) ['C']: every model must run on every task (drop the task or the model "
+         "from the table explicitly)."),
+        (lambda t: t[t.seed == 0], ValueError,
+         "Task 't1' has 1 seed ([0]); a paired comparison needs at least 2 seeds per task."),
+        (lambda t: t[t.model == "A"], ValueError, "A report compares at least 2 models; the table holds 1: ['A']."),
         (lambda t: t.assign(score=t.score.astype(object).where(t.index != 4, "high")), TypeError,
-         r"must hold numbers.*'high'.*seed 4\)"),
-        (lambda t: t.assign(score=t.score + 0j), TypeError, "complex"),
-        (lambda t: t.assign(score=t.score > 0.7), TypeError, "booleans"),
-        (lambda t: t.assign(score=t.score.where(t.index != 2, np.inf)), ValueError, "must be finite"),
-        (lambda t: t.assign(score=t.score * 1e301), ValueError, r"smaller than 1e\+300.*seed 0"),
-        (lambda t: t.assign(score=pd.to_datetime(t.score * 1e9)), TypeError, "datetime"),
-        (lambda t: t.assign(score=t.score.astype(object).where(t.index != 3, True)), TypeError, "booleans"),
-        (lambda t: t.assign(model=t.model.where(t.index != 1, None)), ValueError, "missing key"),
-        (lambda t: t.iloc[:0], ValueError, "empty"),
+         "The score column must hold numbers; 1 row(s) do not, the first 'high': (task 't1', model 'A', seed 4)."),
+        (lambda t: t.assign(score=t.score + 0j), TypeError,
+         "The score column must hold real numbers; it holds complex numbers."),
+        (lambda t: t.assign(score=t.score > 0.7), TypeError, "The score column must hold numbers; it holds booleans."),
+        (lambda t: t.assign(score=t.score.where(t.index != 2, np.inf)), ValueError,
+         _TOO_LARGE + "(task 't1', model 'A', seed 2)."),
+        (lambda t: t.assign(score=t.score * 1e301), ValueError,
+         _TOO_LARGE + "; ".join(f"(task 't1', model 'A', seed {s})" for s in range(5)) + "; ... (30 rows)."),
+        (lambda t: t.assign(score=pd.to_datetime(t.score * 1e9)), TypeError,
+         "The score column must hold numbers; it holds datetime64[ns]."),
+        (lambda t: t.assign(score=t.score.astype(object).where(t.index != 3, True)), TypeError,
+         "The score column must hold real numbers; 1 row(s) hold booleans or complex numbers: (task 't1', model "
+         "'A', seed 3)."),
+        (lambda t: t.assign(model=t.model.where(t.index != 1, None)), ValueError,
+         "The task, model and seed columns must not be empty; 1 row(s) have a missing key (the first is row 1 of "
+         "the table)."),
+        (lambda t: t.assign(seed=t.seed.where(~t.index.isin([3, 5]), None)), ValueError,
+         "The task, model and seed columns must not be empty; 2 row(s) have a missing key (the first is row 3 of "
+         "the table)."),
+        (lambda t: t.iloc[:0], ValueError, "`table` must hold at least one run; it is empty."),
+        (lambda t: None, TypeError,
+         "`table` must be a pandas DataFrame, or what pandas.DataFrame accepts (a dict of columns, a list of "
+         "records); got NoneType. To read a file, pass pandas.read_csv(path)."),
+        (lambda t: {"task": ["t"] * 2, "model": ["A"]}, TypeError,
+         "`table` could not be read as a table of runs: All arrays must be of the same length"),
+        (lambda t: t.set_axis(pd.MultiIndex.from_tuples([(c, "x") for c in t.columns]), axis=1), ValueError,
+         "`task` names column 'task', but the table has a header of 2 rows (a MultiIndex), under which 'task' "
+         "heads 1 column(s): ['x']. Name one column by its full tuple, or flatten the header first "
+         "(table.columns = ['_'.join(map(str, c)) for c in table.columns])."),
     ],
 )
-def test_broken_tables_are_refused_clearly(change, error, match):
-    with pytest.raises(error, match=match):
+def test_broken_tables_are_refused_clearly(change, error, message):
+    with pytest.raises(error) as caught:
         Report(change(long_table(HAND)), failed="drop-pairs")
+    assert str(caught.value) == message
 
 
 @pytest.mark.parametrize("column", ["task", "model", "seed", "score"])
