@@ -853,23 +853,28 @@ class _DenseBetting(sequential._Betting):
         super().__init__(alpha)
         self.dense_up, self.dense_down = np.zeros(self.grid.size), np.zeros(self.grid.size)
 
-    def extend(self, x):
+    def capital_rows(self, x):
+        """log K+ and log K- of every grid point after each pair, one block of up to 256 pairs at a time."""
         lam = self._bets(x)
-        low, high = np.empty(x.size), np.empty(x.size)
         for start in range(0, x.size, 256):
-            xb, lb = x[start:start + 256, None], lam[start:start + 256, None]
-            step = xb - self.grid
+            step = x[start:start + 256, None] - self.grid
+            lb = lam[start:start + 256, None]
             up = self.dense_up + np.cumsum(np.log1p(np.minimum(lb, self.cap_up) * step), axis=0)
             down = self.dense_down + np.cumsum(np.log1p(-np.minimum(lb, self.cap_down) * step), axis=0)
             self.dense_up, self.dense_down = up[-1], down[-1]
+            yield start, up, down
+
+    def extend(self, x):
+        low, high = np.empty(x.size), np.empty(x.size)
+        for start, up, down in self.capital_rows(x):
             capital = np.maximum(up, down)
             inside = capital < self.threshold
             empty = ~inside.any(axis=1)
             inside[empty, np.argmin(capital[empty], axis=1)] = True
             first = np.argmax(inside, axis=1)
             last = self.grid.size - 1 - np.argmax(inside[:, ::-1], axis=1)
-            low[start:start + xb.shape[0]] = self.grid[np.maximum(first - 1, 0)]
-            high[start:start + xb.shape[0]] = self.grid[np.minimum(last + 1, self.grid.size - 1)]
+            low[start:start + up.shape[0]] = self.grid[np.maximum(first - 1, 0)]
+            high[start:start + up.shape[0]] = self.grid[np.minimum(last + 1, self.grid.size - 1)]
         return low, high
 
 
@@ -904,19 +909,6 @@ def _assert_window_is_the_whole_grid(windowed, dense, x, sizes):
     np.testing.assert_array_equal(windowed.log_down, dense.dense_down)
 
 
-def _dense_capital_rows(x, alpha):
-    """log K+ and log K- of every grid point after every pair, a block of up to 256 pairs at a time."""
-    dense = _DenseBetting(alpha)
-    lam = dense._bets(x)
-    for start in range(0, x.size, 256):
-        step = x[start:start + 256, None] - dense.grid
-        up = dense.dense_up + np.cumsum(np.log1p(np.minimum(lam[start:start + 256, None], dense.cap_up) * step), axis=0)
-        down = dense.dense_down + np.cumsum(
-            np.log1p(-np.minimum(lam[start:start + 256, None], dense.cap_down) * step), axis=0)
-        dense.dense_up, dense.dense_down = up[-1], down[-1]
-        yield up, down
-
-
 def _capital_paths():
     rng = np.random.default_rng(7)
     for name, x, alpha, _ in _betting_paths():
@@ -939,7 +931,7 @@ def test_betting_capital_grows_outward_from_a_rejected_edge_by_the_bound(name, x
     # The bets the docstring bounds the rounding with: at most sqrt(8 log(2/alpha) / log 2), reached at the first.
     bets = sequential._Betting(alpha)._bets(x)
     assert bets.max() == bets[0] <= np.sqrt(8 * np.log(2 / alpha) / np.log(2)) * (1 + 1e-15)
-    for up, down in _dense_capital_rows(x, alpha):
+    for _, up, down in _DenseBetting(alpha).capital_rows(x):
         for outer, edge in ((up[:, :-1], up[:, 1:]), (down[:, 1:], down[:, :-1])):
             high = edge >= np.log(2)
             assert np.all(outer[high] - edge[high] >= (1 - np.exp(-edge[high])) * step)
@@ -955,7 +947,7 @@ def test_betting_window_checks_each_empty_row_against_its_own_least():
     dense.extend(history)
     windowed._window = (0, 3206)
     pair = np.array([0.4, 0.95])
-    (up, down), = _dense_capital_rows(np.r_[history, pair], 0.95)
+    (_, up, down), = _DenseBetting(0.95).capital_rows(np.r_[history, pair])
     capital = np.maximum(up, down)[-2:]
     assert np.all(capital >= dense.threshold)
     np.testing.assert_array_equal(np.argmin(capital, axis=1), [3197, 3206])
