@@ -1762,3 +1762,13 @@ def test_the_seeds_both_ran_are_kept_in_seed_order():
     assert row.n_pairs == 37
     assert (row.mean_diff, row.ci_low, row.ci_high, row.pvalue) == (ref.estimate, *ref.confidence_interval,
                                                                       ref.pvalue)
+
+
+def test_a_report_without_a_reference_names_none():
+    assert Report(long_table(HAND)).reference is None
+
+
+def test_a_flag_that_is_not_a_bool_is_refused_naming_it():
+    with pytest.raises(TypeError) as caught:
+        Report(long_table(HAND), higher_is_better="yes")
+    assert str(caught.value) == "`higher_is_better` must be True or False; got 'yes'."
