@@ -743,7 +743,21 @@ _TOO_LARGE = ("Scores must be finite and smaller than 1e+300 in magnitude (NaN m
         (lambda t: t.assign(seed=t.seed.where(~t.index.isin([3, 5]), None)), ValueError,
          "The task, model and seed columns must not be empty; 2 row(s) have a missing key (the first is row 3 of "
          "the table)."),
+        (lambda t: t[(t.task != "t2") | (t.seed == 0)], ValueError,
+         "Task 't2' has 1 seed ([0]); a paired comparison needs at least 2 seeds per task."),
+        (lambda t: t.assign(score=t.score.where(t.index != 2, 1e300)), ValueError,
+         _TOO_LARGE + "(task 't1', model 'A', seed 2)."),
+        (lambda t: t.assign(model=t.model.astype(object).where(t.index != 2, pd.Series([["A"]] * len(t)))), TypeError,
+         "The model column must hold labels (text or numbers); row 2 holds ['A']."),
+        (lambda t: t.assign(seed=t.seed.astype(object).where(t.index != 4, True)), TypeError,
+         "The seed column mixes booleans and numbers (row 4 holds True, row 0 holds 0); as labels True equals 1 and "
+         "False equals 0, so they would be merged into one seed. Use numbers only (or text)."),
+        (lambda t: pd.concat([t.assign(error=None), pd.DataFrame({"error": [None] * len(t)})], axis=1), ValueError,
+         "`error` names column 'error', which the table has 2 times."),
         (lambda t: t.iloc[:0], ValueError, "`table` must hold at least one run; it is empty."),
+        (lambda t: 5, TypeError,
+         "`table` must be a pandas DataFrame, or what pandas.DataFrame accepts (a dict of columns, a list of "
+         "records); got int. To read a file, pass pandas.read_csv(path)."),
         (lambda t: None, TypeError,
          "`table` must be a pandas DataFrame, or what pandas.DataFrame accepts (a dict of columns, a list of "
          "records); got NoneType. To read a file, pass pandas.read_csv(path)."),
@@ -1772,3 +1786,46 @@ def test_a_flag_that_is_not_a_bool_is_refused_naming_it():
     with pytest.raises(TypeError) as caught:
         Report(long_table(HAND), higher_is_better="yes")
     assert str(caught.value) == "`higher_is_better` must be True or False; got 'yes'."
+
+
+def test_scores_held_as_text_are_read_as_the_numbers():
+    # A CSV read with dtype=str, or pandas' string dtype: the numbers they spell, as from floats.
+    table = long_table(HAND)
+    as_text = table.assign(score=table.score.astype(str).astype("string"))
+    pd.testing.assert_frame_equal(Report(as_text).pairwise(), Report(table).pairwise())
+
+
+def test_failed_runs_give_the_error_column_as_their_reason():
+    # Seed 3 of A on t1 failed with a message, seed 0 of B on t2 without one; a run that kept its score keeps its
+    # message out of the failed runs.
+    table = long_table(HAND)
+    error = pd.Series([None] * len(table), dtype=object)
+    error[[3, 7]] = ["out of memory", "slow node"]
+    table = table.assign(score=table.score.where(~table.index.isin([3, 20]), np.nan), error=error)
+    failed = Report(table, failed="drop-pairs").failed_runs
+    expected = pd.DataFrame({"task": ["t1", "t2"], "model": ["A", "B"], "seed": [3, 0],
+                             "reason": ["failed: out of memory", "score is NaN"]})
+    pd.testing.assert_frame_equal(failed, expected, check_dtype=False)
+
+
+def test_a_score_column_named_error_is_read_as_the_scores_only():
+    runs = Report(long_table(HAND).rename(columns={"score": "error"}), score="error").runs
+    assert list(runs.columns) == ["task", "model", "seed", "score"]
+
+
+def test_a_tasks_seeds_keep_their_order_of_first_appearance():
+    # Rows seed by seed, the two tasks interleaved: each task's 40 seeds are kept in the order they came (a stable
+    # sort of the (task, seed) pairs by task), descending here, not sorted.
+    seeds = list(range(39, -1, -1))
+    rows = [{"task": t, "model": m, "seed": s, "score": 0.5 + 0.001 * s + 0.01 * (m == "A")}
+            for s in seeds for t in ("t1", "t2") for m in "AB"]
+    report = Report(pd.DataFrame(rows))
+    assert report.seeds == {"t1": tuple(seeds), "t2": tuple(seeds)}
+
+
+def test_whole_number_scores_are_held_as_floats():
+    # Scores counted in whole numbers (correct answers, say) are read as float64, as every other score.
+    table = long_table(HAND).assign(score=lambda t: (t.score * 100).round().astype(np.int64))
+    runs = Report(table).runs
+    assert runs.score.dtype == np.float64
+    np.testing.assert_array_equal(runs.score.to_numpy(), table.score.to_numpy(dtype=float))
